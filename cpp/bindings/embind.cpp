@@ -1,0 +1,102 @@
+// The only file that knows about JavaScript. Each binding converts JS numbers and strings into the core's
+// params, calls the core on heap memory the JS package allocated, and hands back null on success or
+// { name, message } for the package to throw (so no C++ frame is unwound by a JS exception).
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "posembed/limits.hpp"
+#include "posembed/sinusoidal.hpp"
+#include "posembed/token_embedding.hpp"
+
+namespace posembed {
+namespace {
+
+using emscripten::val;
+
+val to_js(const Status& status) {
+  if (status.ok()) return val::null();
+  const char* name = "Error";
+  if (status.kind() == ErrorKind::kType) name = "TypeError";
+  if (status.kind() == ErrorKind::kRange) name = "RangeError";
+  val error = val::object();
+  error.set("name", name);
+  error.set("message", status.message());
+  return error;
+}
+
+// JS numbers arrive as doubles. The package has already checked they are integers; anything that is not
+// representable becomes a value every range check rejects, rather than undefined behaviour.
+int64_t to_int64(double value) {
+  if (!(std::abs(value) < 0x1p62)) return INT64_MIN;
+  return static_cast<int64_t>(value);
+}
+
+template <class T>
+std::span<T> heap_span(uintptr_t address, double count) {
+  return {reinterpret_cast<T*>(address), static_cast<std::size_t>(count)};
+}
+
+val js_sinusoidal(double length, double d_model, double base, const std::string& layout,
+                  const std::string& timescale, double offset, uintptr_t out, double out_count) {
+  const auto parsed_layout = parse_sinusoidal_layout(layout);
+  const auto parsed_timescale = parse_sinusoidal_timescale(timescale);
+  if (!parsed_layout) return to_js(Status::type_error("layout must be 'interleaved' or 'split', got '" + layout + "'"));
+  if (!parsed_timescale) return to_js(Status::type_error("timescale must be 'standard' or 't2t', got '" + timescale + "'"));
+  const SinusoidalParams params{.length = to_int64(length), .d_model = to_int64(d_model), .base = base,
+                                .layout = *parsed_layout, .timescale = *parsed_timescale, .offset = to_int64(offset)};
+  return to_js(sinusoidal(params, heap_span<float>(out, out_count)));
+}
+
+TokenEmbeddingShape embedding_shape(double vocab_size, double d_model, double padding_idx) {
+  return {.vocab_size = to_int64(vocab_size), .d_model = to_int64(d_model), .padding_idx = to_int64(padding_idx)};
+}
+
+val js_init_embedding_table(uintptr_t table, double vocab_size, double d_model, double padding_idx,
+                            const std::string& kind, double std, double gain, double seed) {
+  const auto parsed_kind = parse_embedding_init(kind);
+  if (!parsed_kind) return to_js(Status::type_error("init.type must be 'normal' or 'xavier-uniform', got '" + kind + "'"));
+  const TokenEmbeddingShape shape = embedding_shape(vocab_size, d_model, padding_idx);
+  const EmbeddingInit init{.kind = *parsed_kind, .std = std, .gain = gain, .seed = static_cast<uint64_t>(to_int64(seed))};
+  return to_js(init_embedding_table(shape, init, heap_span<float>(table, vocab_size * d_model)));
+}
+
+val js_token_embedding_lookup(uintptr_t table, double vocab_size, double d_model, double padding_idx, double scale,
+                              uintptr_t ids, double id_count, uintptr_t out) {
+  const TokenEmbeddingShape shape = embedding_shape(vocab_size, d_model, padding_idx);
+  return to_js(token_embedding_lookup(shape, static_cast<float>(scale), heap_span<const float>(table, vocab_size * d_model),
+                                      heap_span<const int32_t>(ids, id_count), heap_span<float>(out, id_count * d_model)));
+}
+
+// NaN when the name is unknown; the package checks names before calling.
+double js_embedding_scale_factor(const std::string& kind, double d_model) {
+  const auto parsed = parse_embedding_scale(kind);
+  return parsed ? embedding_scale_factor(*parsed, 0.0, to_int64(d_model)) : std::nan("");
+}
+
+val js_limits() {
+  val out = val::object();
+  out.set("maxDModel", static_cast<double>(limits::kMaxDModel));
+  out.set("maxLength", static_cast<double>(limits::kMaxLength));
+  out.set("maxPosition", static_cast<double>(limits::kMaxPosition));
+  out.set("maxVocabSize", static_cast<double>(limits::kMaxVocabSize));
+  out.set("minBase", limits::kMinBase);
+  out.set("maxBase", limits::kMaxBase);
+  return out;
+}
+
+}  // namespace
+}  // namespace posembed
+
+EMSCRIPTEN_BINDINGS(posembed) {
+  using namespace emscripten;
+  function("sinusoidal", &posembed::js_sinusoidal);
+  function("initEmbeddingTable", &posembed::js_init_embedding_table);
+  function("tokenEmbeddingLookup", &posembed::js_token_embedding_lookup);
+  function("embeddingScaleFactor", &posembed::js_embedding_scale_factor);
+  function("limits", &posembed::js_limits);
+}

@@ -1,0 +1,70 @@
+// The one place that knows how SIMD is reached. Kernels are written once as generic lambdas over a value
+// type V, which is xsimd::batch<float> for the body of a loop and plain float for its tail (and for the
+// whole loop in builds without SIMD, such as the wasm scalar module).
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include <xsimd/xsimd.hpp>
+
+namespace posembed::simd {
+
+#ifdef XSIMD_NO_SUPPORTED_ARCHITECTURE
+inline constexpr std::size_t kFloatLanes = 1;
+#else
+using FloatBatch = xsimd::batch<float>;
+inline constexpr std::size_t kFloatLanes = FloatBatch::size;
+#endif
+
+// Calls step.template operator()<V>(i) for i = 0, W, 2W, ... with V a batch of W floats, then
+// for each remaining i with V = float.
+template <class Step>
+void for_each_float(std::size_t n, Step&& step) {
+  std::size_t i = 0;
+#ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
+  for (; i + kFloatLanes <= n; i += kFloatLanes) step.template operator()<FloatBatch>(i);
+#endif
+  for (; i < n; ++i) step.template operator()<float>(i);
+}
+
+template <class V>
+V load(const float* p) {
+  if constexpr (std::is_same_v<V, float>) {
+    return *p;
+  } else {
+    return V::load_unaligned(p);
+  }
+}
+
+template <class V>
+void store(float* p, const V& v) {
+  if constexpr (std::is_same_v<V, float>) {
+    *p = v;
+  } else {
+    v.store_unaligned(p);
+  }
+}
+
+// a * b + c; fused where the target has FMA. Scalar floats use plain arithmetic: std::fma is a slow
+// library call on targets without the instruction (wasm).
+template <class V>
+V mul_add(const V& a, const V& b, const V& c) {
+  if constexpr (std::is_same_v<V, float>) {
+    return a * b + c;
+  } else {
+    return xsimd::fma(a, b, c);
+  }
+}
+
+template <class V>
+void sincos(const V& x, V& s, V& c) {
+  if constexpr (std::is_same_v<V, float>) {
+    xsimd::sincos(x, s, c);
+  } else {
+    std::tie(s, c) = xsimd::sincos(x);
+  }
+}
+
+}  // namespace posembed::simd

@@ -1,0 +1,44 @@
+// Sinusoidal positional encoding (Vaswani et al. 2017; tensor2tensor / fairseq timescales).
+//
+//   PE(p, i) = sin(p * w_i), cos(p * w_i)   for i in [0, dModel/2)
+//   standard: w_i = base^(-2i / dModel)
+//   t2t:      w_i = base^(-i / max(dModel/2 - 1, 1))      (tensor2tensor's get_timing_signal_1d)
+//
+// Layout 'interleaved' puts sin/cos of w_i in columns 2i, 2i+1; 'split' puts all sines first, then all
+// cosines (tensor2tensor, fairseq, Marian). Angles are reduced in double precision, so values stay within
+// 2e-6 of float64 for positions up to 2^24 and beyond.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "posembed/status.hpp"
+
+namespace posembed {
+
+enum class SinusoidalLayout { kInterleaved, kSplit };
+enum class SinusoidalTimescale { kStandard, kT2T };
+
+std::optional<SinusoidalLayout> parse_sinusoidal_layout(std::string_view name);
+std::optional<SinusoidalTimescale> parse_sinusoidal_timescale(std::string_view name);
+
+struct SinusoidalParams {
+  int64_t length = 0;   // rows: positions offset .. offset + length - 1
+  int64_t d_model = 0;  // columns, even
+  double base = 10000.0;
+  SinusoidalLayout layout = SinusoidalLayout::kInterleaved;
+  SinusoidalTimescale timescale = SinusoidalTimescale::kStandard;
+  int64_t offset = 0;
+};
+
+Status validate(const SinusoidalParams& params);
+
+// Angular frequency w_i of pair i, in double precision.
+double sinusoidal_frequency(const SinusoidalParams& params, int64_t pair);
+
+// Fills out ([length, d_model], row-major) with the encoding.
+Status sinusoidal(const SinusoidalParams& params, std::span<float> out);
+
+}  // namespace posembed

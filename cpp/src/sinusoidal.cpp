@@ -1,0 +1,177 @@
+#include "posembed/sinusoidal.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <new>
+
+#include "posembed/limits.hpp"
+#include "posembed/simd.hpp"
+
+namespace posembed {
+namespace {
+
+// Every row is produced from an exact "anchor" row at position p0 by the angle-addition identities
+//   sin(a + kw) = sin a cos kw + cos a sin kw,   cos(a + kw) = cos a cos kw - sin a sin kw,
+// with a table of cos kw, ±sin kw for k < kRowsPerAnchor. That is two multiplies per value, not a sin,
+// and no error accumulates: each value is one rotation away from an anchor computed from a reduced angle.
+constexpr int64_t kRowsPerAnchor = 16;
+
+// 2*pi as hi + mid + lo, hi and mid with 24 significant bits: k * hi and k * mid are exact for k < 2^29,
+// which covers every angle p * w with p <= kMaxPosition and w <= 1 (Cody and Waite's reduction).
+constexpr double kTwoPiHigh = 0x1.921fb4p+2;
+constexpr double kTwoPiMid = 0x1.4442dp-22;
+constexpr double kTwoPiLow = 0x1.8469898cc5170p-46;
+constexpr double kInverseTwoPi = 0x1.45f306dc9c883p-3;
+
+// p * w reduced to [-pi, pi] in double, then rounded to float: the float sin/cos that follow are then
+// accurate to an ulp, where float(p * w) would be off by up to 2^-24 * p * w radians.
+float reduced_angle(double position, double frequency) {
+  const double angle = position * frequency;
+  const double turns = std::nearbyint(angle * kInverseTwoPi);
+  return static_cast<float>(((angle - turns * kTwoPiHigh) - turns * kTwoPiMid) - turns * kTwoPiLow);
+}
+
+// Column of pair i's sine and cosine.
+struct PairColumns {
+  int64_t sine;
+  int64_t cosine;
+};
+PairColumns pair_columns(SinusoidalLayout layout, int64_t half, int64_t pair) {
+  if (layout == SinusoidalLayout::kInterleaved) return {2 * pair, 2 * pair + 1};
+  return {pair, half + pair};
+}
+
+class SinusoidalWriter {
+ public:
+  SinusoidalWriter(const SinusoidalParams& params, double* frequencies, float* workspace)
+      : params_(params),
+        half_(params.d_model / 2),
+        frequencies_(frequencies),
+        frequency_angle_(workspace),
+        frequency_sin_(frequency_angle_ + half_),
+        frequency_cos_(frequency_sin_ + half_),
+        anchor_(frequency_cos_ + half_),
+        anchor_partner_(anchor_ + params.d_model),
+        rotation_cos_(anchor_partner_ + params.d_model),
+        rotation_sin_(rotation_cos_ + kRowsPerAnchor * params.d_model) {
+    for (int64_t i = 0; i < half_; ++i) frequencies_[i] = sinusoidal_frequency(params, i);
+  }
+
+  static std::size_t workspace_floats(const SinusoidalParams& params) {
+    return static_cast<std::size_t>(3 * (params.d_model / 2) + (2 + 2 * kRowsPerAnchor) * params.d_model);
+  }
+
+  void write(float* out) {
+    const int64_t rows = std::min(kRowsPerAnchor, params_.length);
+    for (int64_t k = 0; k < rows; ++k) {
+      sincos_at(static_cast<double>(k));
+      // Row k of the table rotates an anchor by k*w: cosines stay, sines carry the identity's sign.
+      scatter_pairs(rotation_cos_ + k * params_.d_model, frequency_cos_, frequency_cos_);
+      scatter_pairs(rotation_sin_ + k * params_.d_model, frequency_sin_, frequency_sin_);
+      for (int64_t i = 0; i < half_; ++i) {
+        rotation_sin_[k * params_.d_model + pair_columns(params_.layout, half_, i).cosine] *= -1.0f;
+      }
+    }
+    const auto d = static_cast<std::size_t>(params_.d_model);
+    for (int64_t first = 0; first < params_.length; first += kRowsPerAnchor) {
+      sincos_at(static_cast<double>(params_.offset + first));
+      scatter_pairs(anchor_, frequency_sin_, frequency_cos_);
+      scatter_pairs(anchor_partner_, frequency_cos_, frequency_sin_);
+      const int64_t block_rows = std::min(kRowsPerAnchor, params_.length - first);
+      for (int64_t k = 0; k < block_rows; ++k) {
+        float* row = out + (first + k) * params_.d_model;
+        const float* cos_k = rotation_cos_ + k * params_.d_model;
+        const float* sin_k = rotation_sin_ + k * params_.d_model;
+        simd::for_each_float(d, [&]<class V>(std::size_t j) {
+          const V rotated = simd::load<V>(anchor_partner_ + j) * simd::load<V>(sin_k + j);
+          simd::store(row + j, simd::mul_add(simd::load<V>(anchor_ + j), simd::load<V>(cos_k + j), rotated));
+        });
+      }
+    }
+  }
+
+ private:
+  // frequency_sin_/cos_[i] = sin/cos(position * w_i).
+  void sincos_at(double position) {
+    for (int64_t i = 0; i < half_; ++i) frequency_angle_[i] = reduced_angle(position, frequencies_[i]);
+    simd::for_each_float(static_cast<std::size_t>(half_), [&]<class V>(std::size_t i) {
+      V s, c;
+      simd::sincos(simd::load<V>(frequency_angle_ + i), s, c);
+      simd::store(frequency_sin_ + i, s);
+      simd::store(frequency_cos_ + i, c);
+    });
+  }
+
+  // row[sine column of i] = at_sine[i], row[cosine column of i] = at_cosine[i].
+  void scatter_pairs(float* row, const float* at_sine, const float* at_cosine) const {
+    for (int64_t i = 0; i < half_; ++i) {
+      const PairColumns columns = pair_columns(params_.layout, half_, i);
+      row[columns.sine] = at_sine[i];
+      row[columns.cosine] = at_cosine[i];
+    }
+  }
+
+  const SinusoidalParams& params_;
+  const int64_t half_;
+  double* frequencies_;  // w_i
+  float* frequency_angle_;
+  float* frequency_sin_;
+  float* frequency_cos_;
+  float* anchor_;          // the encoding at the block's first position
+  float* anchor_partner_;  // the other member of each pair: cos where anchor_ has sin, and sin where cos
+  float* rotation_cos_;    // [kRowsPerAnchor, d_model]
+  float* rotation_sin_;    // [kRowsPerAnchor, d_model]
+};
+
+}  // namespace
+
+std::optional<SinusoidalLayout> parse_sinusoidal_layout(std::string_view name) {
+  if (name == "interleaved") return SinusoidalLayout::kInterleaved;
+  if (name == "split") return SinusoidalLayout::kSplit;
+  return std::nullopt;
+}
+
+std::optional<SinusoidalTimescale> parse_sinusoidal_timescale(std::string_view name) {
+  if (name == "standard") return SinusoidalTimescale::kStandard;
+  if (name == "t2t") return SinusoidalTimescale::kT2T;
+  return std::nullopt;
+}
+
+Status validate(const SinusoidalParams& params) {
+  if (params.length < 1 || params.length > limits::kMaxLength) {
+    return out_of_range("length", "an integer in [1, 16777216]", static_cast<double>(params.length));
+  }
+  if (params.d_model < 2 || params.d_model > limits::kMaxDModel || params.d_model % 2 != 0) {
+    return out_of_range("dModel", "an even integer in [2, 65536]", static_cast<double>(params.d_model));
+  }
+  if (!(params.base >= limits::kMinBase && params.base <= limits::kMaxBase)) {
+    return out_of_range("base", "a number in [1, 1e12]", params.base);
+  }
+  if (params.offset < 0 || params.offset > limits::kMaxPosition - (params.length - 1)) {
+    return out_of_range("offset", "an integer in [0, 2147483648 - length]", static_cast<double>(params.offset));
+  }
+  return {};
+}
+
+double sinusoidal_frequency(const SinusoidalParams& params, int64_t pair) {
+  const double log_base = std::log(params.base);
+  if (params.timescale == SinusoidalTimescale::kT2T) {
+    const int64_t steps = std::max<int64_t>(params.d_model / 2 - 1, 1);
+    return std::exp(-log_base * static_cast<double>(pair) / static_cast<double>(steps));
+  }
+  return std::exp(-log_base * static_cast<double>(2 * pair) / static_cast<double>(params.d_model));
+}
+
+Status sinusoidal(const SinusoidalParams& params, std::span<float> out) {
+  POSEMBED_RETURN_IF_ERROR(validate(params));
+  const auto needed = static_cast<std::size_t>(params.length * params.d_model);
+  if (out.size() != needed) return output_size_error(needed, out.size());
+  std::unique_ptr<double[]> frequencies(new (std::nothrow) double[static_cast<std::size_t>(params.d_model / 2)]);
+  std::unique_ptr<float[]> workspace(new (std::nothrow) float[SinusoidalWriter::workspace_floats(params)]);
+  if (!frequencies || !workspace) return Status::range_error("sinusoidal: out of memory for its workspace");
+  SinusoidalWriter(params, frequencies.get(), workspace.get()).write(out.data());
+  return {};
+}
+
+}  // namespace posembed

@@ -1,0 +1,99 @@
+#include "posembed/token_embedding.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "posembed/limits.hpp"
+#include "posembed/random.hpp"
+#include "posembed/simd.hpp"
+
+namespace posembed {
+
+Status validate(const TokenEmbeddingShape& shape) {
+  if (shape.vocab_size < 1 || shape.vocab_size > limits::kMaxVocabSize) {
+    return out_of_range("vocabSize", "an integer in [1, 16777216]", static_cast<double>(shape.vocab_size));
+  }
+  if (shape.d_model < 1 || shape.d_model > limits::kMaxDModel) {
+    return out_of_range("dModel", "an integer in [1, 65536]", static_cast<double>(shape.d_model));
+  }
+  if (shape.padding_idx < -1 || shape.padding_idx >= shape.vocab_size) {
+    return out_of_range("paddingIdx", "an integer in [0, vocabSize - 1] = [0, " + std::to_string(shape.vocab_size - 1) + "]",
+                        static_cast<double>(shape.padding_idx));
+  }
+  return {};
+}
+
+std::optional<EmbeddingInitKind> parse_embedding_init(std::string_view name) {
+  if (name == "normal") return EmbeddingInitKind::kNormal;
+  if (name == "xavier-uniform") return EmbeddingInitKind::kXavierUniform;
+  return std::nullopt;
+}
+
+std::optional<EmbeddingScaleKind> parse_embedding_scale(std::string_view name) {
+  if (name == "none") return EmbeddingScaleKind::kNone;
+  if (name == "sqrt") return EmbeddingScaleKind::kSqrt;
+  return std::nullopt;
+}
+
+double embedding_scale_factor(EmbeddingScaleKind kind, double constant, int64_t d_model) {
+  switch (kind) {
+    case EmbeddingScaleKind::kNone: return 1.0;
+    case EmbeddingScaleKind::kSqrt: return std::sqrt(static_cast<double>(d_model));
+    case EmbeddingScaleKind::kConstant: return constant;
+  }
+  return 1.0;
+}
+
+Status init_embedding_table(const TokenEmbeddingShape& shape, const EmbeddingInit& init, std::span<float> table) {
+  POSEMBED_RETURN_IF_ERROR(validate(shape));
+  const auto d = static_cast<std::size_t>(shape.d_model);
+  const std::size_t needed = static_cast<std::size_t>(shape.vocab_size) * d;
+  if (table.size() != needed) return output_size_error(needed, table.size());
+  Random random(init.seed);
+  if (init.kind == EmbeddingInitKind::kNormal) {
+    if (!(init.std >= 0.0 && init.std <= 1e6)) return out_of_range("init.std", "a number in [0, 1e6]", init.std);
+    fill_normal(random, 0.0, init.std, table);
+  } else {
+    if (!(init.gain >= 0.0 && init.gain <= 1e6)) return out_of_range("init.gain", "a number in [0, 1e6]", init.gain);
+    const double bound = init.gain * std::sqrt(6.0 / static_cast<double>(shape.vocab_size + shape.d_model));
+    fill_uniform(random, -bound, bound, table);
+  }
+  if (shape.padding_idx >= 0) std::memset(table.data() + static_cast<std::size_t>(shape.padding_idx) * d, 0, d * sizeof(float));
+  return {};
+}
+
+Status token_embedding_lookup(const TokenEmbeddingShape& shape, float scale, std::span<const float> table,
+                              std::span<const int32_t> ids, std::span<float> out) {
+  POSEMBED_RETURN_IF_ERROR(validate(shape));
+  if (!std::isfinite(scale)) return out_of_range("scale", "a finite number", scale);
+  const auto d = static_cast<std::size_t>(shape.d_model);
+  const std::size_t table_size = static_cast<std::size_t>(shape.vocab_size) * d;
+  if (table.size() != table_size) {
+    return Status::range_error("table must hold vocabSize * dModel = " + std::to_string(table_size) +
+                               " elements, got " + std::to_string(table.size()));
+  }
+  if (out.size() != ids.size() * d) return output_size_error(ids.size() * d, out.size());
+  for (std::size_t j = 0; j < ids.size(); ++j) {
+    if (ids[j] < 0 || ids[j] >= shape.vocab_size) {
+      return out_of_range("ids[" + std::to_string(j) + "]",
+                          "a token id in [0, vocabSize - 1] = [0, " + std::to_string(shape.vocab_size - 1) + "]", ids[j]);
+    }
+  }
+  for (std::size_t j = 0; j < ids.size(); ++j) {
+    float* destination = out.data() + j * d;
+    if (ids[j] == shape.padding_idx) {
+      std::memset(destination, 0, d * sizeof(float));
+      continue;
+    }
+    const float* row = table.data() + static_cast<std::size_t>(ids[j]) * d;
+    if (scale == 1.0f) {
+      std::memcpy(destination, row, d * sizeof(float));  // a gather is a row copy, nothing more
+    } else {
+      simd::for_each_float(d, [&]<class V>(std::size_t i) { simd::store(destination + i, simd::load<V>(row + i) * V(scale)); });
+    }
+  }
+  return {};
+}
+
+}  // namespace posembed
