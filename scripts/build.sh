@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds everything: the native Catch2 suite (build/native), the wasm modules and their Catch2 suites
+# (build/wasm), the npm package (dist/) and the site (build/site). Incremental: a second run is quick.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian's emcc runs its JS optimizer with Node and needs acorn from Debian's node modules.
+[ -d /usr/share/nodejs ] && export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
+
+generator=()
+command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
+
+echo "build: native"
+[ -f build/native/CMakeCache.txt ] || cmake -S . -B build/native "${generator[@]}" >/dev/null
+cmake --build build/native
+
+echo "build: wasm"
+if [ ! -f build/wasm/CMakeCache.txt ]; then
+  # Debian's Emscripten toolchain sets the test emulator to `node --experimental-wasm-threads`, which
+  # Node 20 rejects; --no-experimental-fetch makes 3.1.6's glue read files with fs instead of fetch().
+  emcmake cmake -S . -B build/wasm "${generator[@]}" \
+    -DCMAKE_CROSSCOMPILING_EMULATOR="$(command -v node);--no-experimental-fetch" >/dev/null
+fi
+cmake --build build/wasm
+
+echo "build: dist/"
+mkdir -p dist
+cp web/lib/*.js web/lib/*.d.ts dist/
+cp build/wasm/posembed-simd.mjs build/wasm/posembed-simd.wasm build/wasm/posembed-scalar.mjs build/wasm/posembed-scalar.wasm dist/
+
+echo "build: build/site"
+npx vite build --config web/site/vite.config.js --logLevel warn

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs what posembed's build and tests need, and nothing when it is all there (a fast no-op).
+#   Debian/Ubuntu: missing tools come from apt (emscripten, libxsimd-dev, catch2, nlohmann-json3-dev, cmake,
+#   ninja-build, g++, chromium, chromium-driver); then `npm ci`.
+#   With emsdk: an `emcc` already on PATH is used as it is, and Debian's emscripten is not installed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+need_command() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }
+need_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/local/include/$1" ] || missing+=("$2"); }
+
+need_command cmake cmake
+need_command ninja ninja-build
+need_command g++ g++
+need_command emcc emscripten
+need_header xsimd/xsimd.hpp libxsimd-dev
+need_header catch2/catch.hpp catch2
+need_header nlohmann/json.hpp nlohmann-json3-dev
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  if command -v apt-get >/dev/null 2>&1; then
+    sudo_cmd=()
+    [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+    "${sudo_cmd[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "setup: cannot install ${missing[*]} here (no apt-get)." >&2
+    echo "  Install them with your package manager (the C++ headers: xsimd 8+, Catch2 2.x, nlohmann-json 3.x)," >&2
+    echo "  emcc from emsdk (https://emscripten.org/docs/getting_started), and Chromium at /usr/bin/chromium." >&2
+    exit 1
+  fi
+fi
+
+if ! command -v node >/dev/null 2>&1; then
+  echo "setup: Node.js 18 or newer is needed (Debian: apt-get install nodejs npm)." >&2
+  exit 1
+fi
+
+# npm ci only when node_modules is missing or older than the lock file.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+fi

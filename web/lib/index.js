@@ -1,0 +1,49 @@
+// posembed: transformer input layers (token embeddings and positional encodings), computed in
+// WebAssembly SIMD. `load()` gives an instance whose ops take plain options and return plain tensors.
+import { loadWasmCore, simdSupported } from './wasm.js';
+import { oneOf, options } from './validate.js';
+import { sinusoidal } from './sinusoidal.js';
+import { TokenEmbedding } from './token_embedding.js';
+
+export { simdSupported };
+
+export class Posembed {
+  #core;
+
+  constructor(core, { backend = 'wasm', fallbackReason = null } = {}) {
+    this.#core = core;
+    this.backend = backend;
+    this.fallbackReason = fallbackReason;
+    this.simd = core.variant === 'simd';
+  }
+
+  sinusoidal(opts) {
+    return sinusoidal(this.#core, opts);
+  }
+
+  tokenEmbedding(opts) {
+    return new TokenEmbedding(this.#core, opts);
+  }
+
+  // Heap size and the number of live allocations (tables not yet disposed): for leak checks.
+  memory() {
+    return { heapBytes: this.#core.heapBytes, liveAllocations: this.#core.liveAllocations };
+  }
+}
+
+const LOAD_OPTIONS = ['backend', 'simd', 'wasmUrl', 'wasmBinary', 'gpu'];
+
+export async function load(opts) {
+  const o = options('load options', opts, LOAD_OPTIONS);
+  const backend = oneOf('backend', o.backend ?? 'wasm', ['wasm', 'webgpu', 'auto']);
+  if (backend === 'webgpu') throw new Error("backend 'webgpu' is not available in this version of posembed; use 'wasm' or 'auto'");
+  const simd = o.simd ?? 'auto';
+  if (simd !== 'auto' && typeof simd !== 'boolean') throw new TypeError(`simd must be 'auto', true or false, got ${simd}`);
+  if (simd === true && !simdSupported()) throw new Error('simd: true was asked for, but this engine does not support WebAssembly SIMD');
+  if (o.wasmBinary !== undefined && !(o.wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(o.wasmBinary))) {
+    throw new TypeError('wasmBinary must be an ArrayBuffer or a typed array holding the .wasm file');
+  }
+  const core = await loadWasmCore({ simd: simd === 'auto' ? simdSupported() : simd, wasmUrl: o.wasmUrl, wasmBinary: o.wasmBinary });
+  const fallbackReason = backend === 'auto' ? 'the WebGPU backend is not part of this version; using wasm' : null;
+  return new Posembed(core, { backend: 'wasm', fallbackReason });
+}

@@ -1,0 +1,56 @@
+// Checks at the package boundary. Every message names the parameter, what is allowed and what was given:
+//   RangeError: dModel must be an even integer in [2, 65536], got 7
+// TypeError for a wrong type, RangeError for a value of the right type outside what is allowed.
+
+export function describe(value) {
+  if (typeof value === 'string') return `'${value}'`;
+  if (typeof value === 'bigint') return `${value}n`;
+  if (Array.isArray(value)) return `an array of length ${value.length}`;
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name} of length ${value.length}`;
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'function') return 'a function';
+  return String(value);
+}
+
+export function integer(name, value, min, max, { even = false } = {}) {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
+  if (!Number.isInteger(value) || value < min || value > max || (even && value % 2 !== 0)) {
+    throw new RangeError(`${name} must be ${even ? 'an even integer' : 'an integer'} in [${min}, ${max}], got ${describe(value)}`);
+  }
+  return value;
+}
+
+export function number(name, value, min, max) {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
+  if (!(value >= min && value <= max)) throw new RangeError(`${name} must be a number in [${min}, ${max}], got ${describe(value)}`);
+  return value;
+}
+
+export function oneOf(name, value, choices) {
+  if (typeof value !== 'string') throw new TypeError(`${name} must be a string, got ${describe(value)}`);
+  if (!choices.includes(value)) {
+    throw new RangeError(`${name} must be one of ${choices.map((c) => `'${c}'`).join(', ')}, got ${describe(value)}`);
+  }
+  return value;
+}
+
+// An options object: undefined reads as {}; unknown keys are typos the caller wants to hear about.
+export function options(name, value, known) {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new TypeError(`${name} must be an options object, got ${describe(value)}`);
+  }
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) throw new TypeError(`${name}: unknown option '${key}'; known options are ${known.join(', ')}`);
+  }
+  return value;
+}
+
+// A caller's output buffer: a Float32Array of exactly the result's size.
+export function outBuffer(value, elements) {
+  if (value === undefined) return new Float32Array(elements);
+  if (!(value instanceof Float32Array)) throw new TypeError(`out must be a Float32Array, got ${describe(value)}`);
+  if (value.length !== elements) throw new RangeError(`out must hold exactly ${elements} elements, got ${value.length}`);
+  return value;
+}

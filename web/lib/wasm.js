@@ -1,0 +1,89 @@
+// Loading the Emscripten module and owning its heap: every allocation the package makes goes through
+// WasmCore, is freed in a finally block, and is counted, so tests can assert that nothing leaks.
+
+// (func (result v128) i32.const 0 i8x16.splat): validates only where wasm SIMD is supported.
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 8, 1, 6, 0, 65, 0, 253, 15, 11]);
+
+export function simdSupported() {
+  return WebAssembly.validate(SIMD_PROBE);
+}
+
+// Heap pointers stay below 2^31 (-sMAXIMUM_MEMORY=2GB); one allocation can take at most this.
+export const MAX_HEAP_BYTES = 2 ** 31 - 2 ** 24;
+
+const ERROR_TYPES = { RangeError, TypeError, Error };
+
+async function readBytes(url) {
+  if (url.protocol === 'file:') {
+    // Node. The specifier is not a literal, so bundlers leave it alone in browser builds.
+    const fsModule = 'node:fs/promises';
+    const { readFile } = await import(/* @vite-ignore */ fsModule);
+    return readFile(url);
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`posembed: cannot fetch ${url}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+export async function loadWasmCore({ simd, wasmUrl, wasmBinary }) {
+  const factory = simd ? (await import('./posembed-simd.mjs')).default : (await import('./posembed-scalar.mjs')).default;
+  const url = wasmUrl !== undefined ? new URL(wasmUrl, import.meta.url)
+    : simd ? new URL('./posembed-simd.wasm', import.meta.url) : new URL('./posembed-scalar.wasm', import.meta.url);
+  const bytes = wasmBinary ?? await readBytes(url);
+  const module = await factory({ wasmBinary: bytes });
+  return new WasmCore(module, simd ? 'simd' : 'scalar');
+}
+
+export class WasmCore {
+  constructor(module, variant) {
+    this.module = module;
+    this.variant = variant;
+    this.limits = module.limits();
+    this.liveAllocations = 0;
+  }
+
+  // Reserves bytes on the heap for one call or one object. `what` names the data in the error.
+  alloc(bytes, what) {
+    if (bytes > MAX_HEAP_BYTES) {
+      throw new RangeError(`${what} needs ${bytes} bytes, more than the ${MAX_HEAP_BYTES} bytes the wasm heap can hold`);
+    }
+    const pointer = this.module._malloc(Math.max(bytes, 1));
+    if (pointer === 0) throw new RangeError(`${what} needs ${bytes} bytes, which the wasm heap cannot provide now`);
+    this.liveAllocations++;
+    return pointer;
+  }
+
+  free(pointer) {
+    this.module._free(pointer);
+    this.liveAllocations--;
+  }
+
+  // Runs fn(pointers) with the given allocations, freeing them whatever happens.
+  withHeap(requests, fn) {
+    const pointers = [];
+    try {
+      for (const [bytes, what] of requests) pointers.push(this.alloc(bytes, what));
+      return fn(...pointers);
+    } finally {
+      for (const pointer of pointers) this.free(pointer);
+    }
+  }
+
+  // Views are made fresh on every use: a memory growth detaches the old buffer.
+  f32(pointer, length) {
+    return new Float32Array(this.module.HEAPU8.buffer, pointer, length);
+  }
+
+  i32(pointer, length) {
+    return new Int32Array(this.module.HEAPU8.buffer, pointer, length);
+  }
+
+  // The bindings return null or { name, message }.
+  check(status) {
+    if (status !== null) throw new (ERROR_TYPES[status.name] ?? Error)(status.message);
+  }
+
+  get heapBytes() {
+    return this.module.HEAPU8.buffer.byteLength;
+  }
+}
