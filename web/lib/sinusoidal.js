@@ -13,10 +13,10 @@ export function sinusoidal(core, opts) {
   const timescale = oneOf('timescale', o.timescale ?? 'standard', ['standard', 't2t']);
   const offset = integer('offset', o.offset ?? 0, 0, maxPosition + 1 - length);
   const elements = length * dModel;
-  const out = outBuffer(o.out, elements);
-  core.withHeap([[elements * 4, 'the sinusoidal table']], (pointer) => {
+  return core.withHeap([[elements * 4, 'the sinusoidal table']], (pointer) => {
+    const out = outBuffer(o.out, elements);
     core.check(core.module.sinusoidal(length, dModel, base, layout, timescale, offset, pointer, elements));
     out.set(core.f32(pointer, elements));
+    return { data: out, shape: [length, dModel] };
   });
-  return { data: out, shape: [length, dModel] };
 }

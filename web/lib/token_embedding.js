@@ -60,14 +60,14 @@ export class TokenEmbedding {
     const o = options('lookup options', opts, ['out']);
     const { data, shape } = tokenIds(ids, this.vocabSize);
     const elements = data.length * this.dModel;
-    const out = outBuffer(o.out, elements);
-    core.withHeap([[data.length * 4, 'the ids'], [elements * 4, 'the looked-up rows']], (idsPointer, outPointer) => {
+    return core.withHeap([[data.length * 4, 'the ids'], [elements * 4, 'the looked-up rows']], (idsPointer, outPointer) => {
+      const out = outBuffer(o.out, elements);
       core.i32(idsPointer, data.length).set(data);
       core.check(core.module.tokenEmbeddingLookup(this.#table, this.vocabSize, this.dModel, this.paddingIdx ?? -1, this.scale,
         idsPointer, data.length, outPointer));
       out.set(core.f32(outPointer, elements));
+      return { data: out, shape: [...shape, this.dModel] };
     });
-    return { data: out, shape: [...shape, this.dModel] };
   }
 
   // A copy of the table, [vocabSize, dModel].

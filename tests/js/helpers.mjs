@@ -1,0 +1,37 @@
+// Shared by the package tests: the golden vectors of ../shared/vectors and comparisons against them.
+import { readFileSync } from 'node:fs';
+import assert from 'node:assert/strict';
+
+export const VECTORS_DIR = process.env.POSEMBED_VECTORS ?? new URL('../../../shared/vectors/', import.meta.url).pathname;
+
+export function loadVectors(op) {
+  const vectors = JSON.parse(readFileSync(`${VECTORS_DIR}/${op}.json`, 'utf8'));
+  assert.ok(vectors.cases.length > 0, `${op}.json has no cases`);
+  return vectors;
+}
+
+// null in the files stands for -Infinity.
+export function expectedData(values) {
+  return values.map((v) => (v === null ? -Infinity : v));
+}
+
+// Largest absolute difference, with matching infinities counted as equal and NaN as infinitely wrong.
+export function maxAbsError(got, expected) {
+  assert.equal(got.length, expected.length, 'element count');
+  let worst = 0;
+  for (let i = 0; i < got.length; i++) {
+    if (got[i] === expected[i]) continue;
+    const error = Math.abs(got[i] - expected[i]);
+    worst = Number.isNaN(error) ? Infinity : Math.max(worst, error);
+  }
+  return worst;
+}
+
+export function assertClose(tensor, expected, tolerance, label = '') {
+  assert.deepEqual(tensor.shape, expected.shape, `${label} shape`);
+  const error = maxAbsError(tensor.data, expectedData(expected.data));
+  assert.ok(error <= tolerance, `${label} max abs error ${error} > ${tolerance}`);
+}
+
+// Runs fn for the SIMD and the scalar module alike.
+export const VARIANTS = [{ name: 'wasm simd', simd: true }, { name: 'wasm scalar', simd: false }];

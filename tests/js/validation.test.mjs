@@ -1,0 +1,131 @@
+// Every validation rule of the package boundary: the error type and a message naming the parameter,
+// the allowed range and the value given. After each rejected call the module keeps working.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { load } from '../../dist/index.js';
+
+describe('validation', () => {
+  let pe;
+  before(async () => { pe = await load(); });
+  after(() => assert.equal(pe.memory().liveAllocations, 0, 'heap allocations left behind'));
+
+  const sinusoidalCases = [
+    [{ length: 4, dModel: 7 }, RangeError, 'dModel must be an even integer in [2, 65536], got 7'],
+    [{ length: 4, dModel: 0 }, RangeError, 'dModel must be an even integer in [2, 65536], got 0'],
+    [{ length: 4, dModel: 65538 }, RangeError, 'dModel must be an even integer in [2, 65536], got 65538'],
+    [{ length: 4, dModel: NaN }, RangeError, 'dModel must be an even integer in [2, 65536], got NaN'],
+    [{ length: 4, dModel: '8' }, TypeError, "dModel must be a number, got '8'"],
+    [{ length: 4 }, TypeError, 'dModel must be a number, got undefined'],
+    [{ length: 0, dModel: 8 }, RangeError, 'length must be an integer in [1, 16777216], got 0'],
+    [{ length: -1, dModel: 8 }, RangeError, 'length must be an integer in [1, 16777216], got -1'],
+    [{ length: 2.5, dModel: 8 }, RangeError, 'length must be an integer in [1, 16777216], got 2.5'],
+    [{ length: Infinity, dModel: 8 }, RangeError, 'length must be an integer in [1, 16777216], got Infinity'],
+    [{ length: 4, dModel: 8, base: 0 }, RangeError, 'base must be a number in [1, 1000000000000], got 0'],
+    [{ length: 4, dModel: 8, base: NaN }, RangeError, 'base must be a number in [1, 1000000000000], got NaN'],
+    [{ length: 4, dModel: 8, base: -Infinity }, RangeError, 'base must be a number in [1, 1000000000000], got -Infinity'],
+    [{ length: 4, dModel: 8, layout: 'halves' }, RangeError, "layout must be one of 'interleaved', 'split', got 'halves'"],
+    [{ length: 4, dModel: 8, layout: 1 }, TypeError, 'layout must be a string, got 1'],
+    [{ length: 4, dModel: 8, timescale: 'fairseq' }, RangeError, "timescale must be one of 'standard', 't2t', got 'fairseq'"],
+    [{ length: 4, dModel: 8, offset: -1 }, RangeError, 'offset must be an integer in [0, 2147483644], got -1'],
+    [{ length: 4, dModel: 8, offset: 2 ** 31 }, RangeError, 'offset must be an integer in [0, 2147483644], got 2147483648'],
+    [{ length: 4, dModel: 8, offset: 0.5 }, RangeError, 'offset must be an integer in [0, 2147483644], got 0.5'],
+    [{ length: 4, dmodel: 8 }, TypeError, "sinusoidal options: unknown option 'dmodel'; known options are length, dModel, base, layout, timescale, offset, out"],
+  ];
+  for (const [options, type, message] of sinusoidalCases) {
+    it(`sinusoidal(${JSON.stringify(options)}) → ${type.name}: ${message}`, () => {
+      assert.throws(() => pe.sinusoidal(options), (error) => error instanceof type && error.message === message);
+    });
+  }
+
+  it('sinusoidal without options, or with a non-object, is a TypeError', () => {
+    assert.throws(() => pe.sinusoidal(), { name: 'TypeError', message: 'length must be a number, got undefined' });
+    assert.throws(() => pe.sinusoidal(5), { name: 'TypeError', message: 'sinusoidal options must be an options object, got 5' });
+    assert.throws(() => pe.sinusoidal(null), { name: 'TypeError', message: 'sinusoidal options must be an options object, got null' });
+  });
+
+  const embeddingCases = [
+    [{ vocabSize: 0, dModel: 4 }, RangeError, 'vocabSize must be an integer in [1, 16777216], got 0'],
+    [{ vocabSize: 2 ** 24 + 1, dModel: 4 }, RangeError, 'vocabSize must be an integer in [1, 16777216], got 16777217'],
+    [{ vocabSize: 10, dModel: 0 }, RangeError, 'dModel must be an integer in [1, 65536], got 0'],
+    [{ vocabSize: 10, dModel: 4, paddingIdx: 10 }, RangeError, 'paddingIdx must be an integer in [0, 9], got 10'],
+    [{ vocabSize: 10, dModel: 4, paddingIdx: -1 }, RangeError, 'paddingIdx must be an integer in [0, 9], got -1'],
+    [{ vocabSize: 10, dModel: 4, scale: 'log' }, RangeError, "scale must be 'none', 'sqrt' or a number in [-1000000, 1000000], got 'log'"],
+    [{ vocabSize: 10, dModel: 4, scale: NaN }, RangeError, 'scale must be a number in [-1000000, 1000000], got NaN'],
+    [{ vocabSize: 10, dModel: 4, scale: {} }, TypeError, "scale must be 'none', 'sqrt' or a number in [-1000000, 1000000], got an object"],
+    [{ vocabSize: 10, dModel: 4, init: { type: 'kaiming' } }, RangeError, "init.type must be one of 'normal', 'xavier-uniform', got 'kaiming'"],
+    [{ vocabSize: 10, dModel: 4, init: { std: -1 } }, RangeError, 'init.std must be a number in [0, 1000000], got -1'],
+    [{ vocabSize: 10, dModel: 4, init: { seed: -1 } }, RangeError, 'init.seed must be an integer in [0, 9007199254740991], got -1'],
+    [{ vocabSize: 10, dModel: 4, init: { sed: 1 } }, TypeError, "init: unknown option 'sed'; known options are type, std, gain, seed"],
+    [{ vocabSize: 2, dModel: 2, weights: new Float32Array(4) }, TypeError, 'weights must be a tensor { data: Float32Array, shape: [2, 2] }, got a Float32Array of length 4'],
+    [{ vocabSize: 2, dModel: 2, weights: { data: new Float32Array(4), shape: [4, 1] } }, RangeError, 'weights.shape must be [2, 2], got [4,1]'],
+    [{ vocabSize: 2, dModel: 2, weights: { data: new Float32Array(3), shape: [2, 2] } }, RangeError, 'weights.data must hold 4 elements, got 3'],
+    [{ vocabSize: 2, dModel: 2, weights: { data: new Float32Array([0, NaN, 0, 0]), shape: [2, 2] } }, RangeError, 'weights.data[1] must be finite, got NaN'],
+    [{ vocabSize: 2, dModel: 2, weights: { data: new Float32Array(4), shape: [2, 2] }, init: {} }, TypeError, 'tokenEmbedding: give either weights or init, not both'],
+  ];
+  for (const [options, type, message] of embeddingCases) {
+    it(`tokenEmbedding(${JSON.stringify(options)}) → ${type.name}: ${message}`, () => {
+      assert.throws(() => pe.tokenEmbedding(options), (error) => error instanceof type && error.message === message);
+    });
+  }
+
+  describe('lookup ids', () => {
+    let emb;
+    before(() => { emb = pe.tokenEmbedding({ vocabSize: 20, dModel: 4 }); });
+    after(() => emb.dispose());
+    const idCases = [
+      [[1, -1], RangeError, 'ids[1] must be a token id in [0, vocabSize - 1] = [0, 19], got -1'],
+      [[20], RangeError, 'ids[0] must be a token id in [0, vocabSize - 1] = [0, 19], got 20'],
+      [[2 ** 31], RangeError, 'ids[0] must be a token id in [0, vocabSize - 1] = [0, 19], got 2147483648'],
+      [[1.5], RangeError, 'ids[0] must be a token id in [0, vocabSize - 1] = [0, 19], got 1.5'],
+      [[NaN], RangeError, 'ids[0] must be a token id in [0, vocabSize - 1] = [0, 19], got NaN'],
+      [['3'], TypeError, "ids[0] must be a number, got '3'"],
+      [new Int32Array([0, 5, -1]), RangeError, 'ids[2] must be a token id in [0, vocabSize - 1] = [0, 19], got -1'],
+      [new Int32Array([20]), RangeError, 'ids[0] must be a token id in [0, vocabSize - 1] = [0, 19], got 20'],
+      [new Int32Array([2 ** 31 - 1]), RangeError, 'ids[0] must be a token id in [0, vocabSize - 1] = [0, 19], got 2147483647'],
+      [[], RangeError, 'ids must hold at least one id, got none'],
+      [new Float32Array([1]), TypeError, 'ids must be an array of token ids, an Int32Array or a tensor { data: Int32Array, shape }, got a Float32Array of length 1'],
+      [{ data: new Int32Array(4), shape: [3] }, RangeError, 'ids.shape [3] holds 3 elements but ids.data has 4'],
+      [{ data: [1, 2], shape: [2] }, TypeError, 'ids.data must be an Int32Array, got an array of length 2'],
+      [{ data: new Int32Array(2), shape: [2.5] }, RangeError, 'ids.shape[0] must be an integer in [0, 2147483647], got 2.5'],
+      ['abc', TypeError, "ids must be an array of token ids, an Int32Array or a tensor { data: Int32Array, shape }, got 'abc'"],
+    ];
+    for (const [ids, type, message] of idCases) {
+      it(`lookup(${ids.constructor.name} ${JSON.stringify(Array.from(ids.data ?? ids))}) → ${type.name}: ${message}`, () => {
+        assert.throws(() => emb.lookup(ids), (error) => error instanceof type && error.message === message);
+        assert.equal(emb.lookup([3]).shape[1], 4, 'still usable afterwards');
+      });
+    }
+  });
+
+  it('load rejects unknown backends and options', async () => {
+    await assert.rejects(load({ backend: 'cuda' }), { name: 'RangeError', message: "backend must be one of 'wasm', 'webgpu', 'auto', got 'cuda'" });
+    await assert.rejects(load({ simd: 'yes' }), { name: 'TypeError', message: "simd must be 'auto', true or false, got yes" });
+    await assert.rejects(load({ wasmBinary: 'x' }), { name: 'TypeError' });
+    await assert.rejects(load({ threads: 4 }), { name: 'TypeError', message: /unknown option 'threads'/ });
+  });
+
+  it("backend 'auto' uses wasm and says why", async () => {
+    const auto = await load({ backend: 'auto' });
+    assert.equal(auto.backend, 'wasm');
+    assert.match(auto.fallbackReason, /WebGPU/);
+    assert.equal(pe.fallbackReason, null);
+  });
+
+  it('a table too big for the wasm heap is refused before allocating, naming the bytes, and the module stays usable', () => {
+    assert.throws(() => pe.tokenEmbedding({ vocabSize: 2 ** 24, dModel: 65536 }), {
+      name: 'RangeError', message: 'a 16777216 x 65536 embedding table needs 4398046511104 bytes, more than the 2130706432 bytes the wasm heap can hold',
+    });
+    assert.throws(() => pe.sinusoidal({ length: 2 ** 24, dModel: 65536 }), { name: 'RangeError', message: /the sinusoidal table needs 4398046511104 bytes/ });
+    assert.equal(pe.sinusoidal({ length: 2, dModel: 2 }).data[1], 1);
+  });
+
+  it('loads from wasmBinary and from wasmUrl', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const bytes = await readFile(new URL('../../dist/posembed-simd.wasm', import.meta.url));
+    const fromBytes = await load({ wasmBinary: bytes, simd: true });
+    assert.equal(fromBytes.sinusoidal({ length: 2, dModel: 2 }).data[1], 1);
+    const fromUrl = await load({ wasmUrl: new URL('../../dist/posembed-scalar.wasm', import.meta.url), simd: false });
+    assert.equal(fromUrl.simd, false);
+    assert.equal(fromUrl.sinusoidal({ length: 2, dModel: 2 }).data[1], 1);
+  });
+});

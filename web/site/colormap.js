@@ -1,0 +1,36 @@
+// Colormaps as lookup tables from d3-scale-chromatic, for painting many cells quickly.
+import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
+
+// Odd size, so that the middle entry is exactly the scheme's centre (t = 0.5): zero is neutral.
+const STEPS = 255;
+
+function table(interpolate) {
+  const rgb = new Uint8Array(STEPS * 3);
+  for (let i = 0; i < STEPS; i++) {
+    const [r, g, b] = interpolate(i / (STEPS - 1)).match(/\d+/g).map(Number);
+    rgb.set([r, g, b], i * 3);
+  }
+  return rgb;
+}
+
+export const COLORMAPS = {
+  RdBu: { interpolate: interpolateRdBu, diverging: true },
+  viridis: { interpolate: interpolateViridis, diverging: false },
+};
+const tables = new Map();
+
+// A function from a value in [-limit, limit] (diverging) or [min, max] to the index of its colour.
+export function colormap(name, { min, max }) {
+  const scheme = COLORMAPS[name];
+  if (!scheme) throw new RangeError(`colormap must be one of ${Object.keys(COLORMAPS).join(', ')}, got '${name}'`);
+  if (!tables.has(name)) tables.set(name, table(scheme.interpolate));
+  const rgb = tables.get(name);
+  const limit = Math.max(Math.abs(min), Math.abs(max)) || 1;
+  const low = scheme.diverging ? -limit : min;
+  const span = (scheme.diverging ? 2 * limit : max - min) || 1;
+  return {
+    rgb,
+    index: (value) => Math.min(STEPS - 1, Math.max(0, Math.round(((value - low) / span) * (STEPS - 1)))),
+    css: (value) => scheme.interpolate(Math.min(1, Math.max(0, (value - low) / span))),
+  };
+}
