@@ -1,11 +1,11 @@
-// Serves the built site (build/site) on http://127.0.0.1:8080 (HOST and PORT override), with the strict
-// Content-Security-Policy posembed promises to work under.
+// Serves the built site (build/site) on http://127.0.0.1:8080 (HOST and PORT override; PORT=0 picks a free
+// port; SITE_ROOT serves another folder), with the strict Content-Security-Policy posembed works under.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = resolve(fileURLToPath(new URL('../build/site', import.meta.url)));
+const root = resolve(process.env.SITE_ROOT ?? fileURLToPath(new URL('../build/site', import.meta.url)));
 const host = process.env.HOST ?? '127.0.0.1';
 const port = Number(process.env.PORT ?? 8080);
 
@@ -38,6 +38,10 @@ const server = createServer(async (request, response) => {
   try {
     const path = await resolvePath(new URL(request.url, 'http://localhost').pathname);
     const body = path && (await readFile(path).catch(() => null));
+    if (!body && request.url === '/favicon.ico') {
+      response.writeHead(204, HEADERS).end();  // browsers ask for it on every page; an absent icon is no error
+      return;
+    }
     if (!body) {
       response.writeHead(404, { ...HEADERS, 'Content-Type': 'text/plain' }).end('not found');
       return;

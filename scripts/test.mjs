@@ -1,0 +1,62 @@
+// Runs every suite after a build: Catch2 natively and as wasm (through ctest), the package tests and the
+// browser tests (Node's test runner). Prints each suite's result and a closing "N passed, N failed" line.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const vectors = process.env.POSEMBED_VECTORS ?? join(repo, '../shared/vectors');
+if (!existsSync(join(vectors, 'sinusoidal.json'))) {
+  console.error(`test: the golden vectors are missing at ${vectors} (a checkout of shared/ beside this repo, or POSEMBED_VECTORS)`);
+  process.exit(1);
+}
+
+function run(command, args) {
+  return new Promise((resolve) => {
+    let output = '';
+    const child = spawn(command, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.on('data', (chunk) => {
+        output += chunk;
+        process.stdout.write(chunk);
+      });
+    }
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+async function ctest(name, dir) {
+  const { code, output } = await run('ctest', ['--test-dir', dir, '--output-on-failure']);
+  const match = output.match(/tests passed, (\d+) tests failed out of (\d+)/);
+  const total = match ? Number(match[2]) : 0;
+  const failed = match ? Number(match[1]) : 1;
+  return { name, passed: total - failed, failed: code === 0 && total > 0 ? failed : Math.max(failed, 1) };
+}
+
+async function nodeTests(name, dir) {
+  const tap = join(mkdtempSync(join(tmpdir(), 'posembed-tap-')), 'results.tap');
+  const { code } = await run(process.execPath, [
+    '--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
+    '--test-reporter=tap', `--test-reporter-destination=${tap}`, dir,
+  ]);
+  const results = readFileSync(tap, 'utf8');
+  const count = (label) => Number(results.match(new RegExp(`^# ${label} (\\d+)$`, 'm'))?.[1] ?? 0);
+  const passed = count('pass');
+  const failed = count('fail') + count('cancelled');
+  return { name, passed, failed: code === 0 && passed > 0 ? failed : Math.max(failed, 1) };
+}
+
+const suites = [];
+suites.push(await ctest('Catch2 native', 'build/native'));
+suites.push(await ctest('Catch2 wasm (simd, scalar) under Node', 'build/wasm'));
+suites.push(await nodeTests('package (Node)', 'tests/js/'));
+suites.push(await nodeTests('browser (Chromium)', 'tests/browser/'));
+
+console.log('\nsuite results');
+for (const s of suites) console.log(`  ${s.failed ? 'FAIL' : 'ok  '} ${s.name}: ${s.passed} passed, ${s.failed} failed`);
+const passed = suites.reduce((sum, s) => sum + s.passed, 0);
+const failed = suites.reduce((sum, s) => sum + s.failed, 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

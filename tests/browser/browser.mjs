@@ -1,0 +1,46 @@
+// Debian's Chromium, driven by playwright-core, and the site's own server: what the browser tests share.
+import { spawn } from 'node:child_process';
+import { chromium } from 'playwright-core';
+import { REPO } from '../pack.mjs';
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
+
+export function launchChromium() {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+// Starts scripts/serve.mjs (what `npm start` runs) on a free port; resolves to { url, close }.
+export function startServer(siteRoot) {
+  const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', ...(siteRoot ? { SITE_ROOT: siteRoot } : {}) };
+  const server = spawn(process.execPath, ['scripts/serve.mjs'], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 10000);
+    server.on('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)));
+    server.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = output.match(/http:\/\/[\d.]+:\d+\//);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ url: match[0], close: () => new Promise((done) => { server.once('exit', done); server.kill(); }) });
+      }
+    });
+  });
+}
+
+// A page that records console errors and uncaught exceptions.
+export async function openPage(browser, url) {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const problems = [];
+  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console error: ${message.text()}`); });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  await page.goto(url);
+  return { page, problems };
+}

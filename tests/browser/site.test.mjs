@@ -1,0 +1,148 @@
+// The site as `npm start` serves it, in Chromium: it loads cleanly, the heatmap's pixels are the encoding's
+// colours, the controls re-render, and the lookup walkthrough shows the right numbers.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { interpolateRdBu } from 'd3-scale-chromatic';
+import { load } from '../../dist/index.js';
+import { launchChromium, openPage, startServer } from './browser.mjs';
+
+const rgb = (css) => css.match(/\d+/g).map(Number);
+const RDBU_NEUTRAL = rgb(interpolateRdBu(0.5));
+const RDBU_TOP = rgb(interpolateRdBu(1));
+
+async function pixel(page, column, row) {
+  return page.evaluate(([x, y]) => Array.from(document.querySelector('#heatmap').getContext('2d').getImageData(x, y, 1, 1).data.slice(0, 3)), [column, row]);
+}
+
+async function setControl(page, form, name, value) {
+  const field = page.locator(`${form} [name="${name}"]`);
+  if ((await field.evaluate((el) => el.tagName)) === 'SELECT') await field.selectOption(String(value));
+  else await field.fill(String(value));
+}
+
+function assertColour(actual, expected, tolerance, label) {
+  assert.ok(actual.every((c, i) => Math.abs(c - expected[i]) <= tolerance), `${label}: got rgb(${actual}), expected rgb(${expected})`);
+}
+
+describe('site: positional encoding explorer', () => {
+  let server;
+  let browser;
+  let page;
+  let problems;
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchChromium();
+    ({ page, problems } = await openPage(browser, server.url));
+    await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('loads with no console errors, under the strict CSP', async () => {
+    assert.equal(await page.title(), 'posembed · Positional encoding explorer');
+    assert.deepEqual(problems, []);
+  });
+
+  it('paints row 0 with sin columns neutral and cos columns at the top colour', async () => {
+    assert.deepEqual(await page.evaluate(() => [document.querySelector('#heatmap').width, document.querySelector('#heatmap').height]), [128, 64]);
+    for (const column of [0, 2, 64, 126]) assert.deepEqual(await pixel(page, column, 0), RDBU_NEUTRAL, `sin column ${column}`);
+    for (const column of [1, 3, 65, 127]) assert.deepEqual(await pixel(page, column, 0), RDBU_TOP, `cos column ${column}`);
+  });
+
+  it('colours other cells by their value on the RdBu scale', async () => {
+    for (const [row, column] of [[1, 0], [3, 1], [10, 4], [63, 20]]) {
+      const pair = Math.floor(column / 2);
+      const angle = row / 10000 ** ((2 * pair) / 128);
+      const value = column % 2 ? Math.cos(angle) : Math.sin(angle);
+      assertColour(await pixel(page, column, row), rgb(interpolateRdBu((value + 1) / 2)), 3, `cell (${row}, ${column}) = ${value}`);
+    }
+  });
+
+  it('re-renders when dModel changes', async () => {
+    const before = await page.evaluate(() => document.querySelector('#heatmap').toDataURL());
+    await setControl(page, '#controls', 'dModel', 64);
+    await page.waitForFunction(() => document.querySelector('#heatmap').width === 64);
+    assert.notEqual(await page.evaluate(() => document.querySelector('#heatmap').toDataURL()), before);
+    assert.deepEqual(await pixel(page, 1, 0), RDBU_TOP);
+  });
+
+  it('reads out the cell under the keyboard cursor with its formula, numbers substituted', async () => {
+    await page.focus('#heatmap');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    const readout = page.locator('#readout');
+    assert.equal(await readout.getAttribute('data-row'), '1');
+    assert.equal(await readout.getAttribute('data-column'), '2');
+    const text = await readout.textContent();
+    assert.match(text, /10000\^\(2\/64\)/);
+    assert.match(text, /sin\(1 \/ 1\.334\)/);
+    assert.match(text, new RegExp(`= ${Math.sin(1 / 10000 ** (2 / 64)).toFixed(6)}`));
+  });
+
+  it('reads out the cell under the mouse', async () => {
+    const box = await page.locator('#heatmap').boundingBox();
+    const cell = box.width / 64;
+    await page.mouse.move(box.x + cell * 5.5, box.y + cell * 7.5);
+    assert.equal(await page.locator('#readout').getAttribute('data-row'), '7');
+    assert.equal(await page.locator('#readout').getAttribute('data-column'), '5');
+    assert.match(await page.locator('#readout').textContent(), /cos\(7 \/ /);
+  });
+
+  it('shows the package error for an invalid control value and keeps the last picture', async () => {
+    await setControl(page, '#controls', 'dModel', 7);
+    const error = page.locator('#encoding-error');
+    await error.waitFor({ state: 'visible' });
+    assert.equal(await error.textContent(), 'dModel must be an even integer in [2, 65536], got 7');
+    assert.equal(await error.getAttribute('role'), 'alert');
+    assert.equal(await page.evaluate(() => document.querySelector('#heatmap').width), 64);
+    await setControl(page, '#controls', 'dModel', 128);
+    await error.waitFor({ state: 'hidden' });
+  });
+
+  it('honours layout, timescale and offset', async () => {
+    await setControl(page, '#controls', 'layout', 'split');
+    await page.waitForFunction(() => document.querySelector('#heatmap').width === 128);
+    assert.deepEqual(await pixel(page, 63, 0), RDBU_NEUTRAL, 'split: the last sine column');
+    assert.deepEqual(await pixel(page, 64, 0), RDBU_TOP, 'split: the first cosine column');
+    await setControl(page, '#controls', 'offset', 1000000);
+    const value = Math.cos(1000000);
+    assertColour(await pixel(page, 64, 0), rgb(interpolateRdBu((value + 1) / 2)), 3, 'cos(1e6)');
+    await setControl(page, '#controls', 'layout', 'interleaved');
+    await setControl(page, '#controls', 'offset', 0);
+  });
+
+  it('walks Max(1,6,2) through the lookup: id 15 at position 0', async () => {
+    const ids = await page.locator('#lookup-steps .ids').textContent();
+    assert.equal(ids, 'ids = [15, 17, 3, 19, 8, 19, 4, 18, 0, 0]');
+    // The expected row comes from the package in Node: the same seeded table (seed 0, std 0.2).
+    const pe = await load();
+    const emb = pe.tokenEmbedding({ vocabSize: 20, dModel: 8, paddingIdx: 0, init: { type: 'normal', std: 0.2, seed: 0 } });
+    const row = emb.weights.data.subarray(15 * 8, 16 * 8);
+    const cells = async (step) => (await page.locator(`td[data-step="${step}"][data-row="0"]`).allTextContents()).map(Number);
+    const expectClose = (got, expected, label) => {
+      assert.equal(got.length, expected.length, label);
+      got.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) <= 5e-5, `${label}[${i}]: ${v} vs ${expected[i]}`));
+    };
+    expectClose(await cells('rows'), Array.from(row), 'rows');
+    expectClose(await cells('scaled'), Array.from(row, (v) => v * Math.sqrt(8)), 'scaled');
+    expectClose(await cells('position'), [0, 1, 0, 1, 0, 1, 0, 1], 'position');
+    expectClose(await cells('combined'), Array.from(row, (v, i) => v * Math.sqrt(8) + (i % 2)), 'combined');
+    emb.dispose();
+    const padding = (await page.locator('td[data-step="combined"][data-row="9"]').allTextContents()).map(Number);
+    expectClose(padding.filter((_, i) => i % 2 === 0), [0, 1, 2, 3].map((pair) => Math.sin(9 / 10000 ** ((2 * pair) / 8))), 'padding row = PE(9)');
+  });
+
+  it('lookup panel follows its controls (dModel 64, other text) and reports unknown symbols', async () => {
+    await setControl(page, '#lookup-controls', 'dModel', 64);
+    await page.waitForFunction(() => document.querySelector('table[data-step="combined"] thead').textContent.includes('56 more'));
+    await setControl(page, '#lookup-controls', 'text', 'Sum(9,9)');
+    assert.equal(await page.locator('#lookup-steps .ids').textContent(), 'ids = [16, 17, 11, 19, 11, 18, 0, 0, 0, 0]');
+    await setControl(page, '#lookup-controls', 'text', 'Max(x)');
+    assert.match(await page.locator('#lookup-error').textContent(), /'x' is not in the vocabulary/);
+    assert.deepEqual(problems, []);
+  });
+});
