@@ -9,8 +9,10 @@
 #include <span>
 #include <string>
 
+#include "posembed/alibi.hpp"
 #include "posembed/limits.hpp"
 #include "posembed/sinusoidal.hpp"
+#include "posembed/t5.hpp"
 #include "posembed/token_embedding.hpp"
 
 namespace posembed {
@@ -78,6 +80,36 @@ double js_embedding_scale_factor(const std::string& kind, double d_model) {
   return parsed ? embedding_scale_factor(*parsed, 0.0, to_int64(d_model)) : std::nan("");
 }
 
+val js_alibi_slopes(double num_heads, uintptr_t out) {
+  return to_js(alibi_slopes(to_int64(num_heads), heap_span<float>(out, num_heads)));
+}
+
+val js_alibi_bias(double num_heads, double query_length, double key_length, bool causal, uintptr_t out, double out_count) {
+  const AlibiBiasParams params{to_int64(num_heads), to_int64(query_length), to_int64(key_length), causal};
+  return to_js(alibi_bias(params, heap_span<float>(out, out_count)));
+}
+
+T5BucketParams t5_params(double num_buckets, double max_distance, bool bidirectional) {
+  return {to_int64(num_buckets), to_int64(max_distance), bidirectional};
+}
+
+val js_t5_buckets(double num_buckets, double max_distance, bool bidirectional, uintptr_t relative, double count, uintptr_t out) {
+  return to_js(t5_buckets(t5_params(num_buckets, max_distance, bidirectional), heap_span<const int32_t>(relative, count),
+                          heap_span<int32_t>(out, count)));
+}
+
+val js_t5_bucket_matrix(double num_buckets, double max_distance, bool bidirectional, double query_length, double key_length,
+                        uintptr_t out, double out_count) {
+  return to_js(t5_bucket_matrix(t5_params(num_buckets, max_distance, bidirectional), to_int64(query_length), to_int64(key_length),
+                                heap_span<int32_t>(out, out_count)));
+}
+
+val js_t5_bias(double num_buckets, double max_distance, bool bidirectional, uintptr_t table, double table_count, double num_heads,
+               double query_length, double key_length, uintptr_t out, double out_count) {
+  return to_js(t5_bias(t5_params(num_buckets, max_distance, bidirectional), heap_span<const float>(table, table_count), to_int64(num_heads),
+                       to_int64(query_length), to_int64(key_length), heap_span<float>(out, out_count)));
+}
+
 val js_limits() {
   val out = val::object();
   out.set("maxDModel", static_cast<double>(limits::kMaxDModel));
@@ -98,5 +130,10 @@ EMSCRIPTEN_BINDINGS(posembed) {
   function("initEmbeddingTable", &posembed::js_init_embedding_table);
   function("tokenEmbeddingLookup", &posembed::js_token_embedding_lookup);
   function("embeddingScaleFactor", &posembed::js_embedding_scale_factor);
+  function("alibiSlopes", &posembed::js_alibi_slopes);
+  function("alibiBias", &posembed::js_alibi_bias);
+  function("t5Buckets", &posembed::js_t5_buckets);
+  function("t5BucketMatrix", &posembed::js_t5_bucket_matrix);
+  function("t5Bias", &posembed::js_t5_bias);
   function("limits", &posembed::js_limits);
 }

@@ -1,6 +1,8 @@
 // Shared by the package tests: the golden vectors of ../shared/vectors and comparisons against them.
 import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
+import { after, before, describe } from 'node:test';
+import { load } from '../../dist/index.js';
 
 export const VECTORS_DIR = process.env.POSEMBED_VECTORS ?? new URL('../../../shared/vectors/', import.meta.url).pathname;
 
@@ -33,5 +35,15 @@ export function assertClose(tensor, expected, tolerance, label = '') {
   assert.ok(error <= tolerance, `${label} max abs error ${error} > ${tolerance}`);
 }
 
-// Runs fn for the SIMD and the scalar module alike.
-export const VARIANTS = [{ name: 'wasm simd', simd: true }, { name: 'wasm scalar', simd: false }];
+// Runs a suite against the SIMD and the scalar module alike. body receives a getter of the instance; after
+// the suite, every heap allocation it made must have been freed.
+export function describeEachModule(title, body) {
+  for (const variant of [{ name: 'wasm simd', simd: true }, { name: 'wasm scalar', simd: false }]) {
+    describe(`${title} (${variant.name})`, () => {
+      let pe;
+      before(async () => { pe = await load({ simd: variant.simd }); });
+      after(() => assert.equal(pe.memory().liveAllocations, 0, 'heap allocations left behind'));
+      body(() => pe);
+    });
+  }
+}

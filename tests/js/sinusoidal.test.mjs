@@ -1,65 +1,61 @@
-import { describe, it, before, after } from 'node:test';
+import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { load } from '../../dist/index.js';
-import { VARIANTS, assertClose, loadVectors } from './helpers.mjs';
+import { assertClose, describeEachModule, loadVectors } from './helpers.mjs';
 
-for (const variant of VARIANTS) {
-  describe(`sinusoidal (${variant.name})`, () => {
-    let pe;
-    before(async () => { pe = await load({ simd: variant.simd }); });
-    after(() => assert.equal(pe.memory().liveAllocations, 0, 'heap allocations left behind'));
+describeEachModule('sinusoidal', (instance) => {
+  let pe;
+  before(() => { pe = instance(); });
 
-    for (const c of loadVectors('sinusoidal').cases) {
-      it(`matches golden vector ${c.name}`, () => {
-        assertClose(pe.sinusoidal(c.params), c.expected, c.tolerance.abs, c.name);
-      });
-    }
+  for (const c of loadVectors('sinusoidal').cases) {
+    it(`matches golden vector ${c.name}`, () => {
+      assertClose(pe.sinusoidal(c.params), c.expected, c.tolerance.abs, c.name);
+    });
+  }
 
-    it('stays within 2e-6 of float64 at positions up to 2^24, for every layout and timescale', () => {
-      let worst = 0;
-      for (const layout of ['interleaved', 'split']) {
-        for (const timescale of ['standard', 't2t']) {
-          for (const offset of [0, 4093, 999_983, 16_777_150]) {
-            const dModel = 96;
-            const { data } = pe.sinusoidal({ length: 40, dModel, layout, timescale, offset, base: 10000 });
-            const half = dModel / 2;
-            for (let row = 0; row < 40; row++) {
-              for (let pair = 0; pair < half; pair++) {
-                const exponent = timescale === 't2t' ? pair / (half - 1) : (2 * pair) / dModel;
-                const angle = (offset + row) / 10000 ** exponent;
-                const [sinColumn, cosColumn] = layout === 'interleaved' ? [2 * pair, 2 * pair + 1] : [pair, half + pair];
-                worst = Math.max(worst, Math.abs(data[row * dModel + sinColumn] - Math.sin(angle)), Math.abs(data[row * dModel + cosColumn] - Math.cos(angle)));
-              }
+  it('stays within 2e-6 of float64 at positions up to 2^24, for every layout and timescale', () => {
+    let worst = 0;
+    for (const layout of ['interleaved', 'split']) {
+      for (const timescale of ['standard', 't2t']) {
+        for (const offset of [0, 4093, 999_983, 16_777_150]) {
+          const dModel = 96;
+          const { data } = pe.sinusoidal({ length: 40, dModel, layout, timescale, offset, base: 10000 });
+          const half = dModel / 2;
+          for (let row = 0; row < 40; row++) {
+            for (let pair = 0; pair < half; pair++) {
+              const exponent = timescale === 't2t' ? pair / (half - 1) : (2 * pair) / dModel;
+              const angle = (offset + row) / 10000 ** exponent;
+              const [sinColumn, cosColumn] = layout === 'interleaved' ? [2 * pair, 2 * pair + 1] : [pair, half + pair];
+              worst = Math.max(worst, Math.abs(data[row * dModel + sinColumn] - Math.sin(angle)), Math.abs(data[row * dModel + cosColumn] - Math.cos(angle)));
             }
           }
         }
       }
-      assert.ok(worst <= 2e-6, `worst error ${worst}`);
-    });
-
-    it('writes into a caller buffer given as out, and returns it', () => {
-      const out = new Float32Array(8 * 16).fill(NaN);
-      const tensor = pe.sinusoidal({ length: 8, dModel: 16, out });
-      assert.equal(tensor.data, out);
-      assert.deepEqual(tensor.shape, [8, 16]);
-      assert.deepEqual(Array.from(out), Array.from(pe.sinusoidal({ length: 8, dModel: 16 }).data));
-    });
-
-    it('rejects an out of the wrong size or type and leaves it untouched', () => {
-      const out = new Float32Array(10).fill(7);
-      assert.throws(() => pe.sinusoidal({ length: 8, dModel: 16, out }), { name: 'RangeError', message: 'out must hold exactly 128 elements, got 10' });
-      assert.ok(out.every((v) => v === 7));
-      assert.throws(() => pe.sinusoidal({ length: 2, dModel: 2, out: new Float64Array(4) }), { name: 'TypeError', message: /out must be a Float32Array, got a Float64Array/ });
-      assert.throws(() => pe.sinusoidal({ length: 2, dModel: 2, out: [0, 0, 0, 0] }), TypeError);
-    });
-
-    it('returns a fresh array on each call, owned by the caller', () => {
-      const a = pe.sinusoidal({ length: 4, dModel: 8 });
-      const b = pe.sinusoidal({ length: 4, dModel: 8 });
-      assert.notEqual(a.data, b.data);
-      assert.notEqual(a.data.buffer, b.data.buffer);
-      a.data.fill(0);
-      assert.equal(b.data[1], 1);
-    });
+    }
+    assert.ok(worst <= 2e-6, `worst error ${worst}`);
   });
-}
+
+  it('writes into a caller buffer given as out, and returns it', () => {
+    const out = new Float32Array(8 * 16).fill(NaN);
+    const tensor = pe.sinusoidal({ length: 8, dModel: 16, out });
+    assert.equal(tensor.data, out);
+    assert.deepEqual(tensor.shape, [8, 16]);
+    assert.deepEqual(Array.from(out), Array.from(pe.sinusoidal({ length: 8, dModel: 16 }).data));
+  });
+
+  it('rejects an out of the wrong size or type and leaves it untouched', () => {
+    const out = new Float32Array(10).fill(7);
+    assert.throws(() => pe.sinusoidal({ length: 8, dModel: 16, out }), { name: 'RangeError', message: 'out must hold exactly 128 elements, got 10' });
+    assert.ok(out.every((v) => v === 7));
+    assert.throws(() => pe.sinusoidal({ length: 2, dModel: 2, out: new Float64Array(4) }), { name: 'TypeError', message: /out must be a Float32Array, got a Float64Array/ });
+    assert.throws(() => pe.sinusoidal({ length: 2, dModel: 2, out: [0, 0, 0, 0] }), TypeError);
+  });
+
+  it('returns a fresh array on each call, owned by the caller', () => {
+    const a = pe.sinusoidal({ length: 4, dModel: 8 });
+    const b = pe.sinusoidal({ length: 4, dModel: 8 });
+    assert.notEqual(a.data, b.data);
+    assert.notEqual(a.data.buffer, b.data.buffer);
+    a.data.fill(0);
+    assert.equal(b.data[1], 1);
+  });
+});

@@ -4,6 +4,8 @@ import { loadWasmCore, simdSupported } from './wasm.js';
 import { oneOf, options } from './validate.js';
 import { sinusoidal } from './sinusoidal.js';
 import { TokenEmbedding } from './token_embedding.js';
+import { alibiBias, alibiSlopes } from './alibi.js';
+import { t5Bias, t5Bucket, t5Buckets } from './t5.js';
 
 export { simdSupported };
 
@@ -23,6 +25,26 @@ export class Posembed {
 
   tokenEmbedding(opts) {
     return new TokenEmbedding(this.#core, opts);
+  }
+
+  alibiSlopes(numHeads, opts) {
+    return alibiSlopes(this.#core, numHeads, opts);
+  }
+
+  alibiBias(opts) {
+    return alibiBias(this.#core, opts);
+  }
+
+  t5Bucket(relativePositions, opts) {
+    return t5Bucket(this.#core, relativePositions, opts);
+  }
+
+  t5Buckets(opts) {
+    return t5Buckets(this.#core, opts);
+  }
+
+  t5Bias(table, opts) {
+    return t5Bias(this.#core, table, opts);
   }
 
   // Heap size and the number of live allocations (tables not yet disposed): for leak checks.

@@ -1,5 +1,5 @@
 // Sinusoidal positional encoding: [length, dModel], rows are positions offset .. offset + length - 1.
-import { integer, number, oneOf, options, outBuffer } from './validate.js';
+import { integer, number, oneOf, options } from './validate.js';
 
 const KNOWN = ['length', 'dModel', 'base', 'layout', 'timescale', 'offset', 'out'];
 
@@ -13,10 +13,7 @@ export function sinusoidal(core, opts) {
   const timescale = oneOf('timescale', o.timescale ?? 'standard', ['standard', 't2t']);
   const offset = integer('offset', o.offset ?? 0, 0, maxPosition + 1 - length);
   const elements = length * dModel;
-  return core.withHeap([[elements * 4, 'the sinusoidal table']], (pointer) => {
-    const out = outBuffer(o.out, elements);
-    core.check(core.module.sinusoidal(length, dModel, base, layout, timescale, offset, pointer, elements));
-    out.set(core.f32(pointer, elements));
-    return { data: out, shape: [length, dModel] };
-  });
+  const data = core.produce({ elements, what: 'the sinusoidal table', out: o.out },
+    (pointer) => core.module.sinusoidal(length, dModel, base, layout, timescale, offset, pointer, elements));
+  return { data, shape: [length, dModel] };
 }

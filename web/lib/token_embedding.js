@@ -1,5 +1,5 @@
 // Token embedding: a [vocabSize, dModel] table on the wasm heap, owned by this object until dispose().
-import { describe, integer, number, options, outBuffer } from './validate.js';
+import { describe, integer, number, options } from './validate.js';
 import { floatMatrix, tokenIds } from './tensor.js';
 
 const KNOWN = ['vocabSize', 'dModel', 'paddingIdx', 'scale', 'weights', 'init'];
@@ -59,15 +59,10 @@ export class TokenEmbedding {
     const core = this.#live();
     const o = options('lookup options', opts, ['out']);
     const { data, shape } = tokenIds(ids, this.vocabSize);
-    const elements = data.length * this.dModel;
-    return core.withHeap([[data.length * 4, 'the ids'], [elements * 4, 'the looked-up rows']], (idsPointer, outPointer) => {
-      const out = outBuffer(o.out, elements);
-      core.i32(idsPointer, data.length).set(data);
-      core.check(core.module.tokenEmbeddingLookup(this.#table, this.vocabSize, this.dModel, this.paddingIdx ?? -1, this.scale,
-        idsPointer, data.length, outPointer));
-      out.set(core.f32(outPointer, elements));
-      return { data: out, shape: [...shape, this.dModel] };
-    });
+    const rows = core.produce({ elements: data.length * this.dModel, what: 'the looked-up rows', out: o.out, inputs: [{ data, what: 'the ids' }] },
+      (outPointer, idsPointer) => core.module.tokenEmbeddingLookup(this.#table, this.vocabSize, this.dModel, this.paddingIdx ?? -1,
+        this.scale, idsPointer, data.length, outPointer));
+    return { data: rows, shape: [...shape, this.dModel] };
   }
 
   // A copy of the table, [vocabSize, dModel].

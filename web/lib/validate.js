@@ -47,10 +47,15 @@ export function options(name, value, known) {
   return value;
 }
 
-// A caller's output buffer: a Float32Array of exactly the result's size.
-export function outBuffer(value, elements) {
-  if (value === undefined) return new Float32Array(elements);
-  if (!(value instanceof Float32Array)) throw new TypeError(`out must be a Float32Array, got ${describe(value)}`);
+// A caller's output buffer: a typed array of exactly the result's size (a new one when not given).
+export function outBuffer(value, elements, type = Float32Array) {
+  if (value === undefined) return new type(elements);
+  if (!(value instanceof type)) throw new TypeError(`out must be a ${type.name}, got ${describe(value)}`);
   if (value.length !== elements) throw new RangeError(`out must hold exactly ${elements} elements, got ${value.length}`);
+  return value;
+}
+
+export function boolean(name, value) {
+  if (typeof value !== 'boolean') throw new TypeError(`${name} must be true or false, got ${describe(value)}`);
   return value;
 }

@@ -1,3 +1,5 @@
+import { outBuffer } from './validate.js';
+
 // Loading the Emscripten module and owning its heap: every allocation the package makes goes through
 // WasmCore, is freed in a finally block, and is counted, so tests can assert that nothing leaks.
 
@@ -69,13 +71,28 @@ export class WasmCore {
     }
   }
 
-  // Views are made fresh on every use: a memory growth detaches the old buffer.
-  f32(pointer, length) {
-    return new Float32Array(this.module.HEAPU8.buffer, pointer, length);
+  // The pattern of every op: copies `inputs` (typed arrays) onto the heap, runs kernel(outPointer,
+  // ...inputPointers) into a heap buffer of `elements` values of `type`, checks its status and copies the
+  // result into `out` (validated: exactly `elements` long) or a new array, which it returns. The heap
+  // buffers are freed whatever happens.
+  produce({ elements, what, out, type = Float32Array, inputs = [] }, kernel) {
+    const requests = [[elements * type.BYTES_PER_ELEMENT, what], ...inputs.map((input) => [input.data.byteLength, input.what])];
+    return this.withHeap(requests, (outPointer, ...inputPointers) => {
+      const result = outBuffer(out, elements, type);
+      inputs.forEach((input, i) => this.view(input.data.constructor, inputPointers[i], input.data.length).set(input.data));
+      this.check(kernel(outPointer, ...inputPointers));
+      result.set(this.view(type, outPointer, elements));
+      return result;
+    });
   }
 
-  i32(pointer, length) {
-    return new Int32Array(this.module.HEAPU8.buffer, pointer, length);
+  view(type, pointer, length) {
+    return new type(this.module.HEAPU8.buffer, pointer, length);
+  }
+
+  // Views are made fresh on every use: a memory growth detaches the old buffer.
+  f32(pointer, length) {
+    return this.view(Float32Array, pointer, length);
   }
 
   // The bindings return null or { name, message }.

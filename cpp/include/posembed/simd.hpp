@@ -47,6 +47,18 @@ void store(float* p, const V& v) {
   }
 }
 
+// (start, start + 1, ..., start + W - 1).
+inline constexpr float kLaneOffsets[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+template <class V>
+V iota(float start) {
+  if constexpr (std::is_same_v<V, float>) {
+    return start;
+  } else {
+    static_assert(V::size <= 16);
+    return V(start) + V::load_unaligned(kLaneOffsets);
+  }
+}
+
 // a * b + c; fused where the target has FMA. Scalar floats use plain arithmetic: std::fma is a slow
 // library call on targets without the instruction (wasm).
 template <class V>

@@ -1,0 +1,31 @@
+// ALiBi (Press et al. 2022, as in BLOOM): a per-head linear bias on attention scores instead of position
+// embeddings. bias[h][i][j] = -slope_h * |q0 + i - j| with q0 = keyLength - queryLength, so the queries are
+// the last queryLength positions of the keys (a kv-cache step); causal masks j > q0 + i with -Infinity.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "posembed/status.hpp"
+
+namespace posembed {
+
+inline constexpr int64_t kMaxAlibiHeads = 4096;
+
+// Slopes for any head count: 2^(-8/n * k), k = 1..n for the largest power of two n <= numHeads, then the
+// odd powers of 2^(-8/2n) for the remaining heads (the paper's rule, not a plain geometric series).
+Status alibi_slopes(int64_t num_heads, std::span<float> out);
+
+struct AlibiBiasParams {
+  int64_t num_heads = 0;
+  int64_t query_length = 0;
+  int64_t key_length = 0;
+  bool causal = false;
+};
+
+Status validate(const AlibiBiasParams& params);
+
+// out: [numHeads, queryLength, keyLength].
+Status alibi_bias(const AlibiBiasParams& params, std::span<float> out);
+
+}  // namespace posembed

@@ -1,0 +1,33 @@
+// T5 relative position buckets (Raffel et al. 2020, as in HF transformers): relative position key - query
+// goes to one of numBuckets buckets, exact for small distances and logarithmic up to maxDistance. The log
+// is taken in float32, as HF does, so bucket ids match it to the integer.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "posembed/status.hpp"
+
+namespace posembed {
+
+struct T5BucketParams {
+  int64_t num_buckets = 32;
+  int64_t max_distance = 128;
+  bool bidirectional = true;
+};
+
+Status validate(const T5BucketParams& params);
+
+// The bucket of one relative position (params assumed valid).
+int32_t t5_bucket(const T5BucketParams& params, int64_t relative_position);
+
+Status t5_buckets(const T5BucketParams& params, std::span<const int32_t> relative_positions, std::span<int32_t> out);
+
+// out[i][j] = bucket(j - i), [queryLength, keyLength].
+Status t5_bucket_matrix(const T5BucketParams& params, int64_t query_length, int64_t key_length, std::span<int32_t> out);
+
+// out[h][i][j] = table[bucket(j - i)][h]; table: [numBuckets, numHeads].
+Status t5_bias(const T5BucketParams& params, std::span<const float> table, int64_t num_heads, int64_t query_length,
+               int64_t key_length, std::span<float> out);
+
+}  // namespace posembed

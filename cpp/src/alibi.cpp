@@ -1,0 +1,72 @@
+#include "posembed/alibi.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+
+#include "posembed/limits.hpp"
+#include "posembed/simd.hpp"
+
+namespace posembed {
+namespace {
+
+Status validate_heads(int64_t num_heads) {
+  if (num_heads < 1 || num_heads > kMaxAlibiHeads) return out_of_range("numHeads", "an integer in [1, 4096]", static_cast<double>(num_heads));
+  return {};
+}
+
+}  // namespace
+
+Status alibi_slopes(int64_t num_heads, std::span<float> out) {
+  POSEMBED_RETURN_IF_ERROR(validate_heads(num_heads));
+  if (out.size() != static_cast<std::size_t>(num_heads)) return output_size_error(static_cast<std::size_t>(num_heads), out.size());
+  const int64_t power = static_cast<int64_t>(std::bit_floor(static_cast<uint64_t>(num_heads)));
+  for (int64_t k = 0; k < power; ++k) out[k] = static_cast<float>(std::exp2(-8.0 * static_cast<double>(k + 1) / static_cast<double>(power)));
+  for (int64_t k = 0; k < num_heads - power; ++k) {
+    out[power + k] = static_cast<float>(std::exp2(-8.0 * static_cast<double>(2 * k + 1) / static_cast<double>(2 * power)));
+  }
+  return {};
+}
+
+Status validate(const AlibiBiasParams& params) {
+  POSEMBED_RETURN_IF_ERROR(validate_heads(params.num_heads));
+  if (params.key_length < 1 || params.key_length > limits::kMaxLength) {
+    return out_of_range("keyLength", "an integer in [1, 16777216]", static_cast<double>(params.key_length));
+  }
+  if (params.query_length < 1 || params.query_length > params.key_length) {
+    return out_of_range("queryLength", "an integer in [1, keyLength] = [1, " + std::to_string(params.key_length) + "]",
+                        static_cast<double>(params.query_length));
+  }
+  return {};
+}
+
+Status alibi_bias(const AlibiBiasParams& params, std::span<float> out) {
+  POSEMBED_RETURN_IF_ERROR(validate(params));
+  const auto q = static_cast<std::size_t>(params.query_length);
+  const auto k = static_cast<std::size_t>(params.key_length);
+  const std::size_t needed = static_cast<std::size_t>(params.num_heads) * q * k;
+  if (out.size() != needed) return output_size_error(needed, out.size());
+  std::unique_ptr<float[]> slopes(new (std::nothrow) float[static_cast<std::size_t>(params.num_heads)]);
+  if (!slopes) return Status::range_error("alibiBias: out of memory for the slopes");
+  POSEMBED_RETURN_IF_ERROR(alibi_slopes(params.num_heads, {slopes.get(), static_cast<std::size_t>(params.num_heads)}));
+  const std::size_t first_query = k - q;
+  for (int64_t h = 0; h < params.num_heads; ++h) {
+    const float negative_slope = -slopes[h];
+    for (std::size_t i = 0; i < q; ++i) {
+      float* row = out.data() + (static_cast<std::size_t>(h) * q + i) * k;
+      const std::size_t query = first_query + i;
+      // Keys beyond the query are masked when causal; distances are exact integers in float up to 2^24.
+      const std::size_t visible = params.causal ? query + 1 : k;
+      const auto query_f = static_cast<float>(query);
+      simd::for_each_float(visible, [&]<class V>(std::size_t j) {
+        const V key = simd::iota<V>(static_cast<float>(j));
+        simd::store(row + j, xsimd::abs(V(query_f) - key) * V(negative_slope));
+      });
+      std::fill(row + visible, row + k, -std::numeric_limits<float>::infinity());
+    }
+  }
+  return {};
+}
+
+}  // namespace posembed

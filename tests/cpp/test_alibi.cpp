@@ -1,0 +1,88 @@
+#include "posembed/alibi.hpp"
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "vectors.hpp"
+
+namespace posembed {
+namespace {
+
+// The paper's rule in double precision, written from the definition.
+std::vector<double> reference_slopes(int64_t heads) {
+  int64_t power = 1;
+  while (power * 2 <= heads) power *= 2;
+  std::vector<double> slopes;
+  for (int64_t k = 1; k <= power; ++k) slopes.push_back(std::pow(std::pow(2.0, -8.0 / static_cast<double>(power)), static_cast<double>(k)));
+  for (int64_t k = 0; static_cast<int64_t>(slopes.size()) < heads; ++k) {
+    slopes.push_back(std::pow(std::pow(2.0, -8.0 / static_cast<double>(2 * power)), static_cast<double>(2 * k + 1)));
+  }
+  return slopes;
+}
+
+TEST_CASE("ALiBi slopes match every golden vector", "[alibi]") {
+  for (const auto& c : test::load_vectors("alibi_slopes").at("cases")) {
+    SECTION(c.at("name").get<std::string>()) {
+      const auto heads = c.at("params").at("numHeads").get<int64_t>();
+      std::vector<float> out(static_cast<std::size_t>(heads));
+      REQUIRE(alibi_slopes(heads, out).ok());
+      const auto expected = test::doubles(c.at("expected").at("data"));
+      for (std::size_t h = 0; h < out.size(); ++h) CHECK(std::abs(out[h] - expected[h]) <= c.at("tolerance").at("rel").get<double>() * expected[h]);
+    }
+  }
+}
+
+TEST_CASE("ALiBi slopes follow the paper's rule for every head count up to 256", "[alibi]") {
+  for (int64_t heads = 1; heads <= 256; ++heads) {
+    std::vector<float> out(static_cast<std::size_t>(heads));
+    REQUIRE(alibi_slopes(heads, out).ok());
+    const auto expected = reference_slopes(heads);
+    for (std::size_t h = 0; h < out.size(); ++h) REQUIRE(std::abs(out[h] - expected[h]) <= 1e-7 * expected[h]);
+  }
+}
+
+TEST_CASE("ALiBi bias matches every golden vector", "[alibi]") {
+  for (const auto& c : test::load_vectors("alibi_bias").at("cases")) {
+    SECTION(c.at("name").get<std::string>()) {
+      const auto& p = c.at("params");
+      const AlibiBiasParams params{p.at("numHeads").get<int64_t>(), p.at("queryLength").get<int64_t>(), p.at("keyLength").get<int64_t>(),
+                                   p.at("causal").get<bool>()};
+      std::vector<float> out(static_cast<std::size_t>(params.num_heads * params.query_length * params.key_length));
+      REQUIRE(alibi_bias(params, out).ok());
+      test::require_close(out, test::doubles(c.at("expected").at("data")), c.at("tolerance").at("abs").get<double>());
+    }
+  }
+}
+
+TEST_CASE("ALiBi bias sweep: kv-cache alignment, causal mask, relative error", "[alibi]") {
+  for (const AlibiBiasParams params : {AlibiBiasParams{5, 7, 300, true}, AlibiBiasParams{12, 33, 33, false}, AlibiBiasParams{3, 1, 1000, true}}) {
+    std::vector<float> out(static_cast<std::size_t>(params.num_heads * params.query_length * params.key_length));
+    REQUIRE(alibi_bias(params, out).ok());
+    const auto slopes = reference_slopes(params.num_heads);
+    const int64_t first = params.key_length - params.query_length;
+    for (int64_t h = 0; h < params.num_heads; ++h) {
+      for (int64_t i = 0; i < params.query_length; ++i) {
+        for (int64_t j = 0; j < params.key_length; ++j) {
+          const float got = out[static_cast<std::size_t>((h * params.query_length + i) * params.key_length + j)];
+          if (params.causal && j > first + i) {
+            REQUIRE(got == -std::numeric_limits<float>::infinity());
+          } else {
+            const double expected = -slopes[static_cast<std::size_t>(h)] * static_cast<double>(std::abs(first + i - j));
+            REQUIRE(std::abs(got - expected) <= 1.2e-7 * std::abs(expected));
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("ALiBi rejects bad parameters", "[alibi]") {
+  std::vector<float> out(16);
+  CHECK(alibi_slopes(0, out).message() == "numHeads must be an integer in [1, 4096], got 0");
+  CHECK(alibi_bias({2, 5, 4, false}, out).message() == "queryLength must be an integer in [1, keyLength] = [1, 4], got 5");
+  CHECK(alibi_bias({2, 2, 0, false}, out).message() == "keyLength must be an integer in [1, 16777216], got 0");
+}
+
+}  // namespace
+}  // namespace posembed

@@ -1,0 +1,46 @@
+import { it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { describeEachModule, loadVectors } from './helpers.mjs';
+
+describeEachModule('t5', (instance) => {
+  let pe;
+  before(() => { pe = instance(); });
+
+  for (const c of loadVectors('t5_bucket').cases) {
+    it(`buckets match golden vector ${c.name} exactly`, () => {
+      const { data, shape } = pe.t5Bucket(c.input.relativePosition, c.params);
+      assert.ok(data instanceof Int32Array);
+      assert.deepEqual(shape, c.expected.shape);
+      assert.deepEqual(Array.from(data), c.expected.data);
+    });
+  }
+
+  it('t5Buckets is bucket(key - query) over the matrix', () => {
+    const { data, shape } = pe.t5Buckets({ queryLength: 4, keyLength: 6, numBuckets: 32, maxDistance: 128 });
+    assert.deepEqual(shape, [4, 6]);
+    const relative = [];
+    for (let i = 0; i < 4; i++) for (let j = 0; j < 6; j++) relative.push(j - i);
+    assert.deepEqual(Array.from(data), Array.from(pe.t5Bucket(relative).data));
+  });
+
+  it('t5Bias gathers table[bucket][head] into [numHeads, q, k]', () => {
+    const numBuckets = 8;
+    const numHeads = 3;
+    const table = { data: Float32Array.from({ length: numBuckets * numHeads }, (_, i) => i / 4), shape: [numBuckets, numHeads] };
+    const bias = pe.t5Bias(table, { queryLength: 3, keyLength: 5, maxDistance: 16 });
+    assert.deepEqual(bias.shape, [numHeads, 3, 5]);
+    const buckets = pe.t5Buckets({ queryLength: 3, keyLength: 5, numBuckets, maxDistance: 16 }).data;
+    for (let h = 0; h < numHeads; h++) {
+      for (let c = 0; c < 15; c++) assert.equal(bias.data[h * 15 + c], table.data[buckets[c] * numHeads + h]);
+    }
+  });
+
+  it('rejects bad parameters with their ranges', () => {
+    assert.throws(() => pe.t5Bucket([1.5]), { name: 'RangeError', message: 'relativePositions[0] must be an integer in [-2147483647, 2147483647], got 1.5' });
+    assert.throws(() => pe.t5Bucket([1], { numBuckets: 3 }), { name: 'RangeError', message: 'numBuckets must be an integer in [4, 65536], got 3' });
+    assert.throws(() => pe.t5Bucket([1], { maxDistance: 8 }), { name: 'RangeError', message: 'maxDistance must be an integer in [9, 2147483647], got 8' });
+    assert.throws(() => pe.t5Bucket('1'), { name: 'TypeError' });
+    assert.throws(() => pe.t5Bias({ data: new Float32Array(6), shape: [3, 2] }, { queryLength: 2, keyLength: 2 }), { name: 'RangeError', message: 'numBuckets must be an integer in [4, 65536], got 3' });
+    assert.throws(() => pe.t5Bias({ data: new Float32Array(10), shape: [10, 1] }, { queryLength: 2, keyLength: 2, numBuckets: 8 }), { name: 'RangeError', message: 'table.shape must be [8, 1], got [10,1]' });
+  });
+});

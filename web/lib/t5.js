@@ -1,0 +1,58 @@
+// T5 relative position buckets (HF semantics, integer-exact) and the bias they gather from a table.
+import { boolean, describe, integer, options } from './validate.js';
+import { floatMatrix, MAX_INT32 } from './tensor.js';
+
+const BUCKET_OPTIONS = ['numBuckets', 'maxDistance', 'bidirectional'];
+
+function bucketParams(o) {
+  const bidirectional = boolean('bidirectional', o.bidirectional ?? true);
+  const numBuckets = integer('numBuckets', o.numBuckets ?? 32, bidirectional ? 4 : 2, 65536);
+  const maxExact = Math.floor((bidirectional ? Math.floor(numBuckets / 2) : numBuckets) / 2);
+  const maxDistance = integer('maxDistance', o.maxDistance ?? 128, maxExact + 1, MAX_INT32);
+  return { numBuckets, maxDistance, bidirectional };
+}
+
+function relativePositions(value) {
+  if (value instanceof Int32Array) return value;
+  if (!Array.isArray(value)) throw new TypeError(`relativePositions must be an array of integers or an Int32Array, got ${describe(value)}`);
+  return Int32Array.from(value, (r, i) => integer(`relativePositions[${i}]`, r, -MAX_INT32, MAX_INT32));
+}
+
+export function t5Bucket(core, relative, opts) {
+  const o = options('t5Bucket options', opts, [...BUCKET_OPTIONS, 'out']);
+  const { numBuckets, maxDistance, bidirectional } = bucketParams(o);
+  const positions = relativePositions(relative);
+  const data = core.produce({ elements: positions.length, what: 'the buckets', out: o.out, type: Int32Array, inputs: [{ data: positions, what: 'the relative positions' }] },
+    (outPointer, inPointer) => core.module.t5Buckets(numBuckets, maxDistance, bidirectional, inPointer, positions.length, outPointer));
+  return { data, shape: [positions.length] };
+}
+
+function lengths(o) {
+  return [integer('queryLength', o.queryLength, 1, MAX_INT32), integer('keyLength', o.keyLength, 1, MAX_INT32)];
+}
+
+export function t5Buckets(core, opts) {
+  const o = options('t5Buckets options', opts, ['queryLength', 'keyLength', ...BUCKET_OPTIONS, 'out']);
+  const [queryLength, keyLength] = lengths(o);
+  const { numBuckets, maxDistance, bidirectional } = bucketParams(o);
+  const elements = queryLength * keyLength;
+  const data = core.produce({ elements, what: 'the bucket matrix', out: o.out, type: Int32Array },
+    (pointer) => core.module.t5BucketMatrix(numBuckets, maxDistance, bidirectional, queryLength, keyLength, pointer, elements));
+  return { data, shape: [queryLength, keyLength] };
+}
+
+// table: [numBuckets, numHeads] (HF's relative_attention_bias weight) → [numHeads, queryLength, keyLength].
+export function t5Bias(core, table, opts) {
+  const o = options('t5Bias options', opts, ['queryLength', 'keyLength', ...BUCKET_OPTIONS, 'out']);
+  const [queryLength, keyLength] = lengths(o);
+  const shape = table?.shape;
+  if (!Array.isArray(shape) || shape.length !== 2) throw new TypeError(`table must be a tensor { data: Float32Array, shape: [numBuckets, numHeads] }, got ${describe(table)}`);
+  const { numBuckets, maxDistance, bidirectional } = bucketParams({ ...o, numBuckets: o.numBuckets ?? shape[0] });
+  const numHeads = integer('table.shape[1] (numHeads)', shape[1], 1, 4096);
+  const data = floatMatrix('table', table, numBuckets, numHeads);
+  const elements = numHeads * queryLength * keyLength;
+  const bias = core.produce({ elements, what: 'the T5 bias', out: o.out, inputs: [{ data, what: 'the bias table' }] },
+    (outPointer, tablePointer) => core.module.t5Bias(numBuckets, maxDistance, bidirectional, tablePointer, data.length, numHeads,
+      queryLength, keyLength, outPointer, elements));
+  return { data: bias, shape: [numHeads, queryLength, keyLength] };
+}
