@@ -11,6 +11,7 @@
 
 #include "posembed/alibi.hpp"
 #include "posembed/limits.hpp"
+#include "posembed/rope.hpp"
 #include "posembed/sinusoidal.hpp"
 #include "posembed/t5.hpp"
 #include "posembed/token_embedding.hpp"
@@ -110,6 +111,48 @@ val js_t5_bias(double num_buckets, double max_distance, bool bidirectional, uint
                        to_int64(query_length), to_int64(key_length), heap_span<float>(out, out_count)));
 }
 
+// The package has checked the scaling object's keys and types; absent keys take the core's defaults.
+std::optional<RopeScaling> rope_scaling(const val& js) {
+  const auto kind = parse_rope_scaling(js["type"].as<std::string>());
+  if (!kind) return std::nullopt;
+  RopeScaling s{.kind = *kind};
+  auto number = [&](const char* key, double fallback) { return js[key].isUndefined() ? fallback : js[key].as<double>(); };
+  s.factor = number("factor", s.factor);
+  s.original_max_positions = to_int64(number("originalMaxPositions", 0));
+  s.sequence_length = to_int64(number("sequenceLength", 0));
+  s.low_freq_factor = number("lowFreqFactor", s.low_freq_factor);
+  s.high_freq_factor = number("highFreqFactor", s.high_freq_factor);
+  s.beta_fast = number("betaFast", s.beta_fast);
+  s.beta_slow = number("betaSlow", s.beta_slow);
+  s.attention_factor = number("attentionFactor", s.attention_factor);
+  return s;
+}
+
+const Status kUnknownScaling = Status::type_error("scaling.type must be one of 'default', 'linear', 'dynamic', 'llama3', 'yarn'");
+
+val js_rope_inv_freq(double rotary_dim, double base, const val& scaling, uintptr_t out) {
+  const auto parsed = rope_scaling(scaling);
+  if (!parsed) return to_js(kUnknownScaling);
+  return to_js(rope_inv_freq(to_int64(rotary_dim), base, *parsed, heap_span<double>(out, rotary_dim / 2)));
+}
+
+double js_rope_attention_factor(const val& scaling) {
+  const auto parsed = rope_scaling(scaling);
+  return parsed ? rope_attention_factor(*parsed) : std::nan("");
+}
+
+val js_apply_rope(double head_dim, double rotary_dim, double base, const std::string& layout, const val& scaling, uintptr_t x,
+                  double rows, uintptr_t positions, double seq, uintptr_t out) {
+  const auto parsed_layout = parse_rope_layout(layout);
+  const auto parsed_scaling = rope_scaling(scaling);
+  if (!parsed_layout) return to_js(Status::type_error("layout must be 'half' or 'interleaved', got '" + layout + "'"));
+  if (!parsed_scaling) return to_js(kUnknownScaling);
+  const RopeParams params{to_int64(head_dim), to_int64(rotary_dim), base, *parsed_layout, *parsed_scaling};
+  const double elements = rows * seq * head_dim;
+  return to_js(apply_rope(params, heap_span<const float>(x, elements), to_int64(rows), heap_span<const int32_t>(positions, seq),
+                          heap_span<float>(out, elements)));
+}
+
 val js_limits() {
   val out = val::object();
   out.set("maxDModel", static_cast<double>(limits::kMaxDModel));
@@ -135,5 +178,8 @@ EMSCRIPTEN_BINDINGS(posembed) {
   function("t5Buckets", &posembed::js_t5_buckets);
   function("t5BucketMatrix", &posembed::js_t5_bucket_matrix);
   function("t5Bias", &posembed::js_t5_bias);
+  function("ropeInvFreq", &posembed::js_rope_inv_freq);
+  function("ropeAttentionFactor", &posembed::js_rope_attention_factor);
+  function("applyRope", &posembed::js_apply_rope);
   function("limits", &posembed::js_limits);
 }

@@ -5,6 +5,7 @@
 #include <memory>
 #include <new>
 
+#include "angle_reduction.hpp"
 #include "posembed/limits.hpp"
 #include "posembed/simd.hpp"
 
@@ -16,21 +17,6 @@ namespace {
 // with a table of cos kw, ±sin kw for k < kRowsPerAnchor. That is two multiplies per value, not a sin,
 // and no error accumulates: each value is one rotation away from an anchor computed from a reduced angle.
 constexpr int64_t kRowsPerAnchor = 16;
-
-// 2*pi as hi + mid + lo, hi and mid with 24 significant bits: k * hi and k * mid are exact for k < 2^29,
-// which covers every angle p * w with p <= kMaxPosition and w <= 1 (Cody and Waite's reduction).
-constexpr double kTwoPiHigh = 0x1.921fb4p+2;
-constexpr double kTwoPiMid = 0x1.4442dp-22;
-constexpr double kTwoPiLow = 0x1.8469898cc5170p-46;
-constexpr double kInverseTwoPi = 0x1.45f306dc9c883p-3;
-
-// p * w reduced to [-pi, pi] in double, then rounded to float: the float sin/cos that follow are then
-// accurate to an ulp, where float(p * w) would be off by up to 2^-24 * p * w radians.
-float reduced_angle(double position, double frequency) {
-  const double angle = position * frequency;
-  const double turns = std::nearbyint(angle * kInverseTwoPi);
-  return static_cast<float>(((angle - turns * kTwoPiHigh) - turns * kTwoPiMid) - turns * kTwoPiLow);
-}
 
 // Column of pair i's sine and cosine.
 struct PairColumns {
@@ -94,7 +80,7 @@ class SinusoidalWriter {
  private:
   // frequency_sin_/cos_[i] = sin/cos(position * w_i).
   void sincos_at(double position) {
-    for (int64_t i = 0; i < half_; ++i) frequency_angle_[i] = reduced_angle(position, frequencies_[i]);
+    for (int64_t i = 0; i < half_; ++i) frequency_angle_[i] = detail::reduced_angle(position, frequencies_[i]);
     simd::for_each_float(static_cast<std::size_t>(half_), [&]<class V>(std::size_t i) {
       V s, c;
       simd::sincos(simd::load<V>(frequency_angle_ + i), s, c);

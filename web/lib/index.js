@@ -6,6 +6,7 @@ import { sinusoidal } from './sinusoidal.js';
 import { TokenEmbedding } from './token_embedding.js';
 import { alibiBias, alibiSlopes } from './alibi.js';
 import { t5Bias, t5Bucket, t5Buckets } from './t5.js';
+import { applyRope, ropeInvFreq } from './rope.js';
 
 export { simdSupported };
 
@@ -45,6 +46,14 @@ export class Posembed {
 
   t5Bias(table, opts) {
     return t5Bias(this.#core, table, opts);
+  }
+
+  ropeInvFreq(opts) {
+    return ropeInvFreq(this.#core, opts);
+  }
+
+  applyRope(x, opts) {
+    return applyRope(this.#core, x, opts);
   }
 
   // Heap size and the number of live allocations (tables not yet disposed): for leak checks.

@@ -1,0 +1,57 @@
+// Rotary position embedding (Su et al. 2021): pairs of a query/key vector are rotated by position * w_i.
+// Layout 'half' pairs dimension i with i + rotaryDim/2 (GPT-NeoX, LLaMA: rotate_half); 'interleaved' pairs
+// 2i with 2i + 1 (GPT-J). Dimensions past rotaryDim pass through (partial rotary). The frequencies follow
+// HF transformers' rope utils: default, linear, dynamic NTK, llama3 and YaRN scaling.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "posembed/status.hpp"
+
+namespace posembed {
+
+enum class RopeScalingKind { kDefault, kLinear, kDynamic, kLlama3, kYarn };
+std::optional<RopeScalingKind> parse_rope_scaling(std::string_view name);
+
+struct RopeScaling {
+  RopeScalingKind kind = RopeScalingKind::kDefault;
+  double factor = 1.0;                 // linear, dynamic, llama3, yarn
+  int64_t original_max_positions = 0;  // dynamic, llama3, yarn
+  int64_t sequence_length = 0;         // dynamic: the length being encoded
+  double low_freq_factor = 1.0;        // llama3
+  double high_freq_factor = 4.0;       // llama3
+  double beta_fast = 32.0;             // yarn
+  double beta_slow = 1.0;              // yarn
+  double attention_factor = 0.0;       // yarn: 0 means 0.1 ln(factor) + 1
+};
+
+Status validate(const RopeScaling& scaling);
+
+// inv_freq[i] for i < rotary_dim / 2, in double precision.
+Status rope_inv_freq(int64_t rotary_dim, double base, const RopeScaling& scaling, std::span<double> inv_freq);
+
+// What cos and sin are multiplied by: 1, except YaRN's attention factor.
+double rope_attention_factor(const RopeScaling& scaling);
+
+enum class RopeLayout { kHalf, kInterleaved };
+std::optional<RopeLayout> parse_rope_layout(std::string_view name);
+
+struct RopeParams {
+  int64_t head_dim = 0;
+  int64_t rotary_dim = 0;  // even, <= head_dim
+  double base = 10000.0;
+  RopeLayout layout = RopeLayout::kHalf;
+  RopeScaling scaling;
+};
+
+Status validate(const RopeParams& params);
+
+// x and out: [rows, seq, head_dim] (rows = product of the leading dims); positions: [seq], each in
+// [0, 2^31 - 1]. out may be x itself.
+Status apply_rope(const RopeParams& params, std::span<const float> x, int64_t rows, std::span<const int32_t> positions,
+                  std::span<float> out);
+
+}  // namespace posembed

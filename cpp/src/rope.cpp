@@ -1,0 +1,195 @@
+#include "posembed/rope.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <numbers>
+
+#include "angle_reduction.hpp"
+#include "posembed/limits.hpp"
+#include "posembed/simd.hpp"
+
+namespace posembed {
+namespace {
+
+double default_inv_freq(double base, int64_t pair, int64_t dim) {
+  return 1.0 / std::pow(base, static_cast<double>(2 * pair) / static_cast<double>(dim));
+}
+
+// YaRN's correction dimension: the pair index whose wavelength fits num_rotations times into the original context.
+double yarn_correction_dim(double num_rotations, int64_t dim, double base, int64_t max_positions) {
+  return static_cast<double>(dim) * std::log(static_cast<double>(max_positions) / (num_rotations * 2.0 * std::numbers::pi)) /
+         (2.0 * std::log(base));
+}
+
+}  // namespace
+
+std::optional<RopeScalingKind> parse_rope_scaling(std::string_view name) {
+  if (name == "default") return RopeScalingKind::kDefault;
+  if (name == "linear") return RopeScalingKind::kLinear;
+  if (name == "dynamic") return RopeScalingKind::kDynamic;
+  if (name == "llama3") return RopeScalingKind::kLlama3;
+  if (name == "yarn") return RopeScalingKind::kYarn;
+  return std::nullopt;
+}
+
+std::optional<RopeLayout> parse_rope_layout(std::string_view name) {
+  if (name == "half") return RopeLayout::kHalf;
+  if (name == "interleaved") return RopeLayout::kInterleaved;
+  return std::nullopt;
+}
+
+Status validate(const RopeScaling& s) {
+  if (s.kind == RopeScalingKind::kDefault) return {};
+  if (!(s.factor >= 1.0 && s.factor <= 1e6)) return out_of_range("scaling.factor", "a number in [1, 1000000]", s.factor);
+  if (s.kind == RopeScalingKind::kLinear) return {};
+  if (s.original_max_positions < 1 || s.original_max_positions > limits::kMaxPosition) {
+    return out_of_range("scaling.originalMaxPositions", "an integer in [1, 2147483647]", static_cast<double>(s.original_max_positions));
+  }
+  if (s.kind == RopeScalingKind::kDynamic && (s.sequence_length < 1 || s.sequence_length > limits::kMaxPosition)) {
+    return out_of_range("scaling.sequenceLength", "an integer in [1, 2147483647]", static_cast<double>(s.sequence_length));
+  }
+  if (s.kind == RopeScalingKind::kLlama3 && !(s.low_freq_factor > 0.0 && s.high_freq_factor > s.low_freq_factor && s.high_freq_factor <= 1e6)) {
+    return Status::range_error("scaling.lowFreqFactor and scaling.highFreqFactor must satisfy 0 < lowFreqFactor < highFreqFactor <= 1000000, got " +
+                               std::to_string(s.low_freq_factor) + " and " + std::to_string(s.high_freq_factor));
+  }
+  if (s.kind == RopeScalingKind::kYarn) {
+    if (!(s.beta_slow > 0.0 && s.beta_fast > s.beta_slow && s.beta_fast <= 1e6)) {
+      return Status::range_error("scaling.betaSlow and scaling.betaFast must satisfy 0 < betaSlow < betaFast <= 1000000, got " +
+                                 std::to_string(s.beta_slow) + " and " + std::to_string(s.beta_fast));
+    }
+    if (!(s.attention_factor >= 0.0 && s.attention_factor <= 1e6)) return out_of_range("scaling.attentionFactor", "a number in [0, 1000000] (0: 0.1 ln(factor) + 1)", s.attention_factor);
+  }
+  return {};
+}
+
+double rope_attention_factor(const RopeScaling& s) {
+  if (s.kind != RopeScalingKind::kYarn) return 1.0;
+  if (s.attention_factor > 0.0) return s.attention_factor;
+  return s.factor > 1.0 ? 0.1 * std::log(s.factor) + 1.0 : 1.0;
+}
+
+Status rope_inv_freq(int64_t rotary_dim, double base, const RopeScaling& s, std::span<double> inv_freq) {
+  if (rotary_dim < 2 || rotary_dim > limits::kMaxDModel || rotary_dim % 2 != 0) {
+    return out_of_range("rotaryDim", "an even integer in [2, 65536]", static_cast<double>(rotary_dim));
+  }
+  if (!(base > 1.0 && base <= limits::kMaxBase)) return out_of_range("base", "a number in (1, 1e12]", base);
+  POSEMBED_RETURN_IF_ERROR(validate(s));
+  const int64_t half = rotary_dim / 2;
+  if (inv_freq.size() != static_cast<std::size_t>(half)) return output_size_error(static_cast<std::size_t>(half), inv_freq.size());
+
+  double effective_base = base;
+  if (s.kind == RopeScalingKind::kDynamic && s.sequence_length > s.original_max_positions) {
+    // NTK-aware: grow the base so the longest wavelength stretches over the longer sequence.
+    const double ratio = s.factor * static_cast<double>(s.sequence_length) / static_cast<double>(s.original_max_positions) - (s.factor - 1.0);
+    effective_base = base * std::pow(ratio, static_cast<double>(rotary_dim) / static_cast<double>(rotary_dim - 2));
+  }
+  for (int64_t i = 0; i < half; ++i) inv_freq[i] = default_inv_freq(effective_base, i, rotary_dim);
+
+  if (s.kind == RopeScalingKind::kLinear) {
+    for (double& f : inv_freq) f /= s.factor;
+  } else if (s.kind == RopeScalingKind::kLlama3) {
+    const auto context = static_cast<double>(s.original_max_positions);
+    const double low_freq_wavelength = context / s.low_freq_factor;
+    const double high_freq_wavelength = context / s.high_freq_factor;
+    for (double& f : inv_freq) {
+      const double wavelength = 2.0 * std::numbers::pi / f;
+      if (wavelength > low_freq_wavelength) {
+        f /= s.factor;  // long wavelengths: interpolate
+      } else if (wavelength >= high_freq_wavelength) {
+        const double smooth = (context / wavelength - s.low_freq_factor) / (s.high_freq_factor - s.low_freq_factor);
+        f = (1.0 - smooth) * f / s.factor + smooth * f;
+      }  // short wavelengths: unchanged
+    }
+  } else if (s.kind == RopeScalingKind::kYarn) {
+    double low = std::floor(yarn_correction_dim(s.beta_fast, rotary_dim, base, s.original_max_positions));
+    double high = std::ceil(yarn_correction_dim(s.beta_slow, rotary_dim, base, s.original_max_positions));
+    low = std::max(low, 0.0);
+    high = std::min(high, static_cast<double>(rotary_dim - 1));
+    if (low == high) high += 0.001;
+    for (int64_t i = 0; i < half; ++i) {
+      // HF evaluates the ramp in float32.
+      const float ramp = std::clamp((static_cast<float>(i) - static_cast<float>(low)) / static_cast<float>(high - low), 0.0f, 1.0f);
+      const double extrapolation = 1.0 - static_cast<double>(ramp);
+      inv_freq[i] = inv_freq[i] / s.factor * (1.0 - extrapolation) + inv_freq[i] * extrapolation;
+    }
+  }
+  return {};
+}
+
+Status validate(const RopeParams& p) {
+  if (p.head_dim < 2 || p.head_dim > limits::kMaxDModel) return out_of_range("headDim", "an integer in [2, 65536]", static_cast<double>(p.head_dim));
+  if (p.rotary_dim < 2 || p.rotary_dim > p.head_dim || p.rotary_dim % 2 != 0) {
+    return out_of_range("rotaryDim", "an even integer in [2, headDim] = [2, " + std::to_string(p.head_dim) + "]", static_cast<double>(p.rotary_dim));
+  }
+  return validate(p.scaling);
+}
+
+Status apply_rope(const RopeParams& params, std::span<const float> x, int64_t rows, std::span<const int32_t> positions,
+                  std::span<float> out) {
+  POSEMBED_RETURN_IF_ERROR(validate(params));
+  const auto seq = positions.size();
+  const auto d = static_cast<std::size_t>(params.head_dim);
+  const auto half = static_cast<std::size_t>(params.rotary_dim / 2);
+  const std::size_t elements = static_cast<std::size_t>(rows) * seq * d;
+  if (rows < 1 || seq < 1 || x.size() != elements) {
+    return Status::range_error("x must hold rows * seq * headDim = " + std::to_string(elements) + " elements, got " + std::to_string(x.size()));
+  }
+  if (out.size() != elements) return output_size_error(elements, out.size());
+  for (std::size_t s = 0; s < seq; ++s) {
+    if (positions[s] < 0) return out_of_range("positions[" + std::to_string(s) + "]", "an integer in [0, 2147483647]", positions[s]);
+  }
+
+  // cos and sin of every (position, pair), times the attention factor: [seq, half] each.
+  std::unique_ptr<double[]> inv_freq(new (std::nothrow) double[half]);
+  std::unique_ptr<float[]> table(new (std::nothrow) float[2 * seq * half]);
+  if (!inv_freq || !table) return Status::range_error("applyRope: out of memory for its cos/sin table");
+  POSEMBED_RETURN_IF_ERROR(rope_inv_freq(params.rotary_dim, params.base, params.scaling, {inv_freq.get(), half}));
+  const auto factor = static_cast<float>(rope_attention_factor(params.scaling));
+  float* cos_table = table.get();
+  float* sin_table = table.get() + seq * half;
+  for (std::size_t s = 0; s < seq; ++s) {
+    float* c = cos_table + s * half;
+    float* sn = sin_table + s * half;
+    for (std::size_t i = 0; i < half; ++i) c[i] = detail::reduced_angle(positions[s], inv_freq[i]);
+    simd::for_each_float(half, [&]<class V>(std::size_t i) {
+      V sine, cosine;
+      simd::sincos(simd::load<V>(c + i), sine, cosine);
+      simd::store(c + i, cosine * V(factor));
+      simd::store(sn + i, sine * V(factor));
+    });
+  }
+
+  const std::size_t pass_through = d - 2 * half;
+  for (std::size_t r = 0; r < static_cast<std::size_t>(rows); ++r) {
+    for (std::size_t s = 0; s < seq; ++s) {
+      const float* in = x.data() + (r * seq + s) * d;
+      float* result = out.data() + (r * seq + s) * d;
+      const float* c = cos_table + s * half;
+      const float* sn = sin_table + s * half;
+      if (params.layout == RopeLayout::kHalf) {
+        simd::for_each_float(half, [&]<class V>(std::size_t i) {
+          const V x1 = simd::load<V>(in + i);
+          const V x2 = simd::load<V>(in + half + i);
+          const V cosine = simd::load<V>(c + i);
+          const V sine = simd::load<V>(sn + i);
+          simd::store(result + i, x1 * cosine - x2 * sine);
+          simd::store(result + half + i, x2 * cosine + x1 * sine);
+        });
+      } else {
+        for (std::size_t i = 0; i < half; ++i) {
+          const float x1 = in[2 * i];
+          const float x2 = in[2 * i + 1];
+          result[2 * i] = x1 * c[i] - x2 * sn[i];
+          result[2 * i + 1] = x2 * c[i] + x1 * sn[i];
+        }
+      }
+      if (pass_through > 0 && result != in) std::memcpy(result + 2 * half, in + 2 * half, pass_through * sizeof(float));
+    }
+  }
+  return {};
+}
+
+}  // namespace posembed

@@ -1,0 +1,124 @@
+#include "posembed/rope.hpp"
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "vectors.hpp"
+
+namespace posembed {
+namespace {
+
+RopeScaling scaling_from(const nlohmann::json& j) {
+  RopeScaling s;
+  s.kind = *parse_rope_scaling(j.value("type", "default"));
+  s.factor = j.value("factor", 1.0);
+  s.original_max_positions = j.value("originalMaxPositions", int64_t{0});
+  s.sequence_length = j.value("sequenceLength", int64_t{0});
+  s.low_freq_factor = j.value("lowFreqFactor", 1.0);
+  s.high_freq_factor = j.value("highFreqFactor", 4.0);
+  s.beta_fast = j.value("betaFast", 32.0);
+  s.beta_slow = j.value("betaSlow", 1.0);
+  s.attention_factor = j.value("attentionFactor", 0.0);
+  return s;
+}
+
+TEST_CASE("RoPE inverse frequencies match every golden vector", "[rope]") {
+  for (const auto& c : test::load_vectors("rope_inv_freq").at("cases")) {
+    SECTION(c.at("name").get<std::string>()) {
+      const auto& p = c.at("params");
+      const RopeScaling scaling = scaling_from(p.at("scaling"));
+      const auto head_dim = p.at("headDim").get<int64_t>();
+      std::vector<double> inv_freq(static_cast<std::size_t>(head_dim / 2));
+      REQUIRE(rope_inv_freq(head_dim, p.at("base").get<double>(), scaling, inv_freq).ok());
+      const auto expected = test::doubles(c.at("expected").at("data"));
+      const double tolerance = c.at("tolerance").at("rel").get<double>();
+      for (std::size_t i = 0; i < inv_freq.size(); ++i) {
+        INFO("pair " << i);
+        CHECK(std::abs(inv_freq[i] - expected[i]) <= tolerance * std::abs(expected[i]));
+      }
+      CHECK(std::abs(rope_attention_factor(scaling) - c.at("input").at("attentionFactor").get<double>()) <= 1e-12);
+    }
+  }
+}
+
+std::vector<float> rotate(const RopeParams& params, const std::vector<float>& x, const std::vector<int32_t>& positions) {
+  std::vector<float> out(x.size());
+  const auto rows = static_cast<int64_t>(x.size() / (positions.size() * static_cast<std::size_t>(params.head_dim)));
+  const Status status = apply_rope(params, x, rows, positions, out);
+  INFO(status.message());
+  REQUIRE(status.ok());
+  return out;
+}
+
+TEST_CASE("applyRope matches every golden vector", "[rope]") {
+  for (const auto& c : test::load_vectors("rope_apply").at("cases")) {
+    SECTION(c.at("name").get<std::string>()) {
+      const auto& p = c.at("params");
+      RopeParams params{.head_dim = p.at("headDim").get<int64_t>(), .rotary_dim = p.at("rotaryDim").get<int64_t>(), .base = p.at("base").get<double>(),
+                        .layout = *parse_rope_layout(p.at("layout").get<std::string>()), .scaling = scaling_from(p.at("scaling"))};
+      const auto x = test::floats(c.at("input").at("x").at("data"));
+      const auto positions = c.at("input").at("positions").get<std::vector<int32_t>>();
+      test::require_close(rotate(params, x, positions), test::doubles(c.at("expected").at("data")), c.at("tolerance").at("abs").get<double>());
+    }
+  }
+}
+
+TEST_CASE("applyRope sweep against a double-precision rotation, large positions, both layouts, partial", "[rope]") {
+  std::mt19937 generator(11);
+  std::uniform_real_distribution<float> value(-2.0f, 2.0f);
+  std::uniform_int_distribution<int32_t> position(0, 1 << 24);
+  double worst = 0.0;
+  for (auto layout : {RopeLayout::kHalf, RopeLayout::kInterleaved}) {
+    for (int64_t rotary : {64, 48}) {
+      const RopeParams params{.head_dim = 64, .rotary_dim = rotary, .base = 10000.0, .layout = layout};
+      const int64_t rows = 3;
+      std::vector<int32_t> positions(17);
+      for (auto& p : positions) p = position(generator);
+      std::vector<float> x(static_cast<std::size_t>(rows) * positions.size() * 64);
+      for (auto& v : x) v = value(generator);
+      const auto out = rotate(params, x, positions);
+      const int64_t half = rotary / 2;
+      for (std::size_t row = 0; row < static_cast<std::size_t>(rows) * positions.size(); ++row) {
+        const double p = positions[row % positions.size()];
+        const float* in = x.data() + row * 64;
+        const float* got = out.data() + row * 64;
+        for (int64_t i = 0; i < half; ++i) {
+          const double angle = p / std::pow(10000.0, 2.0 * static_cast<double>(i) / static_cast<double>(rotary));
+          const auto [a, b] = layout == RopeLayout::kHalf ? std::pair{i, i + half} : std::pair{2 * i, 2 * i + 1};
+          const double first = in[a] * std::cos(angle) - in[b] * std::sin(angle);
+          const double second = in[b] * std::cos(angle) + in[a] * std::sin(angle);
+          worst = std::max({worst, std::abs(got[a] - first), std::abs(got[b] - second)});
+        }
+        for (int64_t j = rotary; j < 64; ++j) REQUIRE(got[j] == in[j]);
+      }
+    }
+  }
+  INFO("worst error " << worst);
+  CHECK(worst <= 4e-6);  // |x| <= 2: two products of 1-ulp sin/cos, well inside the 5e-6 of the vectors
+}
+
+TEST_CASE("applyRope works in place", "[rope]") {
+  const RopeParams params{.head_dim = 8, .rotary_dim = 6};
+  std::vector<float> x(2 * 8);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) * 0.1f;
+  const std::vector<int32_t> positions = {5, 9};
+  const auto expected = rotate(params, x, positions);
+  REQUIRE(apply_rope(params, x, 1, positions, x).ok());
+  CHECK(x == expected);
+}
+
+TEST_CASE("RoPE rejects bad parameters", "[rope]") {
+  std::vector<double> inv_freq(4);
+  CHECK(rope_inv_freq(7, 10000.0, {}, inv_freq).message() == "rotaryDim must be an even integer in [2, 65536], got 7");
+  CHECK(rope_inv_freq(8, 10000.0, {.kind = RopeScalingKind::kLinear, .factor = 0.5}, inv_freq).message() == "scaling.factor must be a number in [1, 1000000], got 0.5");
+  CHECK(rope_inv_freq(8, 10000.0, {.kind = RopeScalingKind::kYarn, .factor = 2}, inv_freq).message() ==
+        "scaling.originalMaxPositions must be an integer in [1, 2147483647], got 0");
+  std::vector<float> x(8), out(8);
+  const std::vector<int32_t> positions = {-1};
+  CHECK(apply_rope({.head_dim = 8, .rotary_dim = 10}, x, 1, positions, out).message() == "rotaryDim must be an even integer in [2, headDim] = [2, 8], got 10");
+  CHECK(apply_rope({.head_dim = 8, .rotary_dim = 8}, x, 1, positions, out).message() == "positions[0] must be an integer in [0, 2147483647], got -1");
+}
+
+}  // namespace
+}  // namespace posembed

@@ -1,0 +1,74 @@
+import { it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertClose, describeEachModule, loadVectors } from './helpers.mjs';
+
+describeEachModule('rope', (instance) => {
+  let pe;
+  before(() => { pe = instance(); });
+
+  for (const c of loadVectors('rope_inv_freq').cases) {
+    it(`inverse frequencies match golden vector ${c.name}`, () => {
+      const { invFreq, attentionFactor } = pe.ropeInvFreq(c.params);
+      assert.deepEqual(invFreq.shape, c.expected.shape);
+      invFreq.data.forEach((v, i) => assert.ok(Math.abs(v - c.expected.data[i]) <= c.tolerance.rel * Math.abs(c.expected.data[i]), `pair ${i}: ${v} vs ${c.expected.data[i]}`));
+      assert.ok(Math.abs(attentionFactor - c.input.attentionFactor) < 1e-12);
+    });
+  }
+
+  for (const c of loadVectors('rope_apply').cases) {
+    it(`applyRope matches golden vector ${c.name}`, () => {
+      const { rotaryDim, base, layout, scaling } = c.params;
+      const x = { data: Float32Array.from(c.input.x.data), shape: c.input.x.shape };
+      assertClose(pe.applyRope(x, { positions: c.input.positions, rotaryDim, base, layout, scaling }), c.expected, c.tolerance.abs, c.name);
+    });
+  }
+
+  it('rotates every head and batch of [batch, heads, seq, headDim] alike; offset = consecutive positions', () => {
+    const seq = 3;
+    const headDim = 8;
+    const single = { data: Float32Array.from({ length: seq * headDim }, (_, i) => Math.sin(i)), shape: [seq, headDim] };
+    const many = { data: new Float32Array(2 * 4 * seq * headDim), shape: [2, 4, seq, headDim] };
+    for (let r = 0; r < 8; r++) many.data.set(single.data, r * seq * headDim);
+    const expected = pe.applyRope(single, { positions: [10, 11, 12] }).data;
+    const rotated = pe.applyRope(many, { offset: 10 });
+    assert.deepEqual(rotated.shape, [2, 4, seq, headDim]);
+    for (let r = 0; r < 8; r++) assert.deepEqual(rotated.data.subarray(r * seq * headDim, (r + 1) * seq * headDim), expected);
+  });
+
+  it('preserves norms of each rotated pair and passes the rest through (partial rotary)', () => {
+    const x = { data: Float32Array.from({ length: 2 * 10 }, (_, i) => (i % 7) - 3), shape: [2, 10] };
+    const { data } = pe.applyRope(x, { positions: [5, 1000000], rotaryDim: 6 });
+    for (let row = 0; row < 2; row++) {
+      for (let i = 0; i < 3; i++) {
+        const a = row * 10 + i;
+        const b = a + 3;
+        assert.ok(Math.abs(Math.hypot(data[a], data[b]) - Math.hypot(x.data[a], x.data[b])) < 1e-5);
+      }
+      assert.deepEqual(data.subarray(row * 10 + 6, row * 10 + 10), x.data.subarray(row * 10 + 6, row * 10 + 10));
+    }
+  });
+
+  it('dynamic scaling takes the sequence length from the positions when not given', () => {
+    const scaling = { type: 'dynamic', factor: 2, originalMaxPositions: 4 };
+    const x = { data: Float32Array.from({ length: 8 * 8 }, (_, i) => i / 10), shape: [8, 8] };
+    const implicit = pe.applyRope(x, { scaling });
+    const explicit = pe.applyRope(x, { scaling: { ...scaling, sequenceLength: 8 } });
+    assert.deepEqual(implicit.data, explicit.data);
+    assert.notDeepEqual(implicit.data, pe.applyRope(x).data);
+  });
+
+  it('rejects bad parameters with their ranges', () => {
+    const x = { data: new Float32Array(16), shape: [2, 8] };
+    assert.throws(() => pe.applyRope(x, { rotaryDim: 5 }), { name: 'RangeError', message: 'rotaryDim must be an even integer in [2, 8], got 5' });
+    assert.throws(() => pe.applyRope(x, { positions: [1] }), { name: 'RangeError', message: 'positions must hold one position per row of x (seq = 2), got 1' });
+    assert.throws(() => pe.applyRope(x, { positions: [1, -2] }), { name: 'RangeError', message: 'positions[1] must be an integer in [0, 2147483647], got -2' });
+    assert.throws(() => pe.applyRope(x, { positions: [1, 2], offset: 3 }), { name: 'TypeError' });
+    assert.throws(() => pe.applyRope(x, { layout: 'neox' }), { name: 'RangeError', message: "layout must be one of 'half', 'interleaved', got 'neox'" });
+    assert.throws(() => pe.applyRope({ data: new Float32Array(15), shape: [2, 8] }), { name: 'RangeError', message: 'x.shape [2,8] holds 16 elements but x.data has 15' });
+    assert.throws(() => pe.applyRope(x, { scaling: { type: 'linear' } }), { name: 'TypeError', message: "scaling.factor is required for scaling.type 'linear'" });
+    assert.throws(() => pe.applyRope(x, { scaling: { type: 'linear', factor: 2, lowFreqFactor: 1 } }), { name: 'TypeError', message: "scaling.lowFreqFactor does not apply to scaling.type 'linear' (it takes factor)" });
+    assert.throws(() => pe.applyRope(x, { scaling: { type: 'linear', factor: 0.5 } }), { name: 'RangeError', message: 'scaling.factor must be a number in [1, 1000000], got 0.5' });
+    assert.throws(() => pe.applyRope(x, { scaling: { type: 'yarn', factor: 4, originalMaxPositions: 0.5 } }), { name: 'RangeError', message: 'scaling.originalMaxPositions must be an integer in [1, 2147483647], got 0.5' });
+    assert.throws(() => pe.ropeInvFreq({ headDim: 7 }), { name: 'RangeError', message: 'headDim must be an even integer in [2, 65536], got 7' });
+  });
+});

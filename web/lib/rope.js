@@ -1,0 +1,82 @@
+// Rotary position embedding: inverse frequencies with HF's scalings, and the rotation of [..., seq, headDim].
+import { describe, integer, number, oneOf, options } from './validate.js';
+import { checkedShape, elementCount, MAX_INT32 } from './tensor.js';
+
+// Per scaling type: its required and optional parameters.
+const SCALINGS = {
+  default: { required: [], optional: [] },
+  linear: { required: ['factor'], optional: [] },
+  dynamic: { required: ['factor', 'originalMaxPositions'], optional: ['sequenceLength'] },
+  llama3: { required: ['factor', 'originalMaxPositions'], optional: ['lowFreqFactor', 'highFreqFactor'] },
+  yarn: { required: ['factor', 'originalMaxPositions'], optional: ['betaFast', 'betaSlow', 'attentionFactor'] },
+};
+const INTEGER_KEYS = new Set(['originalMaxPositions', 'sequenceLength']);
+
+// A checked copy of the scaling object; `sequenceLength` fills dynamic scaling's length when not given.
+export function ropeScaling(value, sequenceLength) {
+  const scaling = options('scaling', value ?? { type: 'default' }, ['type', ...new Set(Object.values(SCALINGS).flatMap((s) => [...s.required, ...s.optional]))]);
+  const type = oneOf('scaling.type', scaling.type ?? 'default', Object.keys(SCALINGS));
+  const { required, optional } = SCALINGS[type];
+  const checked = { type };
+  for (const key of Object.keys(scaling)) {
+    if (key !== 'type' && !required.includes(key) && !optional.includes(key)) {
+      throw new TypeError(`scaling.${key} does not apply to scaling.type '${type}' (it takes ${[...required, ...optional].join(', ') || 'no parameters'})`);
+    }
+  }
+  for (const key of [...required, ...optional]) {
+    if (scaling[key] === undefined) {
+      if (required.includes(key)) throw new TypeError(`scaling.${key} is required for scaling.type '${type}'`);
+      continue;
+    }
+    checked[key] = INTEGER_KEYS.has(key) ? integer(`scaling.${key}`, scaling[key], 1, MAX_INT32) : number(`scaling.${key}`, scaling[key], 0, 1e6);
+  }
+  if (type === 'dynamic' && checked.sequenceLength === undefined) checked.sequenceLength = sequenceLength ?? checked.originalMaxPositions;
+  return checked;
+}
+
+export function ropeInvFreq(core, opts) {
+  const o = options('ropeInvFreq options', opts, ['headDim', 'base', 'scaling']);
+  const headDim = integer('headDim', o.headDim, 2, core.limits.maxDModel, { even: true });
+  const base = number('base', o.base ?? 10000, 1, core.limits.maxBase);
+  const scaling = ropeScaling(o.scaling);
+  const half = headDim / 2;
+  const inDouble = core.produce({ elements: half, what: 'the inverse frequencies', type: Float64Array },
+    (pointer) => core.module.ropeInvFreq(headDim, base, scaling, pointer));
+  return { invFreq: { data: Float32Array.from(inDouble), shape: [half] }, attentionFactor: core.module.ropeAttentionFactor(scaling) };
+}
+
+function positionsFor(o, seq) {
+  if (o.positions !== undefined && o.offset !== undefined) throw new TypeError('applyRope: give positions or offset, not both');
+  if (o.positions === undefined) {
+    const offset = integer('offset', o.offset ?? 0, 0, MAX_INT32 - seq + 1);
+    return Int32Array.from({ length: seq }, (_, i) => offset + i);
+  }
+  const positions = o.positions;
+  if (!Array.isArray(positions) && !(positions instanceof Int32Array)) {
+    throw new TypeError(`positions must be an array of integers or an Int32Array, got ${describe(positions)}`);
+  }
+  if (positions.length !== seq) throw new RangeError(`positions must hold one position per row of x (seq = ${seq}), got ${positions.length}`);
+  return Int32Array.from(positions, (p, i) => integer(`positions[${i}]`, p, 0, MAX_INT32));
+}
+
+// x: [..., seq, headDim] → the same shape, rotated.
+export function applyRope(core, x, opts) {
+  const o = options('applyRope options', opts, ['positions', 'offset', 'rotaryDim', 'base', 'layout', 'scaling', 'out']);
+  if (x === null || typeof x !== 'object' || !(x.data instanceof Float32Array)) {
+    throw new TypeError(`x must be a tensor { data: Float32Array, shape: [..., seq, headDim] }, got ${describe(x)}`);
+  }
+  const shape = checkedShape('x.shape', x.shape);
+  if (shape.length < 2) throw new RangeError(`x.shape must have at least 2 dimensions [..., seq, headDim], got [${shape}]`);
+  if (elementCount(shape) !== x.data.length) throw new RangeError(`x.shape [${shape}] holds ${elementCount(shape)} elements but x.data has ${x.data.length}`);
+  const headDim = integer('x.shape[-1] (headDim)', shape.at(-1), 2, core.limits.maxDModel);
+  const seq = integer('x.shape[-2] (seq)', shape.at(-2), 1, MAX_INT32);
+  const rows = x.data.length / (seq * headDim);
+  const rotaryDim = integer('rotaryDim', o.rotaryDim ?? headDim, 2, headDim, { even: true });
+  const base = number('base', o.base ?? 10000, 1, core.limits.maxBase);
+  const layout = oneOf('layout', o.layout ?? 'half', ['half', 'interleaved']);
+  const positions = positionsFor(o, seq);
+  const scaling = ropeScaling(o.scaling, positions.reduce((m, p) => Math.max(m, p), 0) + 1);
+  const data = core.produce({ elements: x.data.length, what: 'the rotated x', out: o.out, inputs: [{ data: x.data, what: 'x' }, { data: positions, what: 'the positions' }] },
+    (outPointer, xPointer, positionsPointer) => core.module.applyRope(headDim, rotaryDim, base, layout, scaling, xPointer, rows, positionsPointer, seq, outPointer));
+  return { data, shape };
+}
