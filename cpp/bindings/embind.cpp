@@ -10,8 +10,10 @@
 #include <string>
 
 #include "posembed/alibi.hpp"
+#include "posembed/learned_positions.hpp"
 #include "posembed/limits.hpp"
 #include "posembed/rope.hpp"
+#include "posembed/sincos2d.hpp"
 #include "posembed/sinusoidal.hpp"
 #include "posembed/t5.hpp"
 #include "posembed/token_embedding.hpp"
@@ -153,6 +155,16 @@ val js_apply_rope(double head_dim, double rotary_dim, double base, const std::st
                           heap_span<float>(out, elements)));
 }
 
+val js_sincos2d(double grid_h, double grid_w, double d_model, double base, bool cls_token, uintptr_t out, double out_count) {
+  const Sincos2dParams params{to_int64(grid_h), to_int64(grid_w), to_int64(d_model), base, cls_token};
+  return to_js(sincos2d(params, heap_span<float>(out, out_count)));
+}
+
+val js_interpolate_positions(uintptr_t table, double length, double d_model, double new_length, uintptr_t out) {
+  return to_js(interpolate_positions(heap_span<const float>(table, length * d_model), to_int64(length), to_int64(d_model),
+                                     to_int64(new_length), heap_span<float>(out, new_length * d_model)));
+}
+
 val js_limits() {
   val out = val::object();
   out.set("maxDModel", static_cast<double>(limits::kMaxDModel));
@@ -181,5 +193,7 @@ EMSCRIPTEN_BINDINGS(posembed) {
   function("ropeInvFreq", &posembed::js_rope_inv_freq);
   function("ropeAttentionFactor", &posembed::js_rope_attention_factor);
   function("applyRope", &posembed::js_apply_rope);
+  function("sincos2d", &posembed::js_sincos2d);
+  function("interpolatePositions", &posembed::js_interpolate_positions);
   function("limits", &posembed::js_limits);
 }

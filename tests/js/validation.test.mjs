@@ -113,7 +113,7 @@ describe('validation', () => {
 
   it('a table too big for the wasm heap is refused before allocating, naming the bytes, and the module stays usable', () => {
     assert.throws(() => pe.tokenEmbedding({ vocabSize: 2 ** 24, dModel: 65536 }), {
-      name: 'RangeError', message: 'a 16777216 x 65536 embedding table needs 4398046511104 bytes, more than the 2130706432 bytes the wasm heap can hold',
+      name: 'RangeError', message: 'a 16777216 x 65536 tokenEmbedding table needs 4398046511104 bytes, more than the 2130706432 bytes the wasm heap can hold',
     });
     assert.throws(() => pe.sinusoidal({ length: 2 ** 24, dModel: 65536 }), { name: 'RangeError', message: /the sinusoidal table needs 4398046511104 bytes/ });
     assert.equal(pe.sinusoidal({ length: 2, dModel: 2 }).data[1], 1);

@@ -7,6 +7,8 @@ import { TokenEmbedding } from './token_embedding.js';
 import { alibiBias, alibiSlopes } from './alibi.js';
 import { t5Bias, t5Bucket, t5Buckets } from './t5.js';
 import { applyRope, ropeInvFreq } from './rope.js';
+import { sincos2d } from './sincos2d.js';
+import { interpolatePositions, LearnedPositions } from './learned_positions.js';
 
 export { simdSupported };
 
@@ -54,6 +56,18 @@ export class Posembed {
 
   applyRope(x, opts) {
     return applyRope(this.#core, x, opts);
+  }
+
+  sincos2d(opts) {
+    return sincos2d(this.#core, opts);
+  }
+
+  learnedPositions(opts) {
+    return new LearnedPositions(this.#core, opts);
+  }
+
+  interpolatePositions(table, newLength, opts) {
+    return interpolatePositions(this.#core, table, newLength, opts);
   }
 
   // Heap size and the number of live allocations (tables not yet disposed): for leak checks.

@@ -1,0 +1,26 @@
+// 2-D sin-cos position embedding for image patches (ViT/MAE): the first dModel/2 channels are the 1-D
+// encoding (split layout: sines, then cosines) of the patch's column, the rest that of its row. Patches are
+// row-major over (row, column); clsToken prepends a row of zeros.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "posembed/status.hpp"
+
+namespace posembed {
+
+struct Sincos2dParams {
+  int64_t grid_h = 0;
+  int64_t grid_w = 0;
+  int64_t d_model = 0;  // divisible by 4
+  double base = 10000.0;
+  bool cls_token = false;
+};
+
+Status validate(const Sincos2dParams& params);
+
+// out: [(clsToken ? 1 : 0) + gridH * gridW, dModel].
+Status sincos2d(const Sincos2dParams& params, std::span<float> out);
+
+}  // namespace posembed

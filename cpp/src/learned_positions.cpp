@@ -1,0 +1,37 @@
+#include "posembed/learned_positions.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "posembed/limits.hpp"
+#include "posembed/simd.hpp"
+
+namespace posembed {
+
+Status interpolate_positions(std::span<const float> table, int64_t length, int64_t d_model, int64_t new_length, std::span<float> out) {
+  if (length < 1 || length > limits::kMaxLength) return out_of_range("table.shape[0]", "an integer in [1, 16777216]", static_cast<double>(length));
+  if (d_model < 1 || d_model > limits::kMaxDModel) return out_of_range("table.shape[1]", "an integer in [1, 65536]", static_cast<double>(d_model));
+  if (new_length < 1 || new_length > limits::kMaxLength) return out_of_range("newLength", "an integer in [1, 16777216]", static_cast<double>(new_length));
+  const auto d = static_cast<std::size_t>(d_model);
+  if (table.size() != static_cast<std::size_t>(length) * d) {
+    return Status::range_error("table must hold " + std::to_string(length * d_model) + " elements, got " + std::to_string(table.size()));
+  }
+  if (out.size() != static_cast<std::size_t>(new_length) * d) return output_size_error(static_cast<std::size_t>(new_length) * d, out.size());
+  const double step = new_length > 1 ? static_cast<double>(length - 1) / static_cast<double>(new_length - 1) : 0.0;
+  for (int64_t i = 0; i < new_length; ++i) {
+    const double x = static_cast<double>(i) * step;
+    const auto below = std::min(static_cast<int64_t>(x), length - 1);
+    const int64_t above = std::min(below + 1, length - 1);
+    const auto weight = static_cast<float>(x - static_cast<double>(below));
+    const float* a = table.data() + static_cast<std::size_t>(below) * d;
+    const float* b = table.data() + static_cast<std::size_t>(above) * d;
+    float* row = out.data() + static_cast<std::size_t>(i) * d;
+    simd::for_each_float(d, [&]<class V>(std::size_t j) {
+      const V low = simd::load<V>(a + j);
+      simd::store(row + j, simd::mul_add(simd::load<V>(b + j) - low, V(weight), low));
+    });
+  }
+  return {};
+}
+
+}  // namespace posembed

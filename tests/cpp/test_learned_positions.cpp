@@ -1,0 +1,46 @@
+#include "posembed/learned_positions.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include "vectors.hpp"
+
+namespace posembed {
+namespace {
+
+TEST_CASE("interpolation matches every golden vector", "[learned_positions]") {
+  for (const auto& c : test::load_vectors("learned_interpolate").at("cases")) {
+    SECTION(c.at("name").get<std::string>()) {
+      const auto& table = c.at("input").at("table");
+      const auto length = table.at("shape")[0].get<int64_t>();
+      const auto d = table.at("shape")[1].get<int64_t>();
+      const auto new_length = c.at("params").at("newLength").get<int64_t>();
+      std::vector<float> out(static_cast<std::size_t>(new_length * d));
+      REQUIRE(interpolate_positions(test::floats(table.at("data")), length, d, new_length, out).ok());
+      test::require_close(out, test::doubles(c.at("expected").at("data")), c.at("tolerance").at("abs").get<double>());
+    }
+  }
+}
+
+TEST_CASE("interpolation keeps the end rows, is exact on lines, and handles length 1", "[learned_positions]") {
+  const int64_t length = 5, d = 19;
+  std::vector<float> table(static_cast<std::size_t>(length * d));
+  for (int64_t i = 0; i < length; ++i) {
+    for (int64_t j = 0; j < d; ++j) table[static_cast<std::size_t>(i * d + j)] = static_cast<float>(3 * i + j);
+  }
+  std::vector<float> out(static_cast<std::size_t>(13 * d));
+  REQUIRE(interpolate_positions(table, length, d, 13, out).ok());
+  for (int64_t i = 0; i < 13; ++i) {
+    for (int64_t j = 0; j < d; ++j) CHECK(std::abs(out[static_cast<std::size_t>(i * d + j)] - (3.0 * i * 4.0 / 12.0 + j)) <= 1e-5);
+  }
+  std::vector<float> one(static_cast<std::size_t>(d));
+  REQUIRE(interpolate_positions(table, length, d, 1, one).ok());
+  CHECK(std::equal(one.begin(), one.end(), table.begin()));
+  std::vector<float> stretched(static_cast<std::size_t>(4 * d));
+  REQUIRE(interpolate_positions(std::span<const float>(table).first(static_cast<std::size_t>(d)), 1, d, 4, stretched).ok());
+  for (int64_t i = 0; i < 4; ++i) CHECK(std::equal(table.begin(), table.begin() + d, stretched.begin() + i * d));
+  CHECK(interpolate_positions(table, length, d, 0, out).message() == "newLength must be an integer in [1, 16777216], got 0");
+}
+
+}  // namespace
+}  // namespace posembed

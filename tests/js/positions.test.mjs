@@ -1,0 +1,55 @@
+// sincos2d, learned positions and their interpolation.
+import { it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertClose, describeEachModule, loadVectors } from './helpers.mjs';
+
+describeEachModule('2-D and learned positions', (instance) => {
+  let pe;
+  before(() => { pe = instance(); });
+
+  for (const c of loadVectors('sincos2d').cases) {
+    it(`sincos2d matches golden vector ${c.name}`, () => {
+      assertClose(pe.sincos2d(c.params), c.expected, c.tolerance.abs, c.name);
+    });
+  }
+
+  for (const c of loadVectors('learned_interpolate').cases) {
+    it(`interpolatePositions matches golden vector ${c.name}`, () => {
+      const table = { data: Float32Array.from(c.input.table.data), shape: c.input.table.shape };
+      assertClose(pe.interpolatePositions(table, c.params.newLength), c.expected, c.tolerance.abs, c.name);
+    });
+  }
+
+  it('sincos2d: the cls row is zeros and patch (r, c) encodes c then r', () => {
+    const { data, shape } = pe.sincos2d({ gridH: 2, gridW: 3, dModel: 8, clsToken: true });
+    assert.deepEqual(shape, [7, 8]);
+    assert.ok(data.subarray(0, 8).every((v) => v === 0));
+    const patch = data.subarray(8 * (1 + 1 * 3 + 2), 8 * (1 + 1 * 3 + 3));  // row 1, column 2
+    const w = [1, 0.01];
+    const expected = [Math.sin(2 * w[0]), Math.sin(2 * w[1]), Math.cos(2 * w[0]), Math.cos(2 * w[1]), Math.sin(w[0]), Math.sin(w[1]), Math.cos(w[0]), Math.cos(w[1])];
+    patch.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) < 2e-6, `channel ${i}`));
+    assert.throws(() => pe.sincos2d({ gridH: 2, gridW: 2, dModel: 6 }), { name: 'RangeError', message: 'dModel must be a multiple of 4 in [4, 65536], got 6' });
+  });
+
+  it('learned positions: lookup by length or positions, weights, seeded init, dispose', () => {
+    const table = pe.learnedPositions({ maxLength: 16, dModel: 4, init: { seed: 3 } });
+    const all = table.weights;
+    assert.deepEqual(all.shape, [16, 4]);
+    assert.deepEqual(table.lookup(3).data, all.data.subarray(0, 12));
+    assert.deepEqual(Array.from(table.lookup([15, 0]).data), [...all.data.subarray(60, 64), ...all.data.subarray(0, 4)]);
+    const std = Math.sqrt(all.data.reduce((s, v) => s + v * v, 0) / all.data.length);
+    assert.ok(std > 0.01 && std < 0.03, `std ${std} for init std 0.02`);
+    table.dispose();
+    table.dispose();
+    assert.throws(() => table.lookup(1), { message: 'this learnedPositions has been disposed' });
+  });
+
+  it('learned positions: past maxLength is a RangeError that names the ways out', () => {
+    const table = pe.learnedPositions({ maxLength: 8, dModel: 2, weights: { data: new Float32Array(16), shape: [8, 2] } });
+    assert.throws(() => table.lookup(9), { name: 'RangeError', message: /^length 9 is past maxLength 8: .*interpolatePositions.*sinusoidal/ });
+    assert.throws(() => table.lookup([1, 8]), { name: 'RangeError', message: /^positions\[1\] = 8 is past maxLength 8/ });
+    const stretched = pe.interpolatePositions(table.weights, 12);
+    assert.deepEqual(stretched.shape, [12, 2]);
+    table.dispose();
+  });
+});

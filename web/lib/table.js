@@ -1,0 +1,59 @@
+// A [rows, columns] float table on the wasm heap, owned by a JS object until dispose(): the storage of
+// token embeddings and learned positions. Filled from given weights or from the seeded initialiser.
+import { describe, integer, number, options } from './validate.js';
+import { floatMatrix } from './tensor.js';
+
+const KNOWN_INIT = ['type', 'std', 'gain', 'seed'];
+
+export class HeapTable {
+  #core;
+  #pointer = 0;
+
+  // name: how errors call this object ('tokenEmbedding'); zeroRow: a row the initialiser leaves at zero.
+  constructor(core, { name, rows, columns, weights, init, zeroRow = -1 }) {
+    this.name = name;
+    const given = weights === undefined ? null : floatMatrix('weights', weights, rows, columns);
+    if (given && init !== undefined) throw new TypeError(`${name}: give either weights or init, not both`);
+    const i = given ? null : options('init', init, KNOWN_INIT);
+    const type = i?.type ?? 'normal';
+    if (i && type !== 'normal' && type !== 'xavier-uniform') throw new RangeError(`init.type must be one of 'normal', 'xavier-uniform', got ${describe(type)}`);
+    const std = i ? number('init.std', i.std ?? 0.02, 0, 1e6) : 0;
+    const gain = i ? number('init.gain', i.gain ?? 1, 0, 1e6) : 0;
+    const seed = i ? integer('init.seed', i.seed ?? 0, 0, Number.MAX_SAFE_INTEGER) : 0;
+
+    this.rows = rows;
+    this.columns = columns;
+    this.#pointer = core.alloc(rows * columns * 4, `a ${rows} x ${columns} ${name} table`);
+    this.#core = core;
+    try {
+      if (given) core.f32(this.#pointer, rows * columns).set(given);
+      else core.check(core.module.initEmbeddingTable(this.#pointer, rows, columns, zeroRow, type, std, gain, seed));
+    } catch (error) {
+      this.dispose();
+      throw error;
+    }
+  }
+
+  // The core and the table's heap address; throws once disposed.
+  live() {
+    if (this.#pointer === 0) throw new Error(`this ${this.name} has been disposed`);
+    return { core: this.#core, pointer: this.#pointer };
+  }
+
+  // A copy of the table, [rows, columns].
+  get weights() {
+    const { core, pointer } = this.live();
+    return { data: core.f32(pointer, this.rows * this.columns).slice(), shape: [this.rows, this.columns] };
+  }
+
+  get disposed() {
+    return this.#pointer === 0;
+  }
+
+  // Frees the table; harmless to call twice.
+  dispose() {
+    if (this.#pointer === 0) return;
+    this.#core.free(this.#pointer);
+    this.#pointer = 0;
+  }
+}
