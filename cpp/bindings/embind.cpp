@@ -17,6 +17,7 @@
 #include "posembed/sinusoidal.hpp"
 #include "posembed/t5.hpp"
 #include "posembed/token_embedding.hpp"
+#include "posembed/weight_files.hpp"
 
 namespace posembed {
 namespace {
@@ -28,6 +29,7 @@ val to_js(const Status& status) {
   const char* name = "Error";
   if (status.kind() == ErrorKind::kType) name = "TypeError";
   if (status.kind() == ErrorKind::kRange) name = "RangeError";
+  if (status.kind() == ErrorKind::kFormat) name = "WeightFileError";
   val error = val::object();
   error.set("name", name);
   error.set("message", status.message());
@@ -40,6 +42,12 @@ int64_t to_int64(double value) {
   if (!(std::abs(value) < 0x1p62)) return INT64_MIN;
   return static_cast<int64_t>(value);
 }
+
+#define POSEMBED_RETURN_IF_ERROR_JS(expr) \
+  do {                                    \
+    const Status status_ = (expr);        \
+    if (!status_.ok()) return to_js(status_); \
+  } while (false)
 
 template <class T>
 std::span<T> heap_span(uintptr_t address, double count) {
@@ -165,6 +173,41 @@ val js_interpolate_positions(uintptr_t table, double length, double d_model, dou
                                      to_int64(new_length), heap_span<float>(out, new_length * d_model)));
 }
 
+Status stored_tensors(std::span<const uint8_t> file, bool npy, std::vector<StoredTensor>& tensors) {
+  if (!npy) return read_safetensors_header(file, tensors);
+  tensors.assign(1, {});
+  return read_npy_header(file, tensors[0]);
+}
+
+// { error: null, tensors: [{ name, shape }] } or { error: { name, message } }.
+val js_weight_file_info(uintptr_t file, double size, bool npy) {
+  std::vector<StoredTensor> tensors;
+  const Status status = stored_tensors(heap_span<const uint8_t>(file, size), npy, tensors);
+  val result = val::object();
+  result.set("error", to_js(status));
+  if (!status.ok()) return result;
+  val list = val::array();
+  for (const auto& tensor : tensors) {
+    val entry = val::object();
+    entry.set("name", tensor.name);
+    val shape = val::array();
+    for (int64_t n : tensor.shape) shape.call<void>("push", static_cast<double>(n));
+    entry.set("shape", shape);
+    list.call<void>("push", entry);
+  }
+  result.set("tensors", list);
+  return result;
+}
+
+val js_read_weight_tensor(uintptr_t file, double size, bool npy, double index, uintptr_t out, double count) {
+  const auto bytes = heap_span<const uint8_t>(file, size);
+  std::vector<StoredTensor> tensors;
+  POSEMBED_RETURN_IF_ERROR_JS(stored_tensors(bytes, npy, tensors));
+  const auto i = static_cast<std::size_t>(to_int64(index));
+  if (i >= tensors.size()) return to_js(Status::range_error("tensor index out of range"));
+  return to_js(read_tensor_data(bytes, tensors[i], heap_span<float>(out, count)));
+}
+
 val js_limits() {
   val out = val::object();
   out.set("maxDModel", static_cast<double>(limits::kMaxDModel));
@@ -195,5 +238,7 @@ EMSCRIPTEN_BINDINGS(posembed) {
   function("applyRope", &posembed::js_apply_rope);
   function("sincos2d", &posembed::js_sincos2d);
   function("interpolatePositions", &posembed::js_interpolate_positions);
+  function("weightFileInfo", &posembed::js_weight_file_info);
+  function("readWeightTensor", &posembed::js_read_weight_tensor);
   function("limits", &posembed::js_limits);
 }

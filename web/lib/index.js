@@ -9,8 +9,9 @@ import { t5Bias, t5Bucket, t5Buckets } from './t5.js';
 import { applyRope, ropeInvFreq } from './rope.js';
 import { sincos2d } from './sincos2d.js';
 import { interpolatePositions, LearnedPositions } from './learned_positions.js';
+import { readNpy, readSafetensors, WeightFileError } from './weight_files.js';
 
-export { simdSupported };
+export { simdSupported, WeightFileError };
 
 export class Posembed {
   #core;
@@ -68,6 +69,14 @@ export class Posembed {
 
   interpolatePositions(table, newLength, opts) {
     return interpolatePositions(this.#core, table, newLength, opts);
+  }
+
+  readNpy(bytes) {
+    return readNpy(this.#core, bytes);
+  }
+
+  readSafetensors(bytes) {
+    return readSafetensors(this.#core, bytes);
   }
 
   // Heap size and the number of live allocations (tables not yet disposed): for leak checks.

@@ -1,4 +1,5 @@
 import { outBuffer } from './validate.js';
+import { WeightFileError } from './weight_files.js';
 
 // Loading the Emscripten module and owning its heap: every allocation the package makes goes through
 // WasmCore, is freed in a finally block, and is counted, so tests can assert that nothing leaks.
@@ -13,7 +14,7 @@ export function simdSupported() {
 // Heap pointers stay below 2^31 (-sMAXIMUM_MEMORY=2GB); one allocation can take at most this.
 export const MAX_HEAP_BYTES = 2 ** 31 - 2 ** 24;
 
-const ERROR_TYPES = { RangeError, TypeError, Error };
+const ERROR_TYPES = { RangeError, TypeError, Error, WeightFileError };
 
 async function readBytes(url) {
   if (url.protocol === 'file:') {
