@@ -10,6 +10,7 @@
 #include <string>
 
 #include "posembed/alibi.hpp"
+#include "posembed/analysis.hpp"
 #include "posembed/learned_positions.hpp"
 #include "posembed/limits.hpp"
 #include "posembed/rope.hpp"
@@ -208,6 +209,25 @@ val js_read_weight_tensor(uintptr_t file, double size, bool npy, double index, u
   return to_js(read_tensor_data(bytes, tensors[i], heap_span<float>(out, count)));
 }
 
+val js_similarity(uintptr_t a, double n, uintptr_t b, double m, double d, const std::string& metric, uintptr_t out) {
+  const auto parsed = parse_similarity_metric(metric);
+  if (!parsed) return to_js(Status::type_error("metric must be 'dot' or 'cosine', got '" + metric + "'"));
+  return to_js(similarity(heap_span<const float>(a, n * d), to_int64(n), heap_span<const float>(b, m * d), to_int64(m), to_int64(d), *parsed,
+                          heap_span<float>(out, n * m)));
+}
+
+val js_nearest_rows(uintptr_t table, double rows, double d, uintptr_t query, const std::string& metric, double k, uintptr_t indices,
+                    uintptr_t scores) {
+  const auto parsed = parse_similarity_metric(metric);
+  if (!parsed) return to_js(Status::type_error("metric must be 'dot' or 'cosine', got '" + metric + "'"));
+  return to_js(nearest_rows(heap_span<const float>(table, rows * d), to_int64(rows), to_int64(d), heap_span<const float>(query, d), *parsed,
+                            heap_span<int32_t>(indices, k), heap_span<float>(scores, k)));
+}
+
+val js_pca(uintptr_t x, double n, double d, double components, uintptr_t out) {
+  return to_js(pca(heap_span<const float>(x, n * d), to_int64(n), to_int64(d), to_int64(components), heap_span<float>(out, n * components)));
+}
+
 val js_limits() {
   val out = val::object();
   out.set("maxDModel", static_cast<double>(limits::kMaxDModel));
@@ -240,5 +260,8 @@ EMSCRIPTEN_BINDINGS(posembed) {
   function("interpolatePositions", &posembed::js_interpolate_positions);
   function("weightFileInfo", &posembed::js_weight_file_info);
   function("readWeightTensor", &posembed::js_read_weight_tensor);
+  function("similarity", &posembed::js_similarity);
+  function("nearestRows", &posembed::js_nearest_rows);
+  function("pca", &posembed::js_pca);
   function("limits", &posembed::js_limits);
 }

@@ -10,6 +10,7 @@ import { applyRope, ropeInvFreq } from './rope.js';
 import { sincos2d } from './sincos2d.js';
 import { interpolatePositions, LearnedPositions } from './learned_positions.js';
 import { readNpy, readSafetensors, WeightFileError } from './weight_files.js';
+import { pca, similarity } from './analysis.js';
 
 export { simdSupported, WeightFileError };
 
@@ -77,6 +78,14 @@ export class Posembed {
 
   readSafetensors(bytes) {
     return readSafetensors(this.#core, bytes);
+  }
+
+  similarity(a, b, opts) {
+    return similarity(this.#core, a, b, opts);
+  }
+
+  pca(x, opts) {
+    return pca(this.#core, x, opts);
   }
 
   // Heap size and the number of live allocations (tables not yet disposed): for leak checks.

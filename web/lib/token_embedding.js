@@ -2,6 +2,7 @@
 import { describe, integer, number, options } from './validate.js';
 import { tokenIds } from './tensor.js';
 import { HeapTable } from './table.js';
+import { nearestRows } from './analysis.js';
 
 const KNOWN = ['vocabSize', 'dModel', 'paddingIdx', 'scale', 'weights', 'init'];
 
@@ -39,5 +40,11 @@ export class TokenEmbedding extends HeapTable {
       (outPointer, idsPointer) => core.module.tokenEmbeddingLookup(pointer, this.vocabSize, this.dModel, this.paddingIdx ?? -1,
         this.scale, idsPointer, data.length, outPointer));
     return { data: rows, shape: [...shape, this.dModel] };
+  }
+
+  // The k rows most similar to query (a dModel vector), best first: { indices: Int32Array, scores: Float32Array }.
+  nearest(query, opts) {
+    const { core, pointer } = this.live();
+    return nearestRows(core, pointer, this.vocabSize, this.dModel, query, opts);
   }
 }

@@ -1,0 +1,29 @@
+// Looking at embeddings: similarity matrices (a blocked SIMD A·Bᵀ), nearest rows of a table, and PCA.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "posembed/status.hpp"
+
+namespace posembed {
+
+enum class SimilarityMetric { kDot, kCosine };
+std::optional<SimilarityMetric> parse_similarity_metric(std::string_view name);
+
+// out[i][j] = a_i · b_j (dot) or a_i · b_j / (|a_i| |b_j|) (cosine; 0 where a norm is 0).
+// a: [n, d], b: [m, d], out: [n, m].
+Status similarity(std::span<const float> a, int64_t n, std::span<const float> b, int64_t m, int64_t d, SimilarityMetric metric,
+                  std::span<float> out);
+
+// The k rows of table ([rows, d]) most similar to query ([d]), best first; ties go to the lower index.
+Status nearest_rows(std::span<const float> table, int64_t rows, int64_t d, std::span<const float> query, SimilarityMetric metric,
+                    std::span<int32_t> indices, std::span<float> scores);
+
+// Projections of the centred rows of x ([n, d]) on its first `components` principal axes: out [n, components].
+// Each axis's sign makes its largest-magnitude loading positive. axes (optional, [components, d]) receives them.
+Status pca(std::span<const float> x, int64_t n, int64_t d, int64_t components, std::span<float> out, std::span<float> axes = {});
+
+}  // namespace posembed

@@ -1,0 +1,129 @@
+#include "posembed/analysis.hpp"
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "posembed/sinusoidal.hpp"
+#include "vectors.hpp"
+
+namespace posembed {
+namespace {
+
+TEST_CASE("similarity and nearest rows match every golden vector", "[analysis]") {
+  for (const auto& c : test::load_vectors("similarity").at("cases")) {
+    SECTION(c.at("name").get<std::string>()) {
+      const auto& p = c.at("params");
+      const auto metric = *parse_similarity_metric(p.at("metric").get<std::string>());
+      const double tolerance = c.at("tolerance").at("abs").get<double>();
+      if (p.contains("of")) {
+        const int64_t length = p.at("length").get<int64_t>(), d = p.at("dModel").get<int64_t>();
+        std::vector<float> table(static_cast<std::size_t>(length * d)), out(static_cast<std::size_t>(length * length));
+        REQUIRE(sinusoidal({.length = length, .d_model = d}, table).ok());
+        REQUIRE(similarity(table, length, table, length, d, metric, out).ok());
+        test::require_close(out, test::doubles(c.at("expected").at("data")), tolerance);
+      } else {
+        const auto& input = c.at("input");
+        const auto table = test::floats(input.at("table").at("data"));
+        const auto query = test::floats(input.at("query"));
+        const auto k = static_cast<std::size_t>(p.at("k").get<int64_t>());
+        std::vector<int32_t> indices(k);
+        std::vector<float> scores(k);
+        REQUIRE(nearest_rows(table, input.at("table").at("shape")[0].get<int64_t>(), input.at("table").at("shape")[1].get<int64_t>(), query,
+                             metric, indices, scores).ok());
+        CHECK(indices == input.at("expectedIndices").get<std::vector<int32_t>>());
+        test::require_close(scores, test::doubles(c.at("expected").at("data")), tolerance);
+      }
+    }
+  }
+}
+
+TEST_CASE("similarity sweep against double precision, with ragged edges", "[analysis]") {
+  std::mt19937 generator(5);
+  std::normal_distribution<float> value(0.0f, 1.0f);
+  for (auto [n, m, d] : {std::tuple{7, 13, 33}, std::tuple{64, 65, 128}, std::tuple{1, 1, 1}, std::tuple{5, 300, 17}}) {
+    std::vector<float> a(static_cast<std::size_t>(n * d)), b(static_cast<std::size_t>(m * d));
+    for (auto& v : a) v = value(generator);
+    for (auto& v : b) v = value(generator);
+    for (auto metric : {SimilarityMetric::kDot, SimilarityMetric::kCosine}) {
+      std::vector<float> out(static_cast<std::size_t>(n * m));
+      REQUIRE(similarity(a, n, b, m, d, metric, out).ok());
+      for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < m; ++j) {
+          double dot = 0, na = 0, nb = 0;
+          for (int k = 0; k < d; ++k) {
+            dot += static_cast<double>(a[i * d + k]) * b[j * d + k];
+            na += static_cast<double>(a[i * d + k]) * a[i * d + k];
+            nb += static_cast<double>(b[j * d + k]) * b[j * d + k];
+          }
+          const double expected = metric == SimilarityMetric::kDot ? dot : dot / std::sqrt(na * nb);
+          const double scale = metric == SimilarityMetric::kDot ? std::sqrt(na * nb) : 1.0;
+          REQUIRE(std::abs(out[static_cast<std::size_t>(i * m + j)] - expected) <= 1e-5 * std::max(scale, 1.0));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("nearest breaks ties by the lower index", "[analysis]") {
+  const std::vector<float> table = {1, 0, 0, 1, 1, 0, 2, 0};  // rows 0, 2 and 3 point the same way
+  const std::vector<float> query = {3, 0};
+  std::vector<int32_t> indices(3);
+  std::vector<float> scores(3);
+  REQUIRE(nearest_rows(table, 4, 2, query, SimilarityMetric::kCosine, indices, scores).ok());
+  CHECK(indices == std::vector<int32_t>{0, 2, 3});
+  REQUIRE(nearest_rows(table, 4, 2, query, SimilarityMetric::kDot, indices, scores).ok());
+  CHECK(indices == std::vector<int32_t>{3, 0, 2});
+}
+
+TEST_CASE("PCA recovers planted axes in order of variance, with the sign rule", "[analysis]") {
+  // Data = sum of three orthonormal directions with standard deviations 5, 2, 0.5, plus a mean offset.
+  const int64_t n = 400, d = 12;
+  std::mt19937 generator(17);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::vector<std::vector<double>> axes(3, std::vector<double>(d));
+  for (auto& axis : axes) for (auto& v : axis) v = normal(generator);
+  for (std::size_t i = 0; i < 3; ++i) {  // Gram-Schmidt
+    for (std::size_t j = 0; j < i; ++j) {
+      double p = 0;
+      for (int64_t k = 0; k < d; ++k) p += axes[i][k] * axes[j][k];
+      for (int64_t k = 0; k < d; ++k) axes[i][k] -= p * axes[j][k];
+    }
+    double norm = 0;
+    for (double v : axes[i]) norm += v * v;
+    for (double& v : axes[i]) v /= std::sqrt(norm);
+  }
+  std::vector<float> x(static_cast<std::size_t>(n * d));
+  for (int64_t r = 0; r < n; ++r) {
+    const double c[3] = {5 * normal(generator), 2 * normal(generator), 0.5 * normal(generator)};
+    for (int64_t k = 0; k < d; ++k) x[static_cast<std::size_t>(r * d + k)] = static_cast<float>(3.0 + c[0] * axes[0][k] + c[1] * axes[1][k] + c[2] * axes[2][k]);
+  }
+  std::vector<float> out(static_cast<std::size_t>(n * 3)), found(static_cast<std::size_t>(3 * d));
+  REQUIRE(pca(x, n, d, 3, out, found).ok());
+  for (std::size_t j = 0; j < 3; ++j) {
+    double alignment = 0, largest = 0;
+    for (int64_t k = 0; k < d; ++k) {
+      alignment += found[j * d + k] * axes[j][k];
+      if (std::abs(found[j * d + k]) > std::abs(largest)) largest = found[j * d + k];
+    }
+    INFO("component " << j);
+    CHECK(std::abs(alignment) > 0.999);
+    CHECK(largest > 0);
+  }
+  double variance[3] = {0, 0, 0};
+  for (int64_t r = 0; r < n; ++r) for (int j = 0; j < 3; ++j) variance[j] += out[static_cast<std::size_t>(r * 3 + j)] * out[static_cast<std::size_t>(r * 3 + j)];
+  CHECK(variance[0] > variance[1]);
+  CHECK(variance[1] > variance[2]);
+}
+
+TEST_CASE("PCA of rank-deficient data and bad arguments", "[analysis]") {
+  const std::vector<float> x = {1, 2, 3, 4, 2, 4, 6, 8, 3, 6, 9, 12};  // three rows on one line
+  std::vector<float> out(6);
+  REQUIRE(pca(x, 3, 4, 2, out).ok());
+  CHECK(std::abs(out[0] + out[4]) < 1e-5);  // first and last rows symmetric about the mean
+  CHECK(std::abs(out[1]) < 1e-5);           // no variance off the line
+  CHECK(pca(x, 3, 4, 4, out).message() == "components must be an integer in [1, min(rows, dModel)] = [1, 3], got 4");
+}
+
+}  // namespace
+}  // namespace posembed

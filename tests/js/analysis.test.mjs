@@ -1,0 +1,69 @@
+import { it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertClose, describeEachModule, loadVectors } from './helpers.mjs';
+
+describeEachModule('analysis', (instance) => {
+  let pe;
+  before(() => { pe = instance(); });
+
+  for (const c of loadVectors('similarity').cases) {
+    it(`matches golden vector ${c.name}`, () => {
+      if (c.params.of === 'sinusoidal') {
+        const table = pe.sinusoidal({ length: c.params.length, dModel: c.params.dModel });
+        assertClose(pe.similarity(table, undefined, { metric: c.params.metric }), c.expected, c.tolerance.abs, c.name);
+        return;
+      }
+      const { table, query, expectedIndices } = c.input;
+      const emb = pe.tokenEmbedding({ vocabSize: table.shape[0], dModel: table.shape[1], weights: { data: Float32Array.from(table.data), shape: table.shape } });
+      const { indices, scores } = emb.nearest(query, { k: c.params.k, metric: c.params.metric });
+      emb.dispose();
+      assert.deepEqual(Array.from(indices), expectedIndices);
+      assertClose({ data: scores, shape: [scores.length] }, c.expected, c.tolerance.abs, c.name);
+    });
+  }
+
+  it('similarity of two matrices, dot and cosine, against double precision', () => {
+    const a = { data: Float32Array.from({ length: 5 * 9 }, (_, i) => Math.sin(i * 1.3)), shape: [5, 9] };
+    const b = { data: Float32Array.from({ length: 7 * 9 }, (_, i) => Math.cos(i * 0.7)), shape: [7, 9] };
+    for (const metric of ['dot', 'cosine']) {
+      const { data, shape } = pe.similarity(a, b, { metric });
+      assert.deepEqual(shape, [5, 7]);
+      for (let i = 0; i < 5; i++) {
+        for (let j = 0; j < 7; j++) {
+          let dot = 0, na = 0, nb = 0;
+          for (let k = 0; k < 9; k++) {
+            dot += a.data[i * 9 + k] * b.data[j * 9 + k];
+            na += a.data[i * 9 + k] ** 2;
+            nb += b.data[j * 9 + k] ** 2;
+          }
+          const expected = metric === 'dot' ? dot : dot / Math.sqrt(na * nb);
+          assert.ok(Math.abs(data[i * 7 + j] - expected) < 1e-5, `${metric} (${i}, ${j})`);
+        }
+      }
+    }
+  });
+
+  it('pca projects onto axes ordered by variance', () => {
+    // Points on a tilted line plus a little spread across it.
+    const rows = 50;
+    const x = { data: new Float32Array(rows * 3), shape: [rows, 3] };
+    for (let r = 0; r < rows; r++) x.data.set([r, 2 * r + 0.1 * Math.sin(r), 5], r * 3);
+    const { data, shape } = pe.pca(x, { components: 2 });
+    assert.deepEqual(shape, [rows, 2]);
+    const variance = [0, 1].map((c) => data.filter((_, i) => i % 2 === c).reduce((s, v) => s + v * v, 0));
+    assert.ok(variance[0] > 100 * variance[1]);
+  });
+
+  it('rejects bad inputs with their ranges', () => {
+    const a = { data: new Float32Array(6), shape: [2, 3] };
+    assert.throws(() => pe.similarity(a, { data: new Float32Array(8), shape: [2, 4] }), { name: 'RangeError', message: 'b.shape[1] must equal a.shape[1] = 3, got 4' });
+    assert.throws(() => pe.similarity(a, a, { metric: 'l2' }), { name: 'RangeError', message: "metric must be one of 'dot', 'cosine', got 'l2'" });
+    assert.throws(() => pe.pca(a, { components: 3 }), { name: 'RangeError', message: 'components must be an integer in [1, 2], got 3' });
+    assert.throws(() => pe.pca({ data: new Float32Array(3), shape: [1, 3] }), { name: 'RangeError', message: 'x.shape[0] must be at least 2 (PCA needs two rows), got 1' });
+    const emb = pe.tokenEmbedding({ vocabSize: 4, dModel: 2 });
+    assert.throws(() => emb.nearest([1, 0], { k: 5 }), { name: 'RangeError', message: 'k must be an integer in [1, 4], got 5' });
+    assert.throws(() => emb.nearest([1, 0, 0]), { name: 'RangeError', message: 'query must hold dModel = 2 numbers, got 3' });
+    assert.throws(() => emb.nearest([1, NaN]), { name: 'RangeError', message: 'query[1] must be finite, got NaN' });
+    emb.dispose();
+  });
+});
