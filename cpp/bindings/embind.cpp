@@ -18,6 +18,7 @@
 #include "posembed/sinusoidal.hpp"
 #include "posembed/t5.hpp"
 #include "posembed/token_embedding.hpp"
+#include "posembed/transformer_embedding.hpp"
 #include "posembed/weight_files.hpp"
 
 namespace posembed {
@@ -228,6 +229,21 @@ val js_pca(uintptr_t x, double n, double d, double components, uintptr_t out) {
   return to_js(pca(heap_span<const float>(x, n * d), to_int64(n), to_int64(d), to_int64(components), heap_span<float>(out, n * components)));
 }
 
+// positions: 0 for none. random_state: a uint64 on the heap, advanced by the dropout draws.
+val js_combined_embedding(uintptr_t table, double vocab_size, double d_model, double padding_idx, double scale, uintptr_t positions,
+                          double max_length, uintptr_t ids, double count, double seq, bool training, double dropout, uintptr_t random_state,
+                          uintptr_t out) {
+  const CombinedEmbeddingParams params{embedding_shape(vocab_size, d_model, padding_idx), static_cast<float>(scale), to_int64(max_length),
+                                       static_cast<float>(dropout)};
+  auto* state = reinterpret_cast<uint64_t*>(random_state);
+  Random random(*state);
+  const Status status = combined_embedding(params, heap_span<const float>(table, vocab_size * d_model),
+                                           positions ? heap_span<const float>(positions, max_length * d_model) : std::span<const float>(),
+                                           heap_span<const int32_t>(ids, count), to_int64(seq), training, random, heap_span<float>(out, count * d_model));
+  *state = random.state();
+  return to_js(status);
+}
+
 val js_limits() {
   val out = val::object();
   out.set("maxDModel", static_cast<double>(limits::kMaxDModel));
@@ -263,5 +279,6 @@ EMSCRIPTEN_BINDINGS(posembed) {
   function("similarity", &posembed::js_similarity);
   function("nearestRows", &posembed::js_nearest_rows);
   function("pca", &posembed::js_pca);
+  function("combinedEmbedding", &posembed::js_combined_embedding);
   function("limits", &posembed::js_limits);
 }

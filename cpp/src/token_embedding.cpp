@@ -63,6 +63,16 @@ Status init_embedding_table(const TokenEmbeddingShape& shape, const EmbeddingIni
   return {};
 }
 
+Status validate_ids(const TokenEmbeddingShape& shape, std::span<const int32_t> ids) {
+  for (std::size_t j = 0; j < ids.size(); ++j) {
+    if (ids[j] < 0 || ids[j] >= shape.vocab_size) {
+      return out_of_range("ids[" + std::to_string(j) + "]",
+                          "a token id in [0, vocabSize - 1] = [0, " + std::to_string(shape.vocab_size - 1) + "]", ids[j]);
+    }
+  }
+  return {};
+}
+
 Status token_embedding_lookup(const TokenEmbeddingShape& shape, float scale, std::span<const float> table,
                               std::span<const int32_t> ids, std::span<float> out) {
   POSEMBED_RETURN_IF_ERROR(validate(shape));
@@ -74,12 +84,7 @@ Status token_embedding_lookup(const TokenEmbeddingShape& shape, float scale, std
                                " elements, got " + std::to_string(table.size()));
   }
   if (out.size() != ids.size() * d) return output_size_error(ids.size() * d, out.size());
-  for (std::size_t j = 0; j < ids.size(); ++j) {
-    if (ids[j] < 0 || ids[j] >= shape.vocab_size) {
-      return out_of_range("ids[" + std::to_string(j) + "]",
-                          "a token id in [0, vocabSize - 1] = [0, " + std::to_string(shape.vocab_size - 1) + "]", ids[j]);
-    }
-  }
+  POSEMBED_RETURN_IF_ERROR(validate_ids(shape, ids));
   for (std::size_t j = 0; j < ids.size(); ++j) {
     float* destination = out.data() + j * d;
     if (ids[j] == shape.padding_idx) {

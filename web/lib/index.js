@@ -11,6 +11,7 @@ import { sincos2d } from './sincos2d.js';
 import { interpolatePositions, LearnedPositions } from './learned_positions.js';
 import { readNpy, readSafetensors, WeightFileError } from './weight_files.js';
 import { pca, similarity } from './analysis.js';
+import { TransformerEmbedding } from './transformer_embedding.js';
 
 export { simdSupported, WeightFileError };
 
@@ -86,6 +87,10 @@ export class Posembed {
 
   pca(x, opts) {
     return pca(this.#core, x, opts);
+  }
+
+  transformerEmbedding(opts) {
+    return new TransformerEmbedding(this.#core, opts);
   }
 
   // Heap size and the number of live allocations (tables not yet disposed): for leak checks.

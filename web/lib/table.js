@@ -9,8 +9,9 @@ export class HeapTable {
   #core;
   #pointer = 0;
 
-  // name: how errors call this object ('tokenEmbedding'); zeroRow: a row the initialiser leaves at zero.
-  constructor(core, { name, rows, columns, weights, init, zeroRow = -1 }) {
+  // name: how errors call this object ('tokenEmbedding'); zeroRow: a row the initialiser leaves at zero;
+  // fill(pointer): a kernel that writes the table, in place of weights or init.
+  constructor(core, { name, rows, columns, weights, init, zeroRow = -1, fill }) {
     this.name = name;
     const given = weights === undefined ? null : floatMatrix('weights', weights, rows, columns);
     if (given && init !== undefined) throw new TypeError(`${name}: give either weights or init, not both`);
@@ -26,7 +27,8 @@ export class HeapTable {
     this.#pointer = core.alloc(rows * columns * 4, `a ${rows} x ${columns} ${name} table`);
     this.#core = core;
     try {
-      if (given) core.f32(this.#pointer, rows * columns).set(given);
+      if (fill) core.check(fill(this.#pointer));
+      else if (given) core.f32(this.#pointer, rows * columns).set(given);
       else core.check(core.module.initEmbeddingTable(this.#pointer, rows, columns, zeroRow, type, std, gain, seed));
     } catch (error) {
       this.dispose();

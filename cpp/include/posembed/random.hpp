@@ -11,6 +11,9 @@ class Random {
  public:
   explicit Random(uint64_t seed) : state_(seed) {}
 
+  // The whole state of uniform draws: Random(state()) continues this sequence of next_u64 and uniform.
+  uint64_t state() const { return state_; }
+
   uint64_t next_u64();
   // Uniform in [0, 1) with 53 random bits.
   double uniform();

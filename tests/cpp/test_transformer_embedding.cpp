@@ -1,0 +1,63 @@
+#include "posembed/transformer_embedding.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include "posembed/sinusoidal.hpp"
+#include "vectors.hpp"
+
+namespace posembed {
+namespace {
+
+TEST_CASE("the fused layer equals lookup * scale + positions (golden combined vector)", "[transformer_embedding]") {
+  for (const auto& c : test::load_vectors("token_embedding").at("cases")) {
+    if (c.at("params").value("positional", "none") != "sinusoidal") continue;
+    const auto& table_json = c.at("input").at("table");
+    const CombinedEmbeddingParams params{.shape = {.vocab_size = table_json.at("shape")[0].get<int64_t>(), .d_model = table_json.at("shape")[1].get<int64_t>(),
+                                                   .padding_idx = c.at("params").at("paddingIdx").get<int64_t>()},
+                                         .scale = static_cast<float>(std::sqrt(static_cast<double>(table_json.at("shape")[1].get<int64_t>()))),
+                                         .max_length = 16};
+    const auto ids = c.at("input").at("ids").get<std::vector<int32_t>>();
+    std::vector<float> positions(static_cast<std::size_t>(16 * params.shape.d_model));
+    REQUIRE(sinusoidal({.length = 16, .d_model = params.shape.d_model}, positions).ok());
+    std::vector<float> out(ids.size() * static_cast<std::size_t>(params.shape.d_model));
+    Random random(0);
+    REQUIRE(combined_embedding(params, test::floats(table_json.at("data")), positions, ids, static_cast<int64_t>(ids.size()), false, random, out).ok());
+    test::require_close(out, test::doubles(c.at("expected").at("data")), c.at("tolerance").at("abs").get<double>());
+  }
+}
+
+TEST_CASE("dropout: only when training, inverted, reproducible from the seed", "[transformer_embedding]") {
+  const CombinedEmbeddingParams params{.shape = {.vocab_size = 3, .d_model = 64}, .scale = 1.0f, .max_length = 100, .dropout = 0.25f};
+  const std::vector<float> table(3 * 64, 2.0f);
+  std::vector<int32_t> ids(2 * 100, 1);
+  std::vector<float> a(ids.size() * 64), b(ids.size() * 64), eval(ids.size() * 64);
+  Random first(9), second(9);
+  REQUIRE(combined_embedding(params, table, {}, ids, 100, true, first, a).ok());
+  REQUIRE(combined_embedding(params, table, {}, ids, 100, true, second, b).ok());
+  REQUIRE(combined_embedding(params, table, {}, ids, 100, false, first, eval).ok());
+  CHECK(a == b);
+  std::size_t dropped = 0;
+  for (float v : a) {
+    REQUIRE((v == 0.0f || v == 2.0f / 0.75f));
+    dropped += v == 0.0f;
+  }
+  CHECK(std::abs(static_cast<double>(dropped) / static_cast<double>(a.size()) - 0.25) < 0.02);
+  for (float v : eval) REQUIRE(v == 2.0f);
+}
+
+TEST_CASE("the fused layer checks ids, sequence length and dropout", "[transformer_embedding]") {
+  const CombinedEmbeddingParams params{.shape = {.vocab_size = 3, .d_model = 2}, .max_length = 4};
+  const std::vector<float> table(6);
+  std::vector<float> out(10);
+  Random random(0);
+  const std::vector<int32_t> too_long(5, 0), bad_id = {0, 3};
+  CHECK(combined_embedding(params, table, {}, too_long, 5, false, random, out).message() == "ids.shape[-1] (seq) must be an integer in [1, maxLength] = [1, 4], got 5");
+  CHECK(combined_embedding(params, table, {}, bad_id, 2, false, random, {out.data(), 4}).message() == "ids[1] must be a token id in [0, vocabSize - 1] = [0, 2], got 3");
+  CombinedEmbeddingParams bad_dropout = params;
+  bad_dropout.dropout = 1.0f;
+  CHECK(combined_embedding(bad_dropout, table, {}, {bad_id.data(), 1}, 1, true, random, {out.data(), 2}).message() == "dropout must be a number in [0, 1), got 1");
+}
+
+}  // namespace
+}  // namespace posembed

@@ -1,0 +1,58 @@
+import { it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { assertClose, describeEachModule, loadVectors } from './helpers.mjs';
+
+describeEachModule('transformerEmbedding', (instance) => {
+  let pe;
+  before(() => { pe = instance(); });
+
+  it('matches the golden combined vector (token * sqrt(d) + sinusoidal), fused', () => {
+    const c = loadVectors('token_embedding').cases.find((x) => x.params.positional === 'sinusoidal');
+    const [vocabSize, dModel] = c.input.table.shape;
+    const layer = pe.transformerEmbedding({ vocabSize, dModel, maxLength: 64, positional: 'sinusoidal', scale: 'sqrt', paddingIdx: c.params.paddingIdx,
+      weights: { data: Float32Array.from(c.input.table.data), shape: c.input.table.shape } });
+    assertClose(layer.forward(c.input.ids), c.expected, c.tolerance.abs, c.name);
+    layer.dispose();
+  });
+
+  it('learned positions and batches: forward = lookup * scale + positions row by row', () => {
+    const layer = pe.transformerEmbedding({ vocabSize: 50, dModel: 6, maxLength: 8, positional: 'learned', scale: 2, seed: 4 });
+    const ids = { data: new Int32Array([1, 2, 3, 4, 5, 6]), shape: [2, 3] };
+    const out = layer.forward(ids);
+    assert.deepEqual(out.shape, [2, 3, 6]);
+    const tokens = layer.tokens.lookup(ids).data;
+    const positions = layer.positions.lookup(3).data;
+    out.data.forEach((v, i) => assert.ok(Math.abs(v - (tokens[i] + positions[i % 18])) < 1e-6));
+    layer.dispose();
+  });
+
+  it('dropout only when training, inverted, reproducible from the seed', () => {
+    const make = () => pe.transformerEmbedding({ vocabSize: 10, dModel: 32, maxLength: 16, positional: 'none', dropout: 0.5, seed: 7,
+      weights: { data: new Float32Array(320).fill(1), shape: [10, 32] } });
+    const [a, b] = [make(), make()];
+    const ids = Array.from({ length: 16 }, (_, i) => i % 10);
+    assert.ok(a.forward(ids).data.every((v) => v === 1));
+    const first = a.forward(ids, { training: true }).data;
+    assert.deepEqual(first, b.forward(ids, { training: true }).data);
+    assert.notDeepEqual(a.forward(ids, { training: true }).data, first, 'the next call draws a new mask');
+    assert.ok(first.every((v) => v === 0 || v === 2));
+    const kept = first.filter((v) => v === 2).length / first.length;
+    assert.ok(kept > 0.4 && kept < 0.6);
+    a.dispose();
+    b.dispose();
+  });
+
+  it('rejects sequences past maxLength and bad options; dispose frees everything', () => {
+    const before = pe.memory().liveAllocations;
+    const layer = pe.transformerEmbedding({ vocabSize: 10, dModel: 4, maxLength: 4 });
+    assert.throws(() => layer.forward([1, 2, 3, 4, 5]), { name: 'RangeError', message: 'ids.shape[-1] (seq) must be an integer in [1, maxLength] = [1, 4], got 5' });
+    assert.throws(() => layer.forward([1], { training: 1 }), { name: 'TypeError', message: 'training must be true or false, got 1' });
+    layer.dispose();
+    layer.dispose();
+    assert.equal(pe.memory().liveAllocations, before);
+    assert.throws(() => layer.forward([1]), { message: 'this transformerEmbedding has been disposed' });
+    assert.throws(() => pe.transformerEmbedding({ vocabSize: 10, dModel: 4, maxLength: 4, dropout: 1 }), { name: 'RangeError', message: 'dropout must be a number in [0, 0.999999], got 1' });
+    assert.throws(() => pe.transformerEmbedding({ vocabSize: 10, dModel: 4, maxLength: 4, positionWeights: {} }), { name: 'TypeError' });
+    assert.equal(pe.memory().liveAllocations, before);
+  });
+});
