@@ -16,7 +16,10 @@ namespace {
 //   sin(a + kw) = sin a cos kw + cos a sin kw,   cos(a + kw) = cos a cos kw - sin a sin kw,
 // with a table of cos kw, ±sin kw for k < kRowsPerAnchor. That is two multiplies per value, not a sin,
 // and no error accumulates: each value is one rotation away from an anchor computed from a reduced angle.
-constexpr int64_t kRowsPerAnchor = 16;
+// The table itself is built from kSteps coarse (k = kSteps * a) and kSteps fine (k = b) rotations, so one
+// block costs 2 * kSteps + 1 rows of sin/cos instead of kRowsPerAnchor + 1.
+constexpr int64_t kSteps = 8;
+constexpr int64_t kRowsPerAnchor = kSteps * kSteps;
 
 // Column of pair i's sine and cosine.
 struct PairColumns {
@@ -40,18 +43,33 @@ class SinusoidalWriter {
         anchor_(frequency_cos_ + half_),
         anchor_partner_(anchor_ + params.d_model),
         rotation_cos_(anchor_partner_ + params.d_model),
-        rotation_sin_(rotation_cos_ + kRowsPerAnchor * params.d_model) {
+        rotation_sin_(rotation_cos_ + kRowsPerAnchor * params.d_model),
+        step_sin_(rotation_sin_ + kRowsPerAnchor * params.d_model),
+        step_cos_(step_sin_ + 2 * kSteps * (params.d_model / 2)) {
     for (int64_t i = 0; i < half_; ++i) frequencies_[i] = sinusoidal_frequency(params, i);
   }
 
   static std::size_t workspace_floats(const SinusoidalParams& params) {
-    return static_cast<std::size_t>(3 * (params.d_model / 2) + (2 + 2 * kRowsPerAnchor) * params.d_model);
+    return static_cast<std::size_t>((3 + 4 * kSteps) * (params.d_model / 2) + (2 + 2 * kRowsPerAnchor) * params.d_model);
   }
 
   void write(float* out) {
+    // step rows 0 .. kSteps-1: angles b*w (fine); kSteps .. 2*kSteps-1: angles kSteps*a*w (coarse).
+    for (int64_t step = 0; step < 2 * kSteps; ++step) {
+      sincos_at(static_cast<double>(step < kSteps ? step : kSteps * (step - kSteps)));
+      std::copy(frequency_sin_, frequency_sin_ + half_, step_sin_ + step * half_);
+      std::copy(frequency_cos_, frequency_cos_ + half_, step_cos_ + step * half_);
+    }
     const int64_t rows = std::min(kRowsPerAnchor, params_.length);
     for (int64_t k = 0; k < rows; ++k) {
-      sincos_at(static_cast<double>(k));
+      const float* fine_sin = step_sin_ + (k % kSteps) * half_;
+      const float* fine_cos = step_cos_ + (k % kSteps) * half_;
+      const float* coarse_sin = step_sin_ + (kSteps + k / kSteps) * half_;
+      const float* coarse_cos = step_cos_ + (kSteps + k / kSteps) * half_;
+      for (int64_t i = 0; i < half_; ++i) {
+        frequency_cos_[i] = coarse_cos[i] * fine_cos[i] - coarse_sin[i] * fine_sin[i];
+        frequency_sin_[i] = coarse_sin[i] * fine_cos[i] + coarse_cos[i] * fine_sin[i];
+      }
       // Row k of the table rotates an anchor by k*w: cosines stay, sines carry the identity's sign.
       scatter_pairs(rotation_cos_ + k * params_.d_model, frequency_cos_, frequency_cos_);
       scatter_pairs(rotation_sin_ + k * params_.d_model, frequency_sin_, frequency_sin_);
@@ -108,6 +126,8 @@ class SinusoidalWriter {
   float* anchor_partner_;  // the other member of each pair: cos where anchor_ has sin, and sin where cos
   float* rotation_cos_;    // [kRowsPerAnchor, d_model]
   float* rotation_sin_;    // [kRowsPerAnchor, d_model]
+  float* step_sin_;        // [2 * kSteps, d_model / 2]: sin of the fine and coarse steps
+  float* step_cos_;        // [2 * kSteps, d_model / 2]
 };
 
 }  // namespace

@@ -1,0 +1,88 @@
+// npm run bench: every op of DESIGN §5 side by side in one process (posembed wasm SIMD with a fresh output
+// and with `out`, posembed wasm scalar, plain JS, TensorFlow.js wasm, ONNX Runtime Web wasm single-threaded)
+// against the memory limit of the same bytes; medians of repeated runs and the max error vs float64.
+// Prints a table per op and writes JSON (build/bench.json, or --json PATH). --quick for fewer runs;
+// --op NAME to run the ops whose name contains NAME.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Bench } from 'tinybench';
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-wasm';
+import * as ort from 'onnxruntime-web';
+import { load } from '../dist/index.js';
+import { OPS } from './bench/ops.mjs';
+
+const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, op: { type: 'string' }, json: { type: 'string', default: 'build/bench.json' } } });
+const SAMPLES = 4096;
+
+function sampledIndices(elements) {
+  const indices = new Set([0, elements - 1]);
+  let state = 12345;
+  while (indices.size < Math.min(SAMPLES, elements)) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    indices.add(state % elements);
+  }
+  return [...indices];
+}
+
+function maxError(output, reference, indices) {
+  if (!output || output.length === undefined) return NaN;
+  return indices.reduce((worst, i) => Math.max(worst, Math.abs(output[i] - reference(i))), 0);
+}
+
+const format = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
+
+await tf.setBackend('wasm');
+await tf.ready();
+ort.env.wasm.numThreads = 1;
+ort.env.logLevel = 'error';
+const engines = { 'posembed wasm SIMD': await load({ simd: true }), 'posembed wasm scalar': await load({ simd: false }) };
+
+console.log('posembed benchmark: medians of repeated runs, one process, same inputs for every implementation');
+console.log(`Node ${process.version}; TensorFlow.js ${tf.version_core} (wasm backend); ONNX Runtime Web ${ort.env.versions.web} (wasm, 1 thread)`);
+console.log('WebGPU: not part of this version; its column arrives with the WebGPU backend.\n');
+
+const results = [];
+for (const makeOp of OPS) {
+  const op = await makeOp();
+  if (args.op && !op.name.includes(args.op)) continue;
+  const indices = sampledIndices(op.elements);
+  const out = new Float32Array(op.elements);
+  const source = new Float32Array(op.elements).fill(0.25);
+  const contexts = Object.fromEntries(Object.entries(engines).map(([name, pe]) => [name, op.setup?.(pe)]));
+  const tasks = {
+    [`memory limit (${op.limit} ${(op.elements * 4 / 2 ** 20).toFixed(0)} MiB)`]: op.limit === 'fill' ? () => out.fill(0.5) : () => out.set(source),
+    'posembed wasm SIMD': () => op.posembed(engines['posembed wasm SIMD'], undefined, contexts['posembed wasm SIMD']),
+    'posembed wasm SIMD, out': () => op.posembed(engines['posembed wasm SIMD'], out, contexts['posembed wasm SIMD']),
+    'posembed wasm scalar': () => op.posembed(engines['posembed wasm scalar'], undefined, contexts['posembed wasm scalar']),
+    ...op.impls,
+  };
+  const rows = [];
+  for (const [name, fn] of Object.entries(tasks)) {
+    const first = await fn();
+    const error = name.startsWith('memory limit') ? null : maxError(first, op.reference, indices);
+    const heavy = op.slow && name === 'plain JS';
+    const bench = new Bench({ time: args.quick || heavy ? 0 : 1000, iterations: heavy ? 2 : args.quick ? 5 : 15, warmup: !heavy, warmupIterations: 2, warmupTime: 0 });
+    bench.add(name, fn);
+    await bench.run();
+    rows.push({ name, medianMs: bench.tasks[0].result.latency.p50, samples: bench.tasks[0].result.latency.samplesCount ?? null, maxError: error });
+  }
+  for (const context of Object.values(contexts)) context?.dispose();
+  const limit = rows[0].medianMs;
+  const posembed = rows.find((r) => r.name === 'posembed wasm SIMD').medianMs;
+  for (const row of rows) {
+    row.timesLimit = row.medianMs / limit;
+    row.timesPosembed = row.medianMs / posembed;
+  }
+  results.push({ op: op.name, limitKind: op.limit, elements: op.elements, sampledForError: indices.length, rows });
+  console.log(op.name);
+  console.table(rows.map((r) => ({
+    implementation: r.name, 'median ms': format(r.medianMs), '× limit': r.timesLimit.toFixed(2),
+    '× posembed SIMD': r.timesPosembed.toFixed(2), 'max |error| vs float64': r.maxError === null ? '' : r.maxError.toExponential(1),
+  })));
+}
+
+mkdirSync(dirname(args.json), { recursive: true });
+writeFileSync(args.json, JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2));
+console.log(`results written to ${args.json} (errors: max over ${SAMPLES} sampled elements per output)`);
