@@ -1,5 +1,5 @@
-// npm run bench: every op of DESIGN §5 side by side in one process (posembed wasm SIMD with a fresh output
-// and with `out`, posembed wasm scalar, plain JS, TensorFlow.js wasm, ONNX Runtime Web wasm single-threaded)
+// npm run bench: every op of DESIGN §5 side by side in one process (posembed wasm SIMD with a fresh output,
+// with `out`, and with `out` on the wasm heap (pe.allocate: no copy), posembed wasm scalar, plain JS, TensorFlow.js wasm, ONNX Runtime Web wasm single-threaded)
 // against the memory limit of the same bytes; medians of repeated runs and the max error vs float64.
 // Prints a table per op and writes JSON (build/bench.json, or --json PATH). --quick for fewer runs;
 // --op NAME to run the ops whose name contains NAME.
@@ -50,11 +50,13 @@ for (const makeOp of OPS) {
   const indices = sampledIndices(op.elements);
   const out = new Float32Array(op.elements);
   const source = new Float32Array(op.elements).fill(0.25);
+  const heapOut = engines['posembed wasm SIMD'].allocate(op.elements);
   const contexts = Object.fromEntries(Object.entries(engines).map(([name, pe]) => [name, op.setup?.(pe)]));
   const tasks = {
     [`memory limit (${op.limit} ${(op.elements * 4 / 2 ** 20).toFixed(0)} MiB)`]: op.limit === 'fill' ? () => out.fill(0.5) : () => out.set(source),
     'posembed wasm SIMD': () => op.posembed(engines['posembed wasm SIMD'], undefined, contexts['posembed wasm SIMD']),
     'posembed wasm SIMD, out': () => op.posembed(engines['posembed wasm SIMD'], out, contexts['posembed wasm SIMD']),
+    'posembed wasm SIMD, heap out': () => op.posembed(engines['posembed wasm SIMD'], heapOut.data, contexts['posembed wasm SIMD']),
     'posembed wasm scalar': () => op.posembed(engines['posembed wasm scalar'], undefined, contexts['posembed wasm scalar']),
     ...op.impls,
   };
@@ -69,6 +71,7 @@ for (const makeOp of OPS) {
     rows.push({ name, medianMs: bench.tasks[0].result.latency.p50, samples: bench.tasks[0].result.latency.samplesCount ?? null, maxError: error });
   }
   for (const context of Object.values(contexts)) context?.dispose();
+  heapOut.dispose();
   const limit = rows[0].medianMs;
   const posembed = rows.find((r) => r.name === 'posembed wasm SIMD').medianMs;
   for (const row of rows) {

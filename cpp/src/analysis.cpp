@@ -14,42 +14,50 @@
 namespace posembed {
 namespace {
 
-// Rows of b kept hot in cache while every block of a passes over them.
-constexpr int64_t kRowsPerPanel = 256;
-constexpr int64_t kBlock = 4;
+// The product a · bᵀ as a packed GEMM: b is copied once into panels of kPanelWidth rows, stored depth-major
+// (panel[k][c] = b[row c of the panel][k]), so the micro-kernel reads kRowsPerKernel rows of a as scalars
+// and one panel as vectors, with kRowsPerKernel * 2 vector accumulators and no horizontal sums.
+constexpr std::size_t kPanelWidth = 2 * simd::kFloatLanes;
+constexpr int64_t kRowsPerKernel = 4;
+constexpr int64_t kRowsPerChunk = 64;  // rows of a kept in cache while every panel passes over them
 
-// dots[r][c] = a_rows[r] · b_rows[c] for an A x B block: A * B vector accumulators held across the whole
-// row (horizontal sums once at the end), each load of a or b used B or A times.
-template <int64_t A, int64_t B>
-void dot_block_fixed(const float* const* a_rows, const float* const* b_rows, std::size_t d, float dots[kBlock][kBlock]) {
-  std::size_t k = 0;
-#ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
-  using V = simd::FloatBatch;
-  V sums[A][B];
-  for (auto& row : sums) for (auto& s : row) s = V(0.0f);
-  for (; k + V::size <= d; k += V::size) {
-    V b[B];
-    for (int64_t c = 0; c < B; ++c) b[c] = V::load_unaligned(b_rows[c] + k);
-    for (int64_t r = 0; r < A; ++r) {
-      const V a = V::load_unaligned(a_rows[r] + k);
-      for (int64_t c = 0; c < B; ++c) sums[r][c] = simd::mul_add(a, b[c], sums[r][c]);
+template <int64_t Rows>
+void multiply_panel(const float* a, std::size_t depth, const float* panel, float* out, std::size_t out_stride, std::size_t width) {
+  using V = simd::Widest;
+  constexpr std::size_t W = simd::kFloatLanes;
+  V sums[Rows][2];
+  for (auto& row : sums) row[0] = row[1] = V(0.0f);
+  for (std::size_t k = 0; k < depth; ++k) {
+    const V low = simd::load<V>(panel + k * kPanelWidth);
+    const V high = simd::load<V>(panel + k * kPanelWidth + W);
+    for (int64_t r = 0; r < Rows; ++r) {
+      const V a_rk(a[static_cast<std::size_t>(r) * depth + k]);
+      sums[r][0] = simd::mul_add(a_rk, low, sums[r][0]);
+      sums[r][1] = simd::mul_add(a_rk, high, sums[r][1]);
     }
   }
-  for (int64_t r = 0; r < A; ++r) for (int64_t c = 0; c < B; ++c) dots[r][c] = xsimd::hadd(sums[r][c]);
-#else
-  for (int64_t r = 0; r < A; ++r) for (int64_t c = 0; c < B; ++c) dots[r][c] = 0.0f;
-#endif
-  for (; k < d; ++k) {
-    for (int64_t r = 0; r < A; ++r) for (int64_t c = 0; c < B; ++c) dots[r][c] += a_rows[r][k] * b_rows[c][k];
+  for (int64_t r = 0; r < Rows; ++r) {
+    float* row = out + static_cast<std::size_t>(r) * out_stride;
+    if (width == kPanelWidth) {
+      simd::store(row, sums[r][0]);
+      simd::store(row + W, sums[r][1]);
+    } else {  // the last, partial panel
+      float lanes[kPanelWidth];
+      simd::store(lanes, sums[r][0]);
+      simd::store(lanes + W, sums[r][1]);
+      std::copy(lanes, lanes + width, row);
+    }
   }
 }
 
 float dot(const float* a, const float* b, std::size_t d) {
-  const float* a_rows[1] = {a};
-  const float* b_rows[1] = {b};
-  float dots[kBlock][kBlock];
-  dot_block_fixed<1, 1>(a_rows, b_rows, d, dots);
-  return dots[0][0];
+  using V = simd::Widest;
+  V sum(0.0f);
+  std::size_t k = 0;
+  for (; k + simd::kFloatLanes <= d; k += simd::kFloatLanes) sum = simd::mul_add(simd::load<V>(a + k), simd::load<V>(b + k), sum);
+  float total = simd::reduce_add(sum);
+  for (; k < d; ++k) total += a[k] * b[k];
+  return total;
 }
 
 std::vector<double> row_norms(std::span<const float> x, int64_t rows, std::size_t d) {
@@ -147,24 +155,31 @@ Status similarity(std::span<const float> a, int64_t n, std::span<const float> b,
   const auto cols = static_cast<std::size_t>(m);
   if (out.size() != static_cast<std::size_t>(n) * cols) return output_size_error(static_cast<std::size_t>(n) * cols, out.size());
   const auto depth = static_cast<std::size_t>(d);
-  for (int64_t panel = 0; panel < m; panel += kRowsPerPanel) {
-    const int64_t panel_end = std::min(m, panel + kRowsPerPanel);
-    for (int64_t i = 0; i < n; i += kBlock) {
-      const int64_t a_count = std::min(kBlock, n - i);
-      const float* a_rows[kBlock];
-      for (int64_t r = 0; r < a_count; ++r) a_rows[r] = a.data() + static_cast<std::size_t>(i + r) * depth;
-      for (int64_t j = panel; j < panel_end; j += kBlock) {
-        const int64_t b_count = std::min(kBlock, panel_end - j);
-        const float* b_rows[kBlock];
-        for (int64_t c = 0; c < b_count; ++c) b_rows[c] = b.data() + static_cast<std::size_t>(j + c) * depth;
-        float dots[kBlock][kBlock];
-        if (a_count == kBlock && b_count == kBlock) {
-          dot_block_fixed<kBlock, kBlock>(a_rows, b_rows, depth, dots);
-        } else {
-          for (int64_t r = 0; r < a_count; ++r) for (int64_t c = 0; c < b_count; ++c) dots[r][c] = dot(a_rows[r], b_rows[c], depth);
-        }
-        for (int64_t r = 0; r < a_count; ++r) {
-          for (int64_t c = 0; c < b_count; ++c) out[static_cast<std::size_t>(i + r) * cols + static_cast<std::size_t>(j + c)] = dots[r][c];
+  const std::size_t panels = (cols + kPanelWidth - 1) / kPanelWidth;
+  std::unique_ptr<float[]> packed(new (std::nothrow) float[panels * depth * kPanelWidth]);
+  if (!packed) return Status::range_error("similarity: out of memory for the packed copy of b");
+  for (std::size_t p = 0; p < panels; ++p) {
+    float* panel = packed.get() + p * depth * kPanelWidth;
+    for (std::size_t k = 0; k < depth; ++k) {
+      for (std::size_t c = 0; c < kPanelWidth; ++c) {
+        const std::size_t row = p * kPanelWidth + c;
+        panel[k * kPanelWidth + c] = row < cols ? b[row * depth + k] : 0.0f;
+      }
+    }
+  }
+  for (int64_t chunk = 0; chunk < n; chunk += kRowsPerChunk) {
+    const int64_t chunk_end = std::min(n, chunk + kRowsPerChunk);
+    for (std::size_t p = 0; p < panels; ++p) {
+      const float* panel = packed.get() + p * depth * kPanelWidth;
+      const std::size_t width = std::min(kPanelWidth, cols - p * kPanelWidth);
+      for (int64_t i = chunk; i < chunk_end; i += kRowsPerKernel) {
+        const float* rows = a.data() + static_cast<std::size_t>(i) * depth;
+        float* target = out.data() + static_cast<std::size_t>(i) * cols + p * kPanelWidth;
+        switch (std::min(kRowsPerKernel, chunk_end - i)) {
+          case 4: multiply_panel<4>(rows, depth, panel, target, cols, width); break;
+          case 3: multiply_panel<3>(rows, depth, panel, target, cols, width); break;
+          case 2: multiply_panel<2>(rows, depth, panel, target, cols, width); break;
+          default: multiply_panel<1>(rows, depth, panel, target, cols, width); break;
         }
       }
     }

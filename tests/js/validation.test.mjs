@@ -129,3 +129,41 @@ describe('validation', () => {
     assert.equal(fromUrl.sinusoidal({ length: 2, dModel: 2 }).data[1], 1);
   });
 });
+
+describe('heap arrays: out and inputs without copies', () => {
+  let pe;
+  before(async () => { pe = await load(); });
+  after(() => assert.equal(pe.memory().liveAllocations, 0, 'heap allocations left behind'));
+
+  it('an allocated out is written in place and equals the copied result', () => {
+    const heap = pe.allocate(64 * 32);
+    const result = pe.sinusoidal({ length: 64, dModel: 32, out: heap.data });
+    assert.equal(result.data.buffer, heap.data.buffer);
+    assert.deepEqual(heap.data, pe.sinusoidal({ length: 64, dModel: 32 }).data);
+    heap.dispose();
+  });
+
+  it('a heap input is read in place, and chains: RoPE of a heap tensor into another heap array', () => {
+    const x = pe.allocate(4 * 8);
+    x.data.set(Float32Array.from({ length: 32 }, (_, i) => i / 7));
+    const y = pe.allocate(4 * 8);
+    pe.applyRope({ data: x.data, shape: [4, 8] }, { offset: 3, out: y.data });
+    assert.deepEqual(y.data, pe.applyRope({ data: x.data.slice(), shape: [4, 8] }, { offset: 3 }).data);
+    x.dispose();
+    y.dispose();
+  });
+
+  it('views re-read after a memory growth stay valid', () => {
+    const heap = pe.allocate(16);
+    const before = heap.data;
+    const big = pe.tokenEmbedding({ vocabSize: 4096, dModel: 8192 });  // 128 MiB: grows the heap
+    assert.equal(before.length, 0, 'the old view is detached by the growth');
+    assert.equal(heap.data.length, 16);
+    pe.sinusoidal({ length: 4, dModel: 4, out: heap.data });
+    assert.equal(heap.data[1], 1);
+    big.dispose();
+    heap.dispose();
+    heap.dispose();
+    assert.throws(() => heap.data, { message: 'this heap array has been disposed' });
+  });
+});

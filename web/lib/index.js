@@ -1,7 +1,7 @@
 // posembed: transformer input layers (token embeddings and positional encodings), computed in
 // WebAssembly SIMD. `load()` gives an instance whose ops take plain options and return plain tensors.
-import { loadWasmCore, simdSupported } from './wasm.js';
-import { oneOf, options } from './validate.js';
+import { HeapArray, loadWasmCore, simdSupported } from './wasm.js';
+import { integer, oneOf, options } from './validate.js';
 import { sinusoidal } from './sinusoidal.js';
 import { TokenEmbedding } from './token_embedding.js';
 import { alibiBias, alibiSlopes } from './alibi.js';
@@ -91,6 +91,14 @@ export class Posembed {
 
   transformerEmbedding(opts) {
     return new TransformerEmbedding(this.#core, opts);
+  }
+
+  // A Float32Array (or Int32Array) living on the wasm heap: as `out` it is written without a copy, as an
+  // input it is read in place. Read `.data` again after calls; dispose() frees it.
+  allocate(elements, opts) {
+    const o = options('allocate options', opts, ['type']);
+    const type = oneOf('type', o.type ?? 'float32', ['float32', 'int32']) === 'float32' ? Float32Array : Int32Array;
+    return new HeapArray(this.#core, integer('elements', elements, 1, 2 ** 29), type);
   }
 
   // Heap size and the number of live allocations (tables not yet disposed): for leak checks.

@@ -75,16 +75,33 @@ export class WasmCore {
   // The pattern of every op: copies `inputs` (typed arrays) onto the heap, runs kernel(outPointer,
   // ...inputPointers) into a heap buffer of `elements` values of `type`, checks its status and copies the
   // result into `out` (validated: exactly `elements` long) or a new array, which it returns. The heap
-  // buffers are freed whatever happens.
+  // buffers are freed whatever happens. Arrays that already live on this heap (from pe.allocate) are used
+  // in place: no copy in, and an `out` there is written directly (a fresh view of it is returned, since a
+  // memory growth during the call detaches old views).
   produce({ elements, what, out, type = Float32Array, inputs = [] }, kernel) {
-    const requests = [[elements * type.BYTES_PER_ELEMENT, what], ...inputs.map((input) => [input.data.byteLength, input.what])];
-    return this.withHeap(requests, (outPointer, ...inputPointers) => {
-      const result = outBuffer(out, elements, type);
-      inputs.forEach((input, i) => this.view(input.data.constructor, inputPointers[i], input.data.length).set(input.data));
+    const direct = out !== undefined && this.onHeap(out);
+    const copied = inputs.filter((input) => !this.onHeap(input.data));
+    const requests = [...(direct ? [] : [[elements * type.BYTES_PER_ELEMENT, what]]), ...copied.map((input) => [input.data.byteLength, input.what])];
+    return this.withHeap(requests, (...pointers) => {
+      if (out !== undefined) outBuffer(out, elements, type);
+      const outPointer = direct ? out.byteOffset : pointers.shift();
+      const inputPointers = inputs.map((input) => {
+        if (this.onHeap(input.data)) return input.data.byteOffset;
+        const pointer = pointers.shift();
+        this.view(input.data.constructor, pointer, input.data.length).set(input.data);
+        return pointer;
+      });
       this.check(kernel(outPointer, ...inputPointers));
-      result.set(this.view(type, outPointer, elements));
-      return result;
+      const result = this.view(type, outPointer, elements);
+      if (direct) return result;
+      if (out === undefined) return result.slice();  // one allocation and copy, much faster than new + set
+      out.set(result);
+      return out;
     });
+  }
+
+  onHeap(array) {
+    return ArrayBuffer.isView(array) && array.buffer === this.module.HEAPU8.buffer;
   }
 
   view(type, pointer, length) {
@@ -103,5 +120,34 @@ export class WasmCore {
 
   get heapBytes() {
     return this.module.HEAPU8.buffer.byteLength;
+  }
+}
+
+// An array on the wasm heap, for `out` and inputs without copies. `data` is a fresh view on every read:
+// a memory growth (any call may cause one) detaches earlier views, so read `data` again after calls.
+export class HeapArray {
+  #core;
+  #pointer;
+
+  constructor(core, elements, type) {
+    this.length = elements;
+    this.type = type;
+    this.#pointer = core.alloc(elements * type.BYTES_PER_ELEMENT, `a heap array of ${elements} elements`);
+    this.#core = core;
+  }
+
+  get data() {
+    if (this.#pointer === 0) throw new Error('this heap array has been disposed');
+    return this.#core.view(this.type, this.#pointer, this.length);
+  }
+
+  get disposed() {
+    return this.#pointer === 0;
+  }
+
+  dispose() {
+    if (this.#pointer === 0) return;
+    this.#core.free(this.#pointer);
+    this.#pointer = 0;
   }
 }

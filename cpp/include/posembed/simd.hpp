@@ -12,9 +12,11 @@
 namespace posembed::simd {
 
 #ifdef XSIMD_NO_SUPPORTED_ARCHITECTURE
+using Widest = float;
 inline constexpr std::size_t kFloatLanes = 1;
 #else
 using FloatBatch = xsimd::batch<float>;
+using Widest = FloatBatch;  // the widest float vector of the build: a batch, or float without SIMD
 inline constexpr std::size_t kFloatLanes = FloatBatch::size;
 #endif
 
@@ -69,6 +71,12 @@ V mul_add(const V& a, const V& b, const V& c) {
     return xsimd::fma(a, b, c);
   }
 }
+
+// The sum of the lanes.
+inline float reduce_add(float v) { return v; }
+#ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
+inline float reduce_add(const FloatBatch& v) { return xsimd::hadd(v); }
+#endif
 
 template <class V>
 void sincos(const V& x, V& s, V& c) {
