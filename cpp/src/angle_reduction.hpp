@@ -16,10 +16,14 @@ inline constexpr double kInverseTwoPi = 0x1.45f306dc9c883p-3;
 // subtract, where std::nearbyint is a library call on wasm.
 inline constexpr double kRoundingShift = 0x1.8p52;
 
-inline float reduced_angle(double position, double frequency) {
+inline double reduced_angle_double(double position, double frequency) {
   const double angle = position * frequency;
   const double turns = (angle * kInverseTwoPi + kRoundingShift) - kRoundingShift;
-  return static_cast<float>(((angle - turns * kTwoPiHigh) - turns * kTwoPiMid) - turns * kTwoPiLow);
+  return ((angle - turns * kTwoPiHigh) - turns * kTwoPiMid) - turns * kTwoPiLow;
+}
+
+inline float reduced_angle(double position, double frequency) {
+  return static_cast<float>(reduced_angle_double(position, frequency));
 }
 
 }  // namespace posembed::detail

@@ -20,6 +20,9 @@ namespace {
 // block costs 2 * kSteps + 1 rows of sin/cos instead of kRowsPerAnchor + 1.
 constexpr int64_t kSteps = 8;
 constexpr int64_t kRowsPerAnchor = kSteps * kSteps;
+// The anchors themselves walk in double precision, each rotated from the one before by kRowsPerAnchor * w
+// (an error near 1e-16 per step), and are computed afresh every kBlocksPerExactAnchor blocks.
+constexpr int64_t kBlocksPerExactAnchor = 256;
 
 // Column of pair i's sine and cosine.
 struct PairColumns {
@@ -33,10 +36,14 @@ PairColumns pair_columns(SinusoidalLayout layout, int64_t half, int64_t pair) {
 
 class SinusoidalWriter {
  public:
-  SinusoidalWriter(const SinusoidalParams& params, double* frequencies, float* workspace)
+  SinusoidalWriter(const SinusoidalParams& params, double* doubles, float* workspace)
       : params_(params),
         half_(params.d_model / 2),
-        frequencies_(frequencies),
+        frequencies_(doubles),
+        anchor_sin_(frequencies_ + half_),
+        anchor_cos_(anchor_sin_ + half_),
+        walk_sin_(anchor_cos_ + half_),
+        walk_cos_(walk_sin_ + half_),
         frequency_angle_(workspace),
         frequency_sin_(frequency_angle_ + half_),
         frequency_cos_(frequency_sin_ + half_),
@@ -48,6 +55,8 @@ class SinusoidalWriter {
         step_cos_(step_sin_ + 2 * kSteps * (params.d_model / 2)) {
     for (int64_t i = 0; i < half_; ++i) frequencies_[i] = sinusoidal_frequency(params, i);
   }
+
+  static std::size_t workspace_doubles(const SinusoidalParams& params) { return static_cast<std::size_t>(5 * (params.d_model / 2)); }
 
   static std::size_t workspace_floats(const SinusoidalParams& params) {
     return static_cast<std::size_t>((3 + 4 * kSteps) * (params.d_model / 2) + (2 + 2 * kRowsPerAnchor) * params.d_model);
@@ -78,8 +87,21 @@ class SinusoidalWriter {
       }
     }
     const auto d = static_cast<std::size_t>(params_.d_model);
+    for (int64_t i = 0; i < half_; ++i) {
+      const double step = detail::reduced_angle_double(static_cast<double>(kRowsPerAnchor), frequencies_[i]);
+      walk_sin_[i] = std::sin(step);
+      walk_cos_[i] = std::cos(step);
+    }
     for (int64_t first = 0; first < params_.length; first += kRowsPerAnchor) {
-      sincos_at(static_cast<double>(params_.offset + first));
+      if ((first / kRowsPerAnchor) % kBlocksPerExactAnchor == 0) {
+        exact_anchor(static_cast<double>(params_.offset + first));
+      } else {
+        walk_anchor();
+      }
+      for (int64_t i = 0; i < half_; ++i) {
+        frequency_sin_[i] = static_cast<float>(anchor_sin_[i]);
+        frequency_cos_[i] = static_cast<float>(anchor_cos_[i]);
+      }
       scatter_pairs(anchor_, frequency_sin_, frequency_cos_);
       scatter_pairs(anchor_partner_, frequency_cos_, frequency_sin_);
       const int64_t block_rows = std::min(kRowsPerAnchor, params_.length - first);
@@ -96,6 +118,23 @@ class SinusoidalWriter {
   }
 
  private:
+  void exact_anchor(double position) {
+    for (int64_t i = 0; i < half_; ++i) {
+      const double angle = detail::reduced_angle_double(position, frequencies_[i]);
+      anchor_sin_[i] = std::sin(angle);
+      anchor_cos_[i] = std::cos(angle);
+    }
+  }
+
+  // The anchor kRowsPerAnchor positions on: (sin, cos)(a + s) = (sin a cos s + cos a sin s, cos a cos s - sin a sin s).
+  void walk_anchor() {
+    for (int64_t i = 0; i < half_; ++i) {
+      const double sine = anchor_sin_[i] * walk_cos_[i] + anchor_cos_[i] * walk_sin_[i];
+      anchor_cos_[i] = anchor_cos_[i] * walk_cos_[i] - anchor_sin_[i] * walk_sin_[i];
+      anchor_sin_[i] = sine;
+    }
+  }
+
   // frequency_sin_/cos_[i] = sin/cos(position * w_i).
   void sincos_at(double position) {
     for (int64_t i = 0; i < half_; ++i) frequency_angle_[i] = detail::reduced_angle(position, frequencies_[i]);
@@ -119,6 +158,10 @@ class SinusoidalWriter {
   const SinusoidalParams& params_;
   const int64_t half_;
   double* frequencies_;  // w_i
+  double* anchor_sin_;   // sin/cos of the current block's first position times w_i
+  double* anchor_cos_;
+  double* walk_sin_;     // sin/cos of kRowsPerAnchor * w_i
+  double* walk_cos_;
   float* frequency_angle_;
   float* frequency_sin_;
   float* frequency_cos_;
@@ -173,10 +216,10 @@ Status sinusoidal(const SinusoidalParams& params, std::span<float> out) {
   POSEMBED_RETURN_IF_ERROR(validate(params));
   const auto needed = static_cast<std::size_t>(params.length * params.d_model);
   if (out.size() != needed) return output_size_error(needed, out.size());
-  std::unique_ptr<double[]> frequencies(new (std::nothrow) double[static_cast<std::size_t>(params.d_model / 2)]);
+  std::unique_ptr<double[]> doubles(new (std::nothrow) double[SinusoidalWriter::workspace_doubles(params)]);
   std::unique_ptr<float[]> workspace(new (std::nothrow) float[SinusoidalWriter::workspace_floats(params)]);
-  if (!frequencies || !workspace) return Status::range_error("sinusoidal: out of memory for its workspace");
-  SinusoidalWriter(params, frequencies.get(), workspace.get()).write(out.data());
+  if (!doubles || !workspace) return Status::range_error("sinusoidal: out of memory for its workspace");
+  SinusoidalWriter(params, doubles.get(), workspace.get()).write(out.data());
   return {};
 }
 
