@@ -8,6 +8,8 @@
 #include <numbers>
 
 #include "angle_reduction.hpp"
+#include "posembed/sinusoidal.hpp"
+#include "sinusoidal_rows.hpp"
 #include "posembed/limits.hpp"
 #include "posembed/simd.hpp"
 
@@ -142,24 +144,31 @@ Status apply_rope(const RopeParams& params, std::span<const float> x, int64_t ro
     if (positions[s] < 0) return out_of_range("positions[" + std::to_string(s) + "]", "an integer in [0, 2147483647]", positions[s]);
   }
 
-  // cos and sin of every (position, pair), times the attention factor: [seq, half] each.
+  // sin and cos of every (position, pair), times the attention factor: rows [sin_0 .. sin_h-1, cos_0 .. cos_h-1].
   std::unique_ptr<double[]> inv_freq(new (std::nothrow) double[half]);
   std::unique_ptr<float[]> table(new (std::nothrow) float[2 * seq * half]);
   if (!inv_freq || !table) return Status::range_error("applyRope: out of memory for its cos/sin table");
   POSEMBED_RETURN_IF_ERROR(rope_inv_freq(params.rotary_dim, params.base, params.scaling, {inv_freq.get(), half}));
+  const bool consecutive = std::adjacent_find(positions.begin(), positions.end(), [](int32_t a, int32_t b) { return b != a + 1; }) == positions.end();
+  if (consecutive) {
+    // The sinusoidal writer's rows, in the split layout, are exactly this table.
+    const SinusoidalParams rows{.length = static_cast<int64_t>(seq), .d_model = params.rotary_dim, .layout = SinusoidalLayout::kSplit, .offset = positions[0]};
+    POSEMBED_RETURN_IF_ERROR(detail::write_sinusoidal_rows(rows, inv_freq.get(), table.get()));
+  } else {
+    for (std::size_t s = 0; s < seq; ++s) {
+      float* sines = table.get() + s * 2 * half;
+      for (std::size_t i = 0; i < half; ++i) sines[i] = detail::reduced_angle(positions[s], inv_freq[i]);
+      simd::for_each_float(half, [&]<class V>(std::size_t i) {
+        V sine, cosine;
+        simd::sincos(simd::load<V>(sines + i), sine, cosine);
+        simd::store(sines + i, sine);
+        simd::store(sines + half + i, cosine);
+      });
+    }
+  }
   const auto factor = static_cast<float>(rope_attention_factor(params.scaling));
-  float* cos_table = table.get();
-  float* sin_table = table.get() + seq * half;
-  for (std::size_t s = 0; s < seq; ++s) {
-    float* c = cos_table + s * half;
-    float* sn = sin_table + s * half;
-    for (std::size_t i = 0; i < half; ++i) c[i] = detail::reduced_angle(positions[s], inv_freq[i]);
-    simd::for_each_float(half, [&]<class V>(std::size_t i) {
-      V sine, cosine;
-      simd::sincos(simd::load<V>(c + i), sine, cosine);
-      simd::store(c + i, cosine * V(factor));
-      simd::store(sn + i, sine * V(factor));
-    });
+  if (factor != 1.0f) {
+    simd::for_each_float(2 * seq * half, [&]<class V>(std::size_t i) { simd::store(table.get() + i, simd::load<V>(table.get() + i) * V(factor)); });
   }
 
   const std::size_t pass_through = d - 2 * half;
@@ -167,8 +176,8 @@ Status apply_rope(const RopeParams& params, std::span<const float> x, int64_t ro
     for (std::size_t s = 0; s < seq; ++s) {
       const float* in = x.data() + (r * seq + s) * d;
       float* result = out.data() + (r * seq + s) * d;
-      const float* c = cos_table + s * half;
-      const float* sn = sin_table + s * half;
+      const float* sn = table.get() + s * 2 * half;
+      const float* c = sn + half;
       if (params.layout == RopeLayout::kHalf) {
         simd::for_each_float(half, [&]<class V>(std::size_t i) {
           const V x1 = simd::load<V>(in + i);

@@ -6,6 +6,7 @@
 #include <new>
 
 #include "angle_reduction.hpp"
+#include "sinusoidal_rows.hpp"
 #include "posembed/limits.hpp"
 #include "posembed/simd.hpp"
 
@@ -36,11 +37,11 @@ PairColumns pair_columns(SinusoidalLayout layout, int64_t half, int64_t pair) {
 
 class SinusoidalWriter {
  public:
-  SinusoidalWriter(const SinusoidalParams& params, double* doubles, float* workspace)
+  SinusoidalWriter(const SinusoidalParams& params, const double* frequencies, double* doubles, float* workspace)
       : params_(params),
         half_(params.d_model / 2),
-        frequencies_(doubles),
-        anchor_sin_(frequencies_ + half_),
+        frequencies_(frequencies),
+        anchor_sin_(doubles),
         anchor_cos_(anchor_sin_ + half_),
         walk_sin_(anchor_cos_ + half_),
         walk_cos_(walk_sin_ + half_),
@@ -52,11 +53,9 @@ class SinusoidalWriter {
         rotation_cos_(anchor_partner_ + params.d_model),
         rotation_sin_(rotation_cos_ + kRowsPerAnchor * params.d_model),
         step_sin_(rotation_sin_ + kRowsPerAnchor * params.d_model),
-        step_cos_(step_sin_ + 2 * kSteps * (params.d_model / 2)) {
-    for (int64_t i = 0; i < half_; ++i) frequencies_[i] = sinusoidal_frequency(params, i);
-  }
+        step_cos_(step_sin_ + 2 * kSteps * (params.d_model / 2)) {}
 
-  static std::size_t workspace_doubles(const SinusoidalParams& params) { return static_cast<std::size_t>(5 * (params.d_model / 2)); }
+  static std::size_t workspace_doubles(const SinusoidalParams& params) { return static_cast<std::size_t>(4 * (params.d_model / 2)); }
 
   static std::size_t workspace_floats(const SinusoidalParams& params) {
     return static_cast<std::size_t>((3 + 4 * kSteps) * (params.d_model / 2) + (2 + 2 * kRowsPerAnchor) * params.d_model);
@@ -157,7 +156,7 @@ class SinusoidalWriter {
 
   const SinusoidalParams& params_;
   const int64_t half_;
-  double* frequencies_;  // w_i
+  const double* frequencies_;  // w_i
   double* anchor_sin_;   // sin/cos of the current block's first position times w_i
   double* anchor_cos_;
   double* walk_sin_;     // sin/cos of kRowsPerAnchor * w_i
@@ -212,15 +211,27 @@ double sinusoidal_frequency(const SinusoidalParams& params, int64_t pair) {
   return std::exp(-log_base * static_cast<double>(2 * pair) / static_cast<double>(params.d_model));
 }
 
+namespace detail {
+
+Status write_sinusoidal_rows(const SinusoidalParams& params, const double* frequencies, float* out) {
+  std::unique_ptr<double[]> doubles(new (std::nothrow) double[SinusoidalWriter::workspace_doubles(params)]);
+  std::unique_ptr<float[]> workspace(new (std::nothrow) float[SinusoidalWriter::workspace_floats(params)]);
+  if (!doubles || !workspace) return Status::range_error("sinusoidal: out of memory for its workspace");
+  SinusoidalWriter(params, frequencies, doubles.get(), workspace.get()).write(out);
+  return {};
+}
+
+}  // namespace detail
+
 Status sinusoidal(const SinusoidalParams& params, std::span<float> out) {
   POSEMBED_RETURN_IF_ERROR(validate(params));
   const auto needed = static_cast<std::size_t>(params.length * params.d_model);
   if (out.size() != needed) return output_size_error(needed, out.size());
-  std::unique_ptr<double[]> doubles(new (std::nothrow) double[SinusoidalWriter::workspace_doubles(params)]);
-  std::unique_ptr<float[]> workspace(new (std::nothrow) float[SinusoidalWriter::workspace_floats(params)]);
-  if (!doubles || !workspace) return Status::range_error("sinusoidal: out of memory for its workspace");
-  SinusoidalWriter(params, doubles.get(), workspace.get()).write(out.data());
-  return {};
+  const auto half = static_cast<std::size_t>(params.d_model / 2);
+  std::unique_ptr<double[]> frequencies(new (std::nothrow) double[half]);
+  if (!frequencies) return Status::range_error("sinusoidal: out of memory for its frequencies");
+  for (std::size_t i = 0; i < half; ++i) frequencies[i] = sinusoidal_frequency(params, static_cast<int64_t>(i));
+  return detail::write_sinusoidal_rows(params, frequencies.get(), out.data());
 }
 
 }  // namespace posembed
