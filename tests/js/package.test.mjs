@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { packAndInstall, readmeExample } from '../pack.mjs';
+import { REPO, packAndInstall, readmeExample } from '../pack.mjs';
 
 describe('npm package', () => {
   let installed;
@@ -37,6 +37,28 @@ describe('npm package', () => {
     writeFileSync(script, readmeExample('js'));
     const output = execFileSync(process.execPath, [script], { cwd: installed.project, encoding: 'utf8' });
     assert.match(output, /^\[ 6, 8 \] \[ 6, 8 \] Float32Array\(4\) \[/);
+  });
+
+  it('the types check a TypeScript program that uses every op (tsc --strict)', () => {
+    const program = join(installed.project, 'usage.ts');
+    writeFileSync(program, `
+      import { load, WeightFileError, type Tensor } from 'posembed';
+      const pe = await load({ simd: 'auto' });
+      const pos: Tensor = pe.sinusoidal({ length: 4, dModel: 8, layout: 'split', timescale: 't2t' });
+      const emb = pe.tokenEmbedding({ vocabSize: 20, dModel: 8, scale: 'sqrt', init: { seed: 1 } });
+      const near: Int32Array = emb.nearest(emb.lookup([1]).data, { k: 3 }).indices;
+      const layer = pe.transformerEmbedding({ vocabSize: 20, dModel: 8, maxLength: 16, dropout: 0.1 });
+      layer.forward({ data: new Int32Array(4), shape: [2, 2] }, { training: true });
+      const rotated = pe.applyRope(pos, { offset: 3, scaling: { type: 'yarn', factor: 4, originalMaxPositions: 64 } });
+      const buckets: Int32Array = pe.t5Buckets({ queryLength: 3, keyLength: 4 }).data;
+      const heap = pe.allocate(32);
+      pe.sinusoidal({ length: 4, dModel: 8, out: heap.data });
+      const error: WeightFileError | null = null;
+      console.log(pos.shape, near, rotated.shape, buckets, pe.pca(pos).shape, pe.alibiBias({ numHeads: 2, keyLength: 3 }).shape, error);
+      heap.dispose(); emb.dispose(); layer.dispose();
+    `);
+    writeFileSync(join(installed.project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', skipLibCheck: false }, files: ['usage.ts'] }));
+    execFileSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', installed.project], { encoding: 'utf8' });
   });
 
   it('the types resolve through exports', () => {

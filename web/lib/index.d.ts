@@ -73,6 +73,90 @@ export interface TokenEmbedding {
   dispose(): void;
 }
 
+export interface TokenEmbedding {
+  nearest(query: Float32Array | number[], options?: { k?: number; metric?: 'cosine' | 'dot' }): { indices: Int32Array; scores: Float32Array };
+}
+
+/** An array on the wasm heap (see Posembed.allocate). */
+export interface HeapArray<T extends Float32Array | Int32Array = Float32Array> {
+  readonly length: number;
+  /** A fresh view on every read: any call may grow the heap and detach earlier views. */
+  readonly data: T;
+  readonly disposed: boolean;
+  dispose(): void;
+}
+
+export interface LearnedPositions {
+  readonly maxLength: number;
+  readonly dModel: number;
+  /** lookup(length) → positions 0..length-1; lookup(positions) → those rows. RangeError past maxLength. */
+  lookup(lengthOrPositions: number | number[] | Int32Array, options?: { out?: Float32Array }): Tensor<Float32Array>;
+  readonly weights: Tensor<Float32Array>;
+  readonly disposed: boolean;
+  dispose(): void;
+}
+
+export interface TransformerEmbeddingOptions {
+  vocabSize: number;
+  dModel: number;
+  /** The longest sequence (rows of the position table). */
+  maxLength: number;
+  positional?: 'sinusoidal' | 'learned' | 'none';
+  scale?: 'none' | 'sqrt' | number;
+  paddingIdx?: number | null;
+  /** Inverted dropout probability in [0, 1), applied only when training. */
+  dropout?: number;
+  /** Seeds the token table (seed), learned positions (seed + 1) and dropout (seed + 2). */
+  seed?: number;
+  weights?: Tensor<Float32Array>;
+  positionWeights?: Tensor<Float32Array>;
+}
+
+export interface TransformerEmbedding {
+  readonly vocabSize: number;
+  readonly dModel: number;
+  readonly maxLength: number;
+  readonly positional: 'sinusoidal' | 'learned' | 'none';
+  readonly dropout: number;
+  readonly tokens: TokenEmbedding;
+  readonly positions: LearnedPositions | { readonly weights: Tensor<Float32Array> } | null;
+  /** ids [..., seq] → [..., seq, dModel]: token * scale + position (+ dropout when training). */
+  forward(ids: TokenIds, options?: { training?: boolean; out?: Float32Array }): Tensor<Float32Array>;
+  readonly disposed: boolean;
+  dispose(): void;
+}
+
+export type RopeScaling =
+  | { type: 'default' }
+  | { type: 'linear'; factor: number }
+  | { type: 'dynamic'; factor: number; originalMaxPositions: number; sequenceLength?: number }
+  | { type: 'llama3'; factor: number; originalMaxPositions: number; lowFreqFactor?: number; highFreqFactor?: number }
+  | { type: 'yarn'; factor: number; originalMaxPositions: number; betaFast?: number; betaSlow?: number; attentionFactor?: number };
+
+export interface ApplyRopeOptions {
+  /** One position per row (seq); or `offset` for offset, offset + 1, ... (default 0). */
+  positions?: number[] | Int32Array;
+  offset?: number;
+  /** Even, <= headDim (default headDim); the rest passes through. */
+  rotaryDim?: number;
+  base?: number;
+  /** 'half' (GPT-NeoX/LLaMA rotate_half, default) or 'interleaved' (GPT-J pairs). */
+  layout?: 'half' | 'interleaved';
+  scaling?: RopeScaling;
+  out?: Float32Array;
+}
+
+export interface T5BucketOptions {
+  numBuckets?: number;
+  maxDistance?: number;
+  bidirectional?: boolean;
+}
+
+/** A malformed .npy or .safetensors file; `offset` is the byte where it goes wrong. */
+export class WeightFileError extends Error {
+  readonly offset: number | null;
+}
+
 export interface Posembed {
   readonly backend: 'wasm';
   /** Why 'auto' did not give WebGPU; null otherwise. */
@@ -82,6 +166,32 @@ export interface Posembed {
   /** [length, dModel]. */
   sinusoidal(options: SinusoidalOptions): Tensor<Float32Array>;
   tokenEmbedding(options: TokenEmbeddingOptions): TokenEmbedding;
+  learnedPositions(options: { maxLength: number; dModel: number; weights?: Tensor<Float32Array>; init?: EmbeddingInitOptions }): LearnedPositions;
+  /** Align-corners linear interpolation of a [length, d] table to [newLength, d]. */
+  interpolatePositions(table: Tensor<Float32Array>, newLength: number, options?: { out?: Float32Array }): Tensor<Float32Array>;
+  transformerEmbedding(options: TransformerEmbeddingOptions): TransformerEmbedding;
+  ropeInvFreq(options: { headDim: number; base?: number; scaling?: RopeScaling }): { invFreq: Tensor<Float32Array>; attentionFactor: number };
+  /** x: [..., seq, headDim] → the same shape, rotated. */
+  applyRope(x: Tensor<Float32Array>, options?: ApplyRopeOptions): Tensor<Float32Array>;
+  alibiSlopes(numHeads: number, options?: { out?: Float32Array }): Tensor<Float32Array>;
+  /** [numHeads, queryLength, keyLength]; queries are the last queryLength keys; -Infinity where causal masks. */
+  alibiBias(options: { numHeads: number; keyLength: number; queryLength?: number; causal?: boolean; out?: Float32Array }): Tensor<Float32Array>;
+  t5Bucket(relativePositions: number[] | Int32Array, options?: T5BucketOptions & { out?: Int32Array }): Tensor<Int32Array>;
+  /** [queryLength, keyLength], bucket(key - query). */
+  t5Buckets(options: T5BucketOptions & { queryLength: number; keyLength: number; out?: Int32Array }): Tensor<Int32Array>;
+  /** table [numBuckets, numHeads] → [numHeads, queryLength, keyLength]. */
+  t5Bias(table: Tensor<Float32Array>, options: T5BucketOptions & { queryLength: number; keyLength: number; out?: Float32Array }): Tensor<Float32Array>;
+  /** [(clsToken ? 1 : 0) + gridH * gridW, dModel]. */
+  sincos2d(options: { gridH: number; gridW: number; dModel: number; base?: number; clsToken?: boolean; out?: Float32Array }): Tensor<Float32Array>;
+  /** [n, d] x [m, d] → [n, m]. */
+  similarity(a: Tensor<Float32Array>, b?: Tensor<Float32Array> | null, options?: { metric?: 'dot' | 'cosine'; out?: Float32Array }): Tensor<Float32Array>;
+  /** [n, d] → [n, components]. */
+  pca(x: Tensor<Float32Array>, options?: { components?: number; out?: Float32Array }): Tensor<Float32Array>;
+  readNpy(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Tensor<Float32Array>;
+  readSafetensors(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Record<string, Tensor<Float32Array>>;
+  /** An array on the wasm heap: written in place as `out`, read in place as an input. */
+  allocate(elements: number, options?: { type?: 'float32' }): HeapArray<Float32Array>;
+  allocate(elements: number, options: { type: 'int32' }): HeapArray<Int32Array>;
   /** Heap size and live allocations, for leak checks. */
   memory(): { heapBytes: number; liveAllocations: number };
 }
