@@ -67,6 +67,16 @@ val js_sinusoidal(double length, double d_model, double base, const std::string&
   return to_js(sinusoidal(params, heap_span<float>(out, out_count)));
 }
 
+val js_sinusoidal_at(double d_model, double base, const std::string& layout, const std::string& timescale, uintptr_t positions,
+                     double count, uintptr_t out) {
+  const auto parsed_layout = parse_sinusoidal_layout(layout);
+  const auto parsed_timescale = parse_sinusoidal_timescale(timescale);
+  if (!parsed_layout || !parsed_timescale) return to_js(Status::type_error("unknown layout or timescale"));
+  const SinusoidalParams params{.length = to_int64(count), .d_model = to_int64(d_model), .base = base, .layout = *parsed_layout,
+                                .timescale = *parsed_timescale};
+  return to_js(sinusoidal_at_positions(params, heap_span<const int32_t>(positions, count), heap_span<float>(out, count * d_model)));
+}
+
 TokenEmbeddingShape embedding_shape(double vocab_size, double d_model, double padding_idx) {
   return {.vocab_size = to_int64(vocab_size), .d_model = to_int64(d_model), .padding_idx = to_int64(padding_idx)};
 }
@@ -261,6 +271,7 @@ val js_limits() {
 EMSCRIPTEN_BINDINGS(posembed) {
   using namespace emscripten;
   function("sinusoidal", &posembed::js_sinusoidal);
+  function("sinusoidalAt", &posembed::js_sinusoidal_at);
   function("initEmbeddingTable", &posembed::js_init_embedding_table);
   function("tokenEmbeddingLookup", &posembed::js_token_embedding_lookup);
   function("embeddingScaleFactor", &posembed::js_embedding_scale_factor);

@@ -149,22 +149,14 @@ Status apply_rope(const RopeParams& params, std::span<const float> x, int64_t ro
   std::unique_ptr<float[]> table(new (std::nothrow) float[2 * seq * half]);
   if (!inv_freq || !table) return Status::range_error("applyRope: out of memory for its cos/sin table");
   POSEMBED_RETURN_IF_ERROR(rope_inv_freq(params.rotary_dim, params.base, params.scaling, {inv_freq.get(), half}));
+  // Rows [sin | cos] per position: the sinusoidal writer's split layout with these frequencies.
   const bool consecutive = std::adjacent_find(positions.begin(), positions.end(), [](int32_t a, int32_t b) { return b != a + 1; }) == positions.end();
   if (consecutive) {
-    // The sinusoidal writer's rows, in the split layout, are exactly this table.
     const SinusoidalParams rows{.length = static_cast<int64_t>(seq), .d_model = params.rotary_dim, .layout = SinusoidalLayout::kSplit, .offset = positions[0]};
     POSEMBED_RETURN_IF_ERROR(detail::write_sinusoidal_rows(rows, inv_freq.get(), table.get()));
   } else {
-    for (std::size_t s = 0; s < seq; ++s) {
-      float* sines = table.get() + s * 2 * half;
-      for (std::size_t i = 0; i < half; ++i) sines[i] = detail::reduced_angle(positions[s], inv_freq[i]);
-      simd::for_each_float(half, [&]<class V>(std::size_t i) {
-        V sine, cosine;
-        simd::sincos(simd::load<V>(sines + i), sine, cosine);
-        simd::store(sines + i, sine);
-        simd::store(sines + half + i, cosine);
-      });
-    }
+    const SinusoidalParams rows{.length = static_cast<int64_t>(seq), .d_model = params.rotary_dim, .layout = SinusoidalLayout::kSplit};
+    POSEMBED_RETURN_IF_ERROR(detail::write_sinusoidal_rows_at(rows, inv_freq.get(), positions, table.get()));
   }
   const auto factor = static_cast<float>(rope_attention_factor(params.scaling));
   if (factor != 1.0f) {

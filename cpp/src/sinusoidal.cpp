@@ -4,6 +4,7 @@
 #include <cmath>
 #include <memory>
 #include <new>
+#include <string>
 
 #include "angle_reduction.hpp"
 #include "sinusoidal_rows.hpp"
@@ -213,6 +214,7 @@ double sinusoidal_frequency(const SinusoidalParams& params, int64_t pair) {
 
 namespace detail {
 
+
 Status write_sinusoidal_rows(const SinusoidalParams& params, const double* frequencies, float* out) {
   std::unique_ptr<double[]> doubles(new (std::nothrow) double[SinusoidalWriter::workspace_doubles(params)]);
   std::unique_ptr<float[]> workspace(new (std::nothrow) float[SinusoidalWriter::workspace_floats(params)]);
@@ -221,7 +223,48 @@ Status write_sinusoidal_rows(const SinusoidalParams& params, const double* frequ
   return {};
 }
 
+Status write_sinusoidal_rows_at(const SinusoidalParams& params, const double* frequencies, std::span<const int32_t> positions, float* out) {
+  const auto half = static_cast<std::size_t>(params.d_model / 2);
+  std::unique_ptr<float[]> scratch(new (std::nothrow) float[3 * half]);
+  if (!scratch) return Status::range_error("sinusoidal: out of memory for its workspace");
+  float* angles = scratch.get();
+  float* sines = angles + half;
+  float* cosines = sines + half;
+  for (std::size_t r = 0; r < positions.size(); ++r) {
+    for (std::size_t i = 0; i < half; ++i) angles[i] = reduced_angle(positions[r], frequencies[i]);
+    simd::for_each_float(half, [&]<class V>(std::size_t i) {
+      V sine, cosine;
+      simd::sincos(simd::load<V>(angles + i), sine, cosine);
+      simd::store(sines + i, sine);
+      simd::store(cosines + i, cosine);
+    });
+    float* row = out + r * 2 * half;
+    for (std::size_t i = 0; i < half; ++i) {
+      const PairColumns columns = pair_columns(params.layout, static_cast<int64_t>(half), static_cast<int64_t>(i));
+      row[columns.sine] = sines[i];
+      row[columns.cosine] = cosines[i];
+    }
+  }
+  return {};
+}
+
 }  // namespace detail
+
+Status sinusoidal_at_positions(const SinusoidalParams& params, std::span<const int32_t> positions, std::span<float> out) {
+  SinusoidalParams checked = params;
+  checked.length = static_cast<int64_t>(positions.size());
+  checked.offset = 0;
+  POSEMBED_RETURN_IF_ERROR(validate(checked));
+  const auto half = static_cast<std::size_t>(params.d_model / 2);
+  if (out.size() != positions.size() * 2 * half) return output_size_error(positions.size() * 2 * half, out.size());
+  for (std::size_t r = 0; r < positions.size(); ++r) {
+    if (positions[r] < 0) return out_of_range("positions[" + std::to_string(r) + "]", "an integer in [0, 2147483647]", positions[r]);
+  }
+  std::unique_ptr<double[]> frequencies(new (std::nothrow) double[half]);
+  if (!frequencies) return Status::range_error("sinusoidal: out of memory for its frequencies");
+  for (std::size_t i = 0; i < half; ++i) frequencies[i] = sinusoidal_frequency(params, static_cast<int64_t>(i));
+  return detail::write_sinusoidal_rows_at(params, frequencies.get(), positions, out.data());
+}
 
 Status sinusoidal(const SinusoidalParams& params, std::span<float> out) {
   POSEMBED_RETURN_IF_ERROR(validate(params));

@@ -10,4 +10,8 @@ namespace posembed::detail {
 // values in [0, 1]. params.base and params.timescale are not used.
 Status write_sinusoidal_rows(const SinusoidalParams& params, const double* frequencies, float* out);
 
+// The same rows at arbitrary positions (each >= 0): out [positions.size(), params.d_model]; params.length and
+// params.offset are not used.
+Status write_sinusoidal_rows_at(const SinusoidalParams& params, const double* frequencies, std::span<const int32_t> positions, float* out);
+
 }  // namespace posembed::detail

@@ -113,6 +113,24 @@ TEST_CASE("sinusoidal rows are the same whatever block they fall in", "[sinusoid
   CHECK(worst <= 1e-6);
 }
 
+TEST_CASE("sinusoidal at arbitrary positions equals the consecutive rows", "[sinusoidal]") {
+  for (auto layout : {SinusoidalLayout::kInterleaved, SinusoidalLayout::kSplit}) {
+    const SinusoidalParams whole{.length = 300, .d_model = 48, .layout = layout, .offset = 1000000};
+    const auto table = encode(whole);
+    const std::vector<int32_t> positions = {1000299, 1000000, 1000150, 1000150, 1000007};
+    std::vector<float> rows(positions.size() * 48);
+    REQUIRE(sinusoidal_at_positions(whole, positions, rows).ok());
+    double worst = 0.0;
+    for (std::size_t r = 0; r < positions.size(); ++r) {
+      for (std::size_t c = 0; c < 48; ++c) worst = std::max(worst, static_cast<double>(std::abs(rows[r * 48 + c] - table[(positions[r] - 1000000) * 48 + c])));
+    }
+    CHECK(worst <= 1e-6);
+  }
+  std::vector<float> out(4);
+  const std::vector<int32_t> negative = {-3};
+  CHECK(sinusoidal_at_positions({.length = 1, .d_model = 4}, negative, out).message() == "positions[0] must be an integer in [0, 2147483647], got -3");
+}
+
 TEST_CASE("sinusoidal rejects bad parameters with the parameter's name and range", "[sinusoidal]") {
   std::vector<float> out(1024);
   auto message_for = [&](SinusoidalParams params) {

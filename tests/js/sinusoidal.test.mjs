@@ -59,3 +59,15 @@ describeEachModule('sinusoidal', (instance) => {
     assert.equal(b.data[1], 1);
   });
 });
+
+describeEachModule('sinusoidal at given positions', (instance) => {
+  it('equals the rows of the consecutive table', () => {
+    const pe = instance();
+    const table = pe.sinusoidal({ length: 50, dModel: 16, offset: 4000, layout: 'split' });
+    const rows = pe.sinusoidal({ positions: [4049, 4000, 4010], dModel: 16, layout: 'split' });
+    assert.deepEqual(rows.shape, [3, 16]);
+    [49, 0, 10].forEach((r, i) => rows.data.subarray(i * 16, i * 16 + 16).forEach((v, c) => assert.ok(Math.abs(v - table.data[r * 16 + c]) < 1e-6)));
+    assert.throws(() => pe.sinusoidal({ positions: [1], length: 1, dModel: 4 }), { name: 'TypeError' });
+    assert.throws(() => pe.sinusoidal({ positions: [-1], dModel: 4 }), { name: 'RangeError', message: 'positions[0] must be an integer in [0, 2147483647], got -1' });
+  });
+});

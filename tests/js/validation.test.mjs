@@ -29,7 +29,7 @@ describe('validation', () => {
     [{ length: 4, dModel: 8, offset: -1 }, RangeError, 'offset must be an integer in [0, 2147483644], got -1'],
     [{ length: 4, dModel: 8, offset: 2 ** 31 }, RangeError, 'offset must be an integer in [0, 2147483644], got 2147483648'],
     [{ length: 4, dModel: 8, offset: 0.5 }, RangeError, 'offset must be an integer in [0, 2147483644], got 0.5'],
-    [{ length: 4, dmodel: 8 }, TypeError, "sinusoidal options: unknown option 'dmodel'; known options are length, dModel, base, layout, timescale, offset, out"],
+    [{ length: 4, dmodel: 8 }, TypeError, "sinusoidal options: unknown option 'dmodel'; known options are length, dModel, base, layout, timescale, offset, positions, out"],
   ];
   for (const [options, type, message] of sinusoidalCases) {
     it(`sinusoidal(${JSON.stringify(options)}) → ${type.name}: ${message}`, () => {

@@ -20,7 +20,7 @@ export interface LoadOptions {
 
 export interface SinusoidalOptions {
   /** Rows: positions offset .. offset + length - 1; integer in [1, 2^24]. */
-  length: number;
+  length?: number;
   /** Columns; even integer in [2, 65536]. */
   dModel: number;
   /** Default 10000; in [1, 1e12]. */
@@ -31,6 +31,8 @@ export interface SinusoidalOptions {
   timescale?: 'standard' | 't2t';
   /** First position, integer >= 0 (default 0). */
   offset?: number;
+  /** Rows at these positions instead (then give neither length nor offset). */
+  positions?: number[] | Int32Array;
   /** Write into this buffer (length * dModel elements) instead of allocating. */
   out?: Float32Array;
 }

@@ -1,19 +1,39 @@
-// Sinusoidal positional encoding: [length, dModel], rows are positions offset .. offset + length - 1.
-import { integer, number, oneOf, options } from './validate.js';
+// Sinusoidal positional encoding: [length, dModel], rows are positions offset .. offset + length - 1, or the
+// given positions.
+import { describe, integer, number, oneOf, options } from './validate.js';
+import { MAX_INT32 } from './tensor.js';
 
-const KNOWN = ['length', 'dModel', 'base', 'layout', 'timescale', 'offset', 'out'];
+const KNOWN = ['length', 'dModel', 'base', 'layout', 'timescale', 'offset', 'positions', 'out'];
 
-export function sinusoidal(core, opts) {
+// The checked options: { length, dModel, base, layout, timescale, offset, positions (Int32Array or null) }.
+export function sinusoidalParams(core, opts) {
   const o = options('sinusoidal options', opts, KNOWN);
   const { maxLength, maxDModel, minBase, maxBase, maxPosition } = core.limits;
-  const length = integer('length', o.length, 1, maxLength);
+  let positions = null;
+  if (o.positions !== undefined) {
+    if (o.length !== undefined || o.offset !== undefined) throw new TypeError('sinusoidal: give positions, or length and offset, not both');
+    if (!Array.isArray(o.positions) && !(o.positions instanceof Int32Array)) {
+      throw new TypeError(`positions must be an array of integers or an Int32Array, got ${describe(o.positions)}`);
+    }
+    if (o.positions.length < 1 || o.positions.length > maxLength) throw new RangeError(`positions must hold between 1 and ${maxLength} positions, got ${o.positions.length}`);
+    positions = Int32Array.from(o.positions, (p, i) => integer(`positions[${i}]`, p, 0, MAX_INT32));
+  }
+  const length = positions ? positions.length : integer('length', o.length, 1, maxLength);
   const dModel = integer('dModel', o.dModel, 2, maxDModel, { even: true });
   const base = number('base', o.base ?? 10000, minBase, maxBase);
   const layout = oneOf('layout', o.layout ?? 'interleaved', ['interleaved', 'split']);
   const timescale = oneOf('timescale', o.timescale ?? 'standard', ['standard', 't2t']);
-  const offset = integer('offset', o.offset ?? 0, 0, maxPosition + 1 - length);
+  const offset = positions ? 0 : integer('offset', o.offset ?? 0, 0, maxPosition + 1 - length);
+  return { length, dModel, base, layout, timescale, offset, positions, out: o.out };
+}
+
+export function sinusoidal(core, opts) {
+  const { length, dModel, base, layout, timescale, offset, positions, out } = sinusoidalParams(core, opts);
   const elements = length * dModel;
-  const data = core.produce({ elements, what: 'the sinusoidal table', out: o.out },
-    (pointer) => core.module.sinusoidal(length, dModel, base, layout, timescale, offset, pointer, elements));
+  const data = positions
+    ? core.produce({ elements, what: 'the sinusoidal rows', out, inputs: [{ data: positions, what: 'the positions' }] },
+      (pointer, positionsPointer) => core.module.sinusoidalAt(dModel, base, layout, timescale, positionsPointer, length, pointer))
+    : core.produce({ elements, what: 'the sinusoidal table', out },
+      (pointer) => core.module.sinusoidal(length, dModel, base, layout, timescale, offset, pointer, elements));
   return { data, shape: [length, dModel] };
 }

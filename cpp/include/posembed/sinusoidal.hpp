@@ -41,4 +41,8 @@ double sinusoidal_frequency(const SinusoidalParams& params, int64_t pair);
 // Fills out ([length, d_model], row-major) with the encoding.
 Status sinusoidal(const SinusoidalParams& params, std::span<float> out);
 
+// Rows at arbitrary positions (each in [0, 2^31 - 1]), each computed from its own reduced angles:
+// out [positions.size(), d_model]. params.length and params.offset are not used.
+Status sinusoidal_at_positions(const SinusoidalParams& params, std::span<const int32_t> positions, std::span<float> out);
+
 }  // namespace posembed
