@@ -24,8 +24,9 @@ fi
 cmake --build build/wasm
 
 echo "build: dist/"
-mkdir -p dist
+mkdir -p dist/webgpu
 cp web/lib/*.js web/lib/*.d.ts dist/
+cp web/lib/webgpu/*.js dist/webgpu/
 cp build/wasm/posembed-simd.mjs build/wasm/posembed-simd.wasm build/wasm/posembed-scalar.mjs build/wasm/posembed-scalar.wasm dist/
 
 echo "build: build/site"

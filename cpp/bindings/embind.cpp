@@ -254,6 +254,13 @@ val js_combined_embedding(uintptr_t table, double vocab_size, double d_model, do
   return to_js(status);
 }
 
+val js_rope_table(double head_dim, double rotary_dim, double base, const val& scaling, uintptr_t positions, double seq, uintptr_t out) {
+  const auto parsed_scaling = rope_scaling(scaling);
+  if (!parsed_scaling) return to_js(kUnknownScaling);
+  const RopeParams params{to_int64(head_dim), to_int64(rotary_dim), base, RopeLayout::kHalf, *parsed_scaling};
+  return to_js(rope_table(params, heap_span<const int32_t>(positions, seq), heap_span<float>(out, seq * rotary_dim)));
+}
+
 val js_limits() {
   val out = val::object();
   out.set("maxDModel", static_cast<double>(limits::kMaxDModel));
@@ -291,5 +298,6 @@ EMSCRIPTEN_BINDINGS(posembed) {
   function("nearestRows", &posembed::js_nearest_rows);
   function("pca", &posembed::js_pca);
   function("combinedEmbedding", &posembed::js_combined_embedding);
+  function("ropeTable", &posembed::js_rope_table);
   function("limits", &posembed::js_limits);
 }

@@ -129,6 +129,33 @@ Status validate(const RopeParams& p) {
   return validate(p.scaling);
 }
 
+Status rope_table(const RopeParams& params, std::span<const int32_t> positions, std::span<float> table) {
+  POSEMBED_RETURN_IF_ERROR(validate(params));
+  const auto seq = positions.size();
+  const auto half = static_cast<std::size_t>(params.rotary_dim / 2);
+  if (seq < 1) return Status::range_error("positions must hold at least one position");
+  if (table.size() != 2 * seq * half) return output_size_error(2 * seq * half, table.size());
+  for (std::size_t s = 0; s < seq; ++s) {
+    if (positions[s] < 0) return out_of_range("positions[" + std::to_string(s) + "]", "an integer in [0, 2147483647]", positions[s]);
+  }
+  std::unique_ptr<double[]> inv_freq(new (std::nothrow) double[half]);
+  if (!inv_freq) return Status::range_error("applyRope: out of memory for its frequencies");
+  POSEMBED_RETURN_IF_ERROR(rope_inv_freq(params.rotary_dim, params.base, params.scaling, {inv_freq.get(), half}));
+  // Rows [sin | cos] per position: the sinusoidal writer's split layout with these frequencies.
+  const bool consecutive = std::adjacent_find(positions.begin(), positions.end(), [](int32_t a, int32_t b) { return b != a + 1; }) == positions.end();
+  const SinusoidalParams rows{.length = static_cast<int64_t>(seq), .d_model = params.rotary_dim, .layout = SinusoidalLayout::kSplit, .offset = positions[0]};
+  if (consecutive) {
+    POSEMBED_RETURN_IF_ERROR(detail::write_sinusoidal_rows(rows, inv_freq.get(), table.data()));
+  } else {
+    POSEMBED_RETURN_IF_ERROR(detail::write_sinusoidal_rows_at(rows, inv_freq.get(), positions, table.data()));
+  }
+  const auto factor = static_cast<float>(rope_attention_factor(params.scaling));
+  if (factor != 1.0f) {
+    simd::for_each_float(table.size(), [&]<class V>(std::size_t i) { simd::store(table.data() + i, simd::load<V>(table.data() + i) * V(factor)); });
+  }
+  return {};
+}
+
 Status apply_rope(const RopeParams& params, std::span<const float> x, int64_t rows, std::span<const int32_t> positions,
                   std::span<float> out) {
   POSEMBED_RETURN_IF_ERROR(validate(params));
@@ -140,28 +167,9 @@ Status apply_rope(const RopeParams& params, std::span<const float> x, int64_t ro
     return Status::range_error("x must hold rows * seq * headDim = " + std::to_string(elements) + " elements, got " + std::to_string(x.size()));
   }
   if (out.size() != elements) return output_size_error(elements, out.size());
-  for (std::size_t s = 0; s < seq; ++s) {
-    if (positions[s] < 0) return out_of_range("positions[" + std::to_string(s) + "]", "an integer in [0, 2147483647]", positions[s]);
-  }
-
-  // sin and cos of every (position, pair), times the attention factor: rows [sin_0 .. sin_h-1, cos_0 .. cos_h-1].
-  std::unique_ptr<double[]> inv_freq(new (std::nothrow) double[half]);
   std::unique_ptr<float[]> table(new (std::nothrow) float[2 * seq * half]);
-  if (!inv_freq || !table) return Status::range_error("applyRope: out of memory for its cos/sin table");
-  POSEMBED_RETURN_IF_ERROR(rope_inv_freq(params.rotary_dim, params.base, params.scaling, {inv_freq.get(), half}));
-  // Rows [sin | cos] per position: the sinusoidal writer's split layout with these frequencies.
-  const bool consecutive = std::adjacent_find(positions.begin(), positions.end(), [](int32_t a, int32_t b) { return b != a + 1; }) == positions.end();
-  if (consecutive) {
-    const SinusoidalParams rows{.length = static_cast<int64_t>(seq), .d_model = params.rotary_dim, .layout = SinusoidalLayout::kSplit, .offset = positions[0]};
-    POSEMBED_RETURN_IF_ERROR(detail::write_sinusoidal_rows(rows, inv_freq.get(), table.get()));
-  } else {
-    const SinusoidalParams rows{.length = static_cast<int64_t>(seq), .d_model = params.rotary_dim, .layout = SinusoidalLayout::kSplit};
-    POSEMBED_RETURN_IF_ERROR(detail::write_sinusoidal_rows_at(rows, inv_freq.get(), positions, table.get()));
-  }
-  const auto factor = static_cast<float>(rope_attention_factor(params.scaling));
-  if (factor != 1.0f) {
-    simd::for_each_float(2 * seq * half, [&]<class V>(std::size_t i) { simd::store(table.get() + i, simd::load<V>(table.get() + i) * V(factor)); });
-  }
+  if (!table) return Status::range_error("applyRope: out of memory for its cos/sin table");
+  POSEMBED_RETURN_IF_ERROR(rope_table(params, positions, {table.get(), 2 * seq * half}));
 
   const std::size_t pass_through = d - 2 * half;
   for (std::size_t r = 0; r < static_cast<std::size_t>(rows); ++r) {

@@ -10,14 +10,19 @@ export function alibiSlopes(core, numHeads, opts) {
   return { data, shape: [heads] };
 }
 
-export function alibiBias(core, opts) {
+export function alibiParams(core, opts) {
   const o = options('alibiBias options', opts, ['numHeads', 'queryLength', 'keyLength', 'causal', 'out']);
   const numHeads = integer('numHeads', o.numHeads, 1, MAX_HEADS);
   const keyLength = integer('keyLength', o.keyLength, 1, core.limits.maxLength);
   const queryLength = integer('queryLength', o.queryLength ?? keyLength, 1, keyLength);
   const causal = boolean('causal', o.causal ?? false);
+  return { numHeads, keyLength, queryLength, causal, out: o.out };
+}
+
+export function alibiBias(core, opts) {
+  const { numHeads, keyLength, queryLength, causal, out } = alibiParams(core, opts);
   const elements = numHeads * queryLength * keyLength;
-  const data = core.produce({ elements, what: 'the ALiBi bias', out: o.out },
+  const data = core.produce({ elements, what: 'the ALiBi bias', out },
     (pointer) => core.module.alibiBias(numHeads, queryLength, keyLength, causal, pointer, elements));
   return { data, shape: [numHeads, queryLength, keyLength] };
 }

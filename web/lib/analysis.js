@@ -2,7 +2,7 @@
 import { describe, integer, oneOf, options } from './validate.js';
 import { floatMatrix } from './tensor.js';
 
-function matrix(name, value) {
+export function matrix(name, value) {
   const shape = value?.shape;
   if (!Array.isArray(shape) || shape.length !== 2) throw new TypeError(`${name} must be a tensor { data: Float32Array, shape: [rows, columns] }, got ${describe(value)}`);
   const rows = integer(`${name}.shape[0]`, shape[0], 1, 2 ** 24);

@@ -12,8 +12,10 @@ import { interpolatePositions, LearnedPositions } from './learned_positions.js';
 import { readNpy, readSafetensors, WeightFileError } from './weight_files.js';
 import { pca, similarity } from './analysis.js';
 import { TransformerEmbedding } from './transformer_embedding.js';
+import { acquireDevice, GpuRuntime, GpuTensor } from './webgpu/runtime.js';
+import { PosembedGpu } from './webgpu/backend.js';
 
-export { simdSupported, WeightFileError };
+export { simdSupported, WeightFileError, GpuTensor };
 
 export class Posembed {
   #core;
@@ -112,7 +114,6 @@ const LOAD_OPTIONS = ['backend', 'simd', 'wasmUrl', 'wasmBinary', 'gpu'];
 export async function load(opts) {
   const o = options('load options', opts, LOAD_OPTIONS);
   const backend = oneOf('backend', o.backend ?? 'wasm', ['wasm', 'webgpu', 'auto']);
-  if (backend === 'webgpu') throw new Error("backend 'webgpu' is not available in this version of posembed; use 'wasm' or 'auto'");
   const simd = o.simd ?? 'auto';
   if (simd !== 'auto' && typeof simd !== 'boolean') throw new TypeError(`simd must be 'auto', true or false, got ${simd}`);
   if (simd === true && !simdSupported()) throw new Error('simd: true was asked for, but this engine does not support WebAssembly SIMD');
@@ -120,6 +121,13 @@ export async function load(opts) {
     throw new TypeError('wasmBinary must be an ArrayBuffer or a typed array holding the .wasm file');
   }
   const core = await loadWasmCore({ simd: simd === 'auto' ? simdSupported() : simd, wasmUrl: o.wasmUrl, wasmBinary: o.wasmBinary });
-  const fallbackReason = backend === 'auto' ? 'the WebGPU backend is not part of this version; using wasm' : null;
-  return new Posembed(core, { backend: 'wasm', fallbackReason });
+  if (backend === 'wasm') return new Posembed(core);
+  let gpu;
+  try {
+    gpu = await acquireDevice(o.gpu);
+  } catch (error) {
+    if (backend === 'webgpu') throw error;
+    return new Posembed(core, { backend: 'wasm', fallbackReason: `${error.message}; using wasm` });
+  }
+  return new PosembedGpu(core, new Posembed(core), new GpuRuntime(gpu));
 }

@@ -59,24 +59,39 @@ function positionsFor(o, seq) {
   return Int32Array.from(positions, (p, i) => integer(`positions[${i}]`, p, 0, MAX_INT32));
 }
 
-// x: [..., seq, headDim] → the same shape, rotated.
-export function applyRope(core, x, opts) {
+// The checked options of applyRope. x is a tensor { data: Float32Array, shape } or, with allowGpu, a
+// GpuTensor (shape and type only).
+export function ropeParams(core, x, opts, { allowGpu = false } = {}) {
   const o = options('applyRope options', opts, ['positions', 'offset', 'rotaryDim', 'base', 'layout', 'scaling', 'out']);
-  if (x === null || typeof x !== 'object' || !(x.data instanceof Float32Array)) {
+  const isGpu = allowGpu && x !== null && typeof x === 'object' && 'buffer' in x && typeof x.read === 'function';
+  if (!isGpu && (x === null || typeof x !== 'object' || !(x.data instanceof Float32Array))) {
     throw new TypeError(`x must be a tensor { data: Float32Array, shape: [..., seq, headDim] }, got ${describe(x)}`);
   }
+  if (isGpu && x.type !== Float32Array) throw new TypeError('x must be a float32 GpuTensor');
   const shape = checkedShape('x.shape', x.shape);
   if (shape.length < 2) throw new RangeError(`x.shape must have at least 2 dimensions [..., seq, headDim], got [${shape}]`);
-  if (elementCount(shape) !== x.data.length) throw new RangeError(`x.shape [${shape}] holds ${elementCount(shape)} elements but x.data has ${x.data.length}`);
+  const elements = elementCount(shape);
+  if (!isGpu && elements !== x.data.length) throw new RangeError(`x.shape [${shape}] holds ${elements} elements but x.data has ${x.data.length}`);
   const headDim = integer('x.shape[-1] (headDim)', shape.at(-1), 2, core.limits.maxDModel);
   const seq = integer('x.shape[-2] (seq)', shape.at(-2), 1, MAX_INT32);
-  const rows = x.data.length / (seq * headDim);
   const rotaryDim = integer('rotaryDim', o.rotaryDim ?? headDim, 2, headDim, { even: true });
   const base = number('base', o.base ?? 10000, 1, core.limits.maxBase);
   const layout = oneOf('layout', o.layout ?? 'half', ['half', 'interleaved']);
   const positions = positionsFor(o, seq);
   const scaling = ropeScaling(o.scaling, positions.reduce((m, p) => Math.max(m, p), 0) + 1);
-  const data = core.produce({ elements: x.data.length, what: 'the rotated x', out: o.out, inputs: [{ data: x.data, what: 'x' }, { data: positions, what: 'the positions' }] },
+  return { shape, elements, rows: elements / (seq * headDim), headDim, seq, rotaryDim, base, layout, positions, scaling, out: o.out };
+}
+
+// [seq, rotaryDim]: per position the sines, then the cosines, times the attention factor (for the GPU).
+export function ropeTable(core, { headDim, rotaryDim, base, scaling, positions, seq }) {
+  return core.produce({ elements: seq * rotaryDim, what: 'the cos/sin table', inputs: [{ data: positions, what: 'the positions' }] },
+    (outPointer, positionsPointer) => core.module.ropeTable(headDim, rotaryDim, base, scaling, positionsPointer, seq, outPointer));
+}
+
+// x: [..., seq, headDim] → the same shape, rotated.
+export function applyRope(core, x, opts) {
+  const { shape, elements, rows, headDim, seq, rotaryDim, base, layout, positions, scaling, out } = ropeParams(core, x, opts);
+  const data = core.produce({ elements, what: 'the rotated x', out, inputs: [{ data: x.data, what: 'x' }, { data: positions, what: 'the positions' }] },
     (outPointer, xPointer, positionsPointer) => core.module.applyRope(headDim, rotaryDim, base, layout, scaling, xPointer, rows, positionsPointer, seq, outPointer));
   return { data, shape };
 }

@@ -31,18 +31,22 @@ function lengths(o) {
   return [integer('queryLength', o.queryLength, 1, MAX_INT32), integer('keyLength', o.keyLength, 1, MAX_INT32)];
 }
 
-export function t5Buckets(core, opts) {
+export function t5BucketsParams(opts) {
   const o = options('t5Buckets options', opts, ['queryLength', 'keyLength', ...BUCKET_OPTIONS, 'out']);
   const [queryLength, keyLength] = lengths(o);
-  const { numBuckets, maxDistance, bidirectional } = bucketParams(o);
+  return { queryLength, keyLength, ...bucketParams(o), out: o.out };
+}
+
+export function t5Buckets(core, opts) {
+  const { queryLength, keyLength, numBuckets, maxDistance, bidirectional, out } = t5BucketsParams(opts);
   const elements = queryLength * keyLength;
-  const data = core.produce({ elements, what: 'the bucket matrix', out: o.out, type: Int32Array },
+  const data = core.produce({ elements, what: 'the bucket matrix', out, type: Int32Array },
     (pointer) => core.module.t5BucketMatrix(numBuckets, maxDistance, bidirectional, queryLength, keyLength, pointer, elements));
   return { data, shape: [queryLength, keyLength] };
 }
 
 // table: [numBuckets, numHeads] (HF's relative_attention_bias weight) → [numHeads, queryLength, keyLength].
-export function t5Bias(core, table, opts) {
+export function t5BiasParams(table, opts) {
   const o = options('t5Bias options', opts, ['queryLength', 'keyLength', ...BUCKET_OPTIONS, 'out']);
   const [queryLength, keyLength] = lengths(o);
   const shape = table?.shape;
@@ -50,8 +54,13 @@ export function t5Bias(core, table, opts) {
   const { numBuckets, maxDistance, bidirectional } = bucketParams({ ...o, numBuckets: o.numBuckets ?? shape[0] });
   const numHeads = integer('table.shape[1] (numHeads)', shape[1], 1, 4096);
   const data = floatMatrix('table', table, numBuckets, numHeads);
+  return { queryLength, keyLength, numBuckets, maxDistance, bidirectional, numHeads, data, out: o.out };
+}
+
+export function t5Bias(core, table, opts) {
+  const { queryLength, keyLength, numBuckets, maxDistance, bidirectional, numHeads, data, out } = t5BiasParams(table, opts);
   const elements = numHeads * queryLength * keyLength;
-  const bias = core.produce({ elements, what: 'the T5 bias', out: o.out, inputs: [{ data, what: 'the bias table' }] },
+  const bias = core.produce({ elements, what: 'the T5 bias', out, inputs: [{ data, what: 'the bias table' }] },
     (outPointer, tablePointer) => core.module.t5Bias(numBuckets, maxDistance, bidirectional, tablePointer, data.length, numHeads,
       queryLength, keyLength, outPointer, elements));
   return { data: bias, shape: [numHeads, queryLength, keyLength] };

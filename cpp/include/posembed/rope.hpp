@@ -49,6 +49,10 @@ struct RopeParams {
 
 Status validate(const RopeParams& params);
 
+// The sin and cos of every (position, pair), times the attention factor: table [positions, rotary_dim], each
+// row the rotary_dim / 2 sines, then the cosines. What apply_rope rotates by; the WebGPU path uploads it.
+Status rope_table(const RopeParams& params, std::span<const int32_t> positions, std::span<float> table);
+
 // x and out: [rows, seq, head_dim] (rows = product of the leading dims); positions: [seq], each in
 // [0, 2^31 - 1]. out may be x itself.
 Status apply_rope(const RopeParams& params, std::span<const float> x, int64_t rows, std::span<const int32_t> positions,

@@ -1,0 +1,172 @@
+// The webgpu backend in Node: Dawn (the webgpu package) on Chromium's SwiftShader Vulkan driver. Every case
+// runs inside a validation error scope, asserts no error, and frees every GPU buffer it made.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { create } from 'webgpu';
+import { load, GpuTensor } from '../../dist/index.js';
+import { assertClose, loadVectors, maxAbsError, expectedData } from './helpers.mjs';
+
+process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
+const unhandled = [];
+process.on('unhandledRejection', (reason) => unhandled.push(reason));
+
+describe('webgpu backend', () => {
+  let pe;
+  let wasm;
+
+  before(async () => {
+    pe = await load({ backend: 'webgpu', gpu: create([]) });
+    wasm = await load();
+  });
+  after(() => {
+    assert.equal(pe.gpuBuffers, 0, 'GPU buffers left behind');
+    assert.deepEqual(unhandled, []);
+  });
+
+  // Runs fn inside validation and out-of-memory error scopes; every tensor it returns is read, then disposed.
+  async function onGpu(fn) {
+    const buffers = pe.gpuBuffers;
+    pe.device.pushErrorScope('validation');
+    pe.device.pushErrorScope('out-of-memory');
+    const tensors = [].concat(await fn());
+    const results = [];
+    for (const tensor of tensors) {
+      assert.ok(tensor instanceof GpuTensor, 'a GpuTensor');
+      results.push(await tensor.read());
+      tensor.dispose();
+    }
+    assert.equal(await pe.device.popErrorScope(), null, 'out-of-memory error');
+    assert.equal(await pe.device.popErrorScope(), null, 'validation error');
+    assert.equal(pe.gpuBuffers, buffers, 'every buffer freed');
+    return results.length === 1 ? results[0] : results;
+  }
+
+  it('is the webgpu backend, with no fallback', () => {
+    assert.equal(pe.backend, 'webgpu');
+    assert.equal(pe.fallbackReason, null);
+  });
+
+  for (const c of loadVectors('sinusoidal').cases) {
+    it(`sinusoidal matches golden vector ${c.name}`, async () => {
+      assertClose(await onGpu(() => pe.sinusoidal(c.params)), c.expected, c.tolerance.abs, c.name);
+    });
+  }
+
+  it('sinusoidal stays within 1e-5 of float64 at positions up to 2^24 (observed bound printed)', async () => {
+    let worst = 0;
+    for (const [layout, timescale, offset] of [['interleaved', 'standard', 0], ['split', 't2t', 999_937], ['interleaved', 'standard', 16_777_000]]) {
+      const { data } = await onGpu(() => pe.sinusoidal({ length: 200, dModel: 128, layout, timescale, offset }));
+      for (let row = 0; row < 200; row++) {
+        for (let pair = 0; pair < 64; pair++) {
+          const angle = (offset + row) / 10000 ** (timescale === 't2t' ? pair / 63 : (2 * pair) / 128);
+          const [s, c] = layout === 'interleaved' ? [2 * pair, 2 * pair + 1] : [pair, 64 + pair];
+          worst = Math.max(worst, Math.abs(data[row * 128 + s] - Math.sin(angle)), Math.abs(data[row * 128 + c] - Math.cos(angle)));
+        }
+      }
+    }
+    console.log(`# webgpu sinusoidal: max error vs float64 ${worst.toExponential(2)}`);
+    assert.ok(worst <= 1e-5, `worst ${worst}`);
+  });
+
+  for (const c of loadVectors('alibi_bias').cases) {
+    it(`alibiBias matches golden vector ${c.name}`, async () => {
+      assertClose(await onGpu(() => pe.alibiBias(c.params)), c.expected, c.tolerance.abs, c.name);
+    });
+  }
+
+  it('t5Buckets equal the host buckets of key - query exactly; t5Bias gathers the table', async () => {
+    for (const c of loadVectors('t5_bucket').cases) {
+      const { data } = await onGpu(() => pe.t5Buckets({ queryLength: 7, keyLength: 300, ...c.params }));
+      const relative = Int32Array.from({ length: 7 * 300 }, (_, i) => (i % 300) - Math.floor(i / 300));
+      assert.deepEqual(data, pe.t5Bucket(relative, c.params).data);
+    }
+    const table = { data: Float32Array.from({ length: 32 * 3 }, (_, i) => i / 8), shape: [32, 3] };
+    const gpu = await onGpu(() => pe.t5Bias(table, { queryLength: 5, keyLength: 9 }));
+    assert.deepEqual(gpu.data, wasm.t5Bias(table, { queryLength: 5, keyLength: 9 }).data);
+  });
+
+  for (const c of loadVectors('rope_apply').cases) {
+    it(`applyRope matches golden vector ${c.name}`, async () => {
+      const { rotaryDim, base, layout, scaling } = c.params;
+      const x = { data: Float32Array.from(c.input.x.data), shape: c.input.x.shape };
+      assertClose(await onGpu(() => pe.applyRope(x, { positions: c.input.positions, rotaryDim, base, layout, scaling })), c.expected, c.tolerance.abs, c.name);
+    });
+  }
+
+  it('applyRope takes a GpuTensor as x: results stay on the GPU between ops', async () => {
+    const [chained, direct] = await onGpu(() => {
+      const table = pe.sinusoidal({ length: 12, dModel: 16 });
+      const rotated = pe.applyRope(table, { offset: 100 });
+      table.dispose();
+      return [rotated, pe.sinusoidal({ length: 12, dModel: 16 })];
+    });
+    assert.ok(maxAbsError(chained.data, wasm.applyRope(direct, { offset: 100 }).data) < 1e-6);
+  });
+
+  for (const c of loadVectors('sincos2d').cases) {
+    it(`sincos2d matches golden vector ${c.name}`, async () => {
+      assertClose(await onGpu(() => pe.sincos2d(c.params)), c.expected, c.tolerance.abs, c.name);
+    });
+  }
+
+  it('similarity matches the golden PE dot matrix, from a GPU tensor, and cosine matches wasm', async () => {
+    const c = loadVectors('similarity').cases.find((x) => x.params.of === 'sinusoidal');
+    assertClose(await onGpu(() => {
+      const table = pe.sinusoidal({ length: c.params.length, dModel: c.params.dModel });
+      const product = pe.similarity(table, null, { metric: 'dot' });
+      table.dispose();
+      return product;
+    }), c.expected, c.tolerance.abs, c.name);
+    const a = { data: Float32Array.from({ length: 37 * 21 }, (_, i) => Math.sin(i * 0.37)), shape: [37, 21] };
+    const b = { data: Float32Array.from({ length: 19 * 21 }, (_, i) => Math.cos(i * 0.11)), shape: [19, 21] };
+    const gpu = await onGpu(() => pe.similarity(a, b, { metric: 'cosine' }));
+    assert.ok(maxAbsError(gpu.data, wasm.similarity(a, b, { metric: 'cosine' }).data) < 1e-5);
+  });
+
+  it('token lookup and the fused layer match the golden vectors', async () => {
+    for (const c of loadVectors('token_embedding').cases) {
+      const [vocabSize, dModel] = c.input.table.shape;
+      const weights = { data: Float32Array.from(c.input.table.data), shape: c.input.table.shape };
+      const layer = c.params.positional === 'sinusoidal'
+        ? pe.transformerEmbedding({ vocabSize, dModel, maxLength: 32, scale: c.params.scale, paddingIdx: c.params.paddingIdx, weights })
+        : pe.tokenEmbedding({ vocabSize, dModel, scale: c.params.scale, paddingIdx: c.params.paddingIdx, weights });
+      const result = await onGpu(() => (layer.forward ? layer.forward(c.input.ids) : layer.lookup(c.input.ids)));
+      layer.dispose();
+      assertClose(result, c.expected, c.tolerance.abs, c.name);
+    }
+  });
+
+  it('validates on the host before dispatch: bad ids, sizes beyond the device limits', async () => {
+    const emb = pe.tokenEmbedding({ vocabSize: 20, dModel: 4 });
+    assert.throws(() => emb.lookup(new Int32Array([3, 20])), { name: 'RangeError', message: 'ids[1] must be a token id in [0, vocabSize - 1] = [0, 19], got 20' });
+    emb.dispose();
+    assert.throws(() => pe.sinusoidal({ length: 2 ** 24, dModel: 1024 }), { name: 'RangeError', message: /maxStorageBufferBindingSize/ });
+    assert.throws(() => pe.sinusoidal({ length: 4, dModel: 7 }), { name: 'RangeError', message: 'dModel must be an even integer in [2, 65536], got 7' });
+  });
+});
+
+describe('webgpu fallback', () => {
+  it("'auto' without WebGPU falls back to wasm and says why; 'webgpu' throws", async () => {
+    const auto = await load({ backend: 'auto' });
+    assert.equal(auto.backend, 'wasm');
+    assert.match(auto.fallbackReason, /no navigator\.gpu.*using wasm/);
+    await assert.rejects(load({ backend: 'webgpu' }), { message: /WebGPU is not available here/ });
+    await assert.rejects(load({ backend: 'webgpu', gpu: { requestAdapter: async () => null } }), { message: 'WebGPU is available but no adapter was found' });
+  });
+
+  it('after a device loss, ops fall back to wasm with the same results and say so', async () => {
+    const pe = await load({ backend: 'auto', gpu: create([]) });
+    assert.equal(pe.backend, 'webgpu');
+    const before = pe.sinusoidal({ length: 5, dModel: 8, offset: 3 });
+    const expected = await before.read();
+    before.dispose();
+    pe.device.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const after = pe.sinusoidal({ length: 5, dModel: 8, offset: 3 });
+    assert.equal(pe.backend, 'wasm');
+    assert.match(pe.fallbackReason, /the WebGPU device was lost/);
+    assert.ok(maxAbsError((await after.read()).data, expectedData(Array.from(expected.data))) < 1e-6);
+    const x = { data: new Float32Array(16).fill(1), shape: [2, 8] };
+    assert.deepEqual((await pe.applyRope(x, { offset: 2 }).read()).data, (await load()).applyRope(x, { offset: 2 }).data);
+  });
+});

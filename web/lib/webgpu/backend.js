@@ -1,0 +1,281 @@
+// The webgpu backend: the ops that fill or gather large tensors run on the GPU and return GpuTensors; the
+// rest (and every exact angle the GPU must not compute) come from the wasm instance it keeps beside it.
+// After a device loss every op falls back to wasm, says so in fallbackReason, and keeps its interface.
+import { describe, integer, oneOf, options } from '../validate.js';
+import { tokenIds } from '../tensor.js';
+import { sinusoidalParams } from '../sinusoidal.js';
+import { alibiParams } from '../alibi.js';
+import { t5BiasParams, t5BucketsParams } from '../t5.js';
+import { ropeParams, ropeTable } from '../rope.js';
+import { sincos2dParams } from '../sincos2d.js';
+import { matrix } from '../analysis.js';
+import { GpuTensor, HostTensor } from './runtime.js';
+import { sinusoidalGpu } from './sinusoidal.js';
+import { gatherRowsGpu } from './token_embedding.js';
+import { applyRopeGpu } from './rope.js';
+import { alibiBiasGpu } from './alibi.js';
+import { t5Gpu } from './t5.js';
+import { sincos2dGpu } from './sincos2d.js';
+import { similarityGpu } from './similarity.js';
+
+function isGpuTensor(value) {
+  return value instanceof GpuTensor || value instanceof HostTensor;
+}
+
+// The CPU ops of the wasm instance, offered unchanged on the webgpu backend.
+const HOST_OPS = ['alibiSlopes', 't5Bucket', 'ropeInvFreq', 'learnedPositions', 'interpolatePositions', 'pca', 'readNpy', 'readSafetensors', 'allocate', 'memory'];
+
+export class PosembedGpu {
+  #core;
+  #wasm;
+  #runtime;
+
+  constructor(core, wasm, runtime) {
+    this.#core = core;
+    this.#wasm = wasm;
+    this.#runtime = runtime;
+    this.backend = 'webgpu';
+    this.fallbackReason = null;
+    this.simd = wasm.simd;
+    for (const name of HOST_OPS) this[name] = (...args) => wasm[name](...args);
+  }
+
+  // Buffers this backend holds on the GPU now (for leak checks).
+  get gpuBuffers() {
+    return this.#runtime.liveBuffers;
+  }
+
+  get device() {
+    return this.#runtime.device;
+  }
+
+  // Runs gpu() while the device lives; after a loss, host() on wasm, wrapped as a tensor with read().
+  #either(gpu, host) {
+    if (this.#runtime.lost) {
+      if (this.backend !== 'wasm') {
+        const { reason, message } = this.#runtime.lost;
+        this.backend = 'wasm';
+        this.fallbackReason = `the WebGPU device was lost (${reason ?? 'unknown'}${message ? `: ${message}` : ''}); using wasm`;
+      }
+      return wrapHost(host());
+    }
+    return gpu();
+  }
+
+  // A GPU buffer holding x (a GpuTensor's own buffer, or an upload of a host tensor) and how to let it go.
+  #onGpu(x, what) {
+    if (isGpuTensor(x) && x.buffer) return { buffer: x.buffer, release: () => {} };
+    const data = isGpuTensor(x) ? x.tensor.data : x.data;
+    const buffer = this.#runtime.upload(data, what);
+    return { buffer, release: () => this.#runtime.release(buffer) };
+  }
+
+  sinusoidal(opts) {
+    const p = sinusoidalParams(this.#core, opts);
+    if (p.out !== undefined) throw new TypeError("out is not taken by the webgpu backend's ops: results stay on the GPU until read()");
+    return this.#either(
+      () => (p.positions ? this.#upload(this.#wasm.sinusoidal(opts), 'the sinusoidal rows') : sinusoidalGpu(this.#runtime, this.#wasm, p)),
+      () => this.#wasm.sinusoidal(opts));
+  }
+
+  #upload(tensor, what) {
+    return new GpuTensor(this.#runtime, this.#runtime.upload(tensor.data, what), tensor.shape, tensor.data.constructor, Promise.resolve(null));
+  }
+
+  alibiBias(opts) {
+    const p = alibiParams(this.#core, opts);
+    return this.#either(() => alibiBiasGpu(this.#runtime, p, this.#wasm.alibiSlopes(p.numHeads).data), () => this.#wasm.alibiBias(opts));
+  }
+
+  #relativeBuckets({ queryLength, keyLength, numBuckets, maxDistance, bidirectional }) {
+    const relative = Int32Array.from({ length: queryLength + keyLength - 1 }, (_, r) => r - (queryLength - 1));
+    return this.#wasm.t5Bucket(relative, { numBuckets, maxDistance, bidirectional }).data;
+  }
+
+  t5Buckets(opts) {
+    const p = t5BucketsParams(opts);
+    return this.#either(() => t5Gpu(this.#runtime, p, this.#relativeBuckets(p)), () => this.#wasm.t5Buckets(opts));
+  }
+
+  t5Bias(table, opts) {
+    const p = t5BiasParams(table, opts);
+    return this.#either(() => {
+      const buffer = this.#runtime.upload(p.data, 'the bias table');
+      try {
+        return t5Gpu(this.#runtime, { ...p, table: buffer }, this.#relativeBuckets(p));
+      } finally {
+        this.#runtime.release(buffer);
+      }
+    }, () => this.#wasm.t5Bias(table, opts));
+  }
+
+  applyRope(x, opts) {
+    const p = ropeParams(this.#core, x, opts, { allowGpu: true });
+    return this.#either(() => {
+      const input = this.#onGpu(x, 'x');
+      try {
+        return applyRopeGpu(this.#runtime, { ...p, x: input.buffer, table: ropeTable(this.#core, p) });
+      } finally {
+        input.release();
+      }
+    }, () => this.#wasm.applyRope(isGpuTensor(x) ? x.tensor : x, opts));
+  }
+
+  sincos2d(opts) {
+    const p = sincos2dParams(this.#core, opts);
+    return this.#either(() => {
+      const oneD = this.#wasm.sinusoidal({ length: Math.max(p.gridH, p.gridW), dModel: p.dModel / 2, base: p.base, layout: 'split' });
+      return sincos2dGpu(this.#runtime, p, oneD.data);
+    }, () => this.#wasm.sincos2d(opts));
+  }
+
+  similarity(a, b, opts) {
+    const o = options('similarity options', opts, ['metric']);
+    const metric = oneOf('metric', o.metric ?? 'dot', ['dot', 'cosine']);
+    const shapeOf = (name, x) => (isGpuTensor(x) ? gpuMatrixShape(name, x) : [matrix(name, x).rows, matrix(name, x).columns]);
+    const [n, depth] = shapeOf('a', a);
+    const right = b === undefined || b === null ? a : b;
+    const [m, depthB] = shapeOf('b', right);
+    if (depthB !== depth) throw new RangeError(`b.shape[1] must equal a.shape[1] = ${depth}, got ${depthB}`);
+    return this.#either(() => {
+      const left = this.#onGpu(a, 'a');
+      const other = right === a ? left : this.#onGpu(right, 'b');
+      try {
+        return similarityGpu(this.#runtime, { a: left.buffer, n, b: other.buffer, m, depth, metric });
+      } finally {
+        left.release();
+        if (other !== left) other.release();
+      }
+    }, () => this.#wasm.similarity(hostOf(a), right === a ? undefined : hostOf(right), { metric }));
+  }
+
+  tokenEmbedding(opts) {
+    return new GpuTokenEmbedding(this, this.#wasm.tokenEmbedding(opts), this.#runtime);
+  }
+
+  transformerEmbedding(opts) {
+    return new GpuTransformerEmbedding(this, this.#wasm.transformerEmbedding(opts), this.#runtime);
+  }
+
+  // For the GPU objects below: run on the GPU while the device lives.
+  either(gpu, host) {
+    return this.#either(gpu, host);
+  }
+}
+
+function wrapHost(result) {
+  return result && result.data && result.shape ? new HostTensor(result) : result;
+}
+
+function hostOf(x) {
+  if (isGpuTensor(x)) {
+    if (!x.tensor) throw new Error('a GpuTensor of a lost device cannot be read; compute it again');
+    return x.tensor;
+  }
+  return x;
+}
+
+function gpuMatrixShape(name, x) {
+  if (!Array.isArray(x.shape) || x.shape.length !== 2) throw new TypeError(`${name} must be a [rows, columns] tensor, got shape ${describe(x.shape)}`);
+  return [integer(`${name}.shape[0]`, x.shape[0], 1, 2 ** 24), integer(`${name}.shape[1]`, x.shape[1], 1, 65536)];
+}
+
+// A token table kept twice: on the wasm heap (nearest, weights, the fallback) and on the GPU (lookup).
+class GpuTokenEmbedding {
+  #backend;
+  #runtime;
+  #host;
+  #table;
+
+  constructor(backend, host, runtime) {
+    this.#backend = backend;
+    this.#runtime = runtime;
+    this.#host = host;
+    try {
+      this.#table = runtime.upload(host.weights.data, 'the embedding table');
+    } catch (error) {
+      host.dispose();
+      throw error;
+    }
+    for (const key of ['vocabSize', 'dModel', 'paddingIdx', 'scale']) this[key] = host[key];
+  }
+
+  lookup(ids, opts) {
+    if (!this.#table) throw new Error('this tokenEmbedding has been disposed');
+    options('lookup options', opts, []);
+    const { data, shape } = tokenIds(ids, this.vocabSize);
+    return this.#backend.either(
+      () => gatherRowsGpu(this.#runtime, { table: this.#table, vocabSize: this.vocabSize, dModel: this.dModel, paddingIdx: this.paddingIdx, scale: this.scale }, data, shape),
+      () => this.#host.lookup(ids));
+  }
+
+  nearest(query, opts) {
+    return this.#host.nearest(query, opts);
+  }
+
+  get weights() {
+    return this.#host.weights;
+  }
+
+  get disposed() {
+    return this.#table === null;
+  }
+
+  dispose() {
+    if (this.#table === null) return;
+    this.#runtime.release(this.#table);
+    this.#table = null;
+    this.#host.dispose();
+  }
+}
+
+// The fused layer on the GPU; with training dropout it runs on wasm, whose seeded generator the GPU does
+// not reproduce.
+class GpuTransformerEmbedding {
+  #backend;
+  #runtime;
+  #host;
+  #tokens;
+  #positions;
+
+  constructor(backend, host, runtime) {
+    this.#backend = backend;
+    this.#runtime = runtime;
+    this.#host = host;
+    try {
+      this.#tokens = runtime.upload(host.tokens.weights.data, 'the token table');
+      this.#positions = host.positions ? runtime.upload(host.positions.weights.data, 'the position table') : null;
+    } catch (error) {
+      if (this.#tokens) runtime.release(this.#tokens);
+      host.dispose();
+      throw error;
+    }
+    for (const key of ['vocabSize', 'dModel', 'maxLength', 'positional', 'dropout']) this[key] = host[key];
+    this.tokens = host.tokens;
+  }
+
+  forward(ids, opts) {
+    if (!this.#tokens) throw new Error('this transformerEmbedding has been disposed');
+    const o = options('forward options', opts, ['training']);
+    if (o.training === true && this.dropout > 0) return new HostTensor(this.#host.forward(ids, o));
+    const { data, shape } = tokenIds(ids, this.vocabSize);
+    const seq = shape.at(-1);
+    if (seq > this.maxLength) throw new RangeError(`ids.shape[-1] (seq) must be an integer in [1, maxLength] = [1, ${this.maxLength}], got ${seq}`);
+    return this.#backend.either(
+      () => gatherRowsGpu(this.#runtime, { table: this.#tokens, vocabSize: this.vocabSize, dModel: this.dModel, paddingIdx: this.#host.tokens.paddingIdx,
+        scale: this.#host.tokens.scale, positions: this.#positions, seq }, data, shape),
+      () => this.#host.forward(ids, o));
+  }
+
+  get disposed() {
+    return this.#tokens === null;
+  }
+
+  dispose() {
+    if (this.#tokens === null) return;
+    this.#runtime.release(this.#tokens);
+    if (this.#positions) this.#runtime.release(this.#positions);
+    this.#tokens = null;
+    this.#host.dispose();
+  }
+}

@@ -1,0 +1,49 @@
+// Token lookup and the fused token * scale + position layer on the GPU: row gathers, exact in float32.
+import { FLAT_INDEX, GpuTensor, uniforms } from './runtime.js';
+
+const LOOKUP = /* wgsl */ `
+struct Params { count: u32, d_model: u32, padding: i32, scale: f32, seq: u32, with_positions: u32 }
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> table: array<f32>;      // [vocabSize, dModel]
+@group(0) @binding(2) var<storage, read> ids: array<i32>;        // checked on the host
+@group(0) @binding(3) var<storage, read> positions: array<f32>;  // [maxLength, dModel], or one unused value
+@group(0) @binding(4) var<storage, read_write> out: array<f32>;
+${FLAT_INDEX}
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let i = flat_index(id, groups);
+  if (i >= params.count) { return; }
+  let j = i / params.d_model;
+  let column = i % params.d_model;
+  let token = ids[j];
+  var value = 0.0;
+  if (token != params.padding) { value = table[u32(token) * params.d_model + column] * params.scale; }
+  if (params.with_positions == 1u) { value += positions[(j % params.seq) * params.d_model + column]; }
+  out[i] = value;
+}`;
+
+// Every id in [0, vocabSize): the kernel trusts them, since WGSL out-of-bounds reads may return anything.
+function checkIds(ids, vocabSize) {
+  for (let j = 0; j < ids.length; j++) {
+    if (ids[j] < 0 || ids[j] >= vocabSize) {
+      throw new RangeError(`ids[${j}] must be a token id in [0, vocabSize - 1] = [0, ${vocabSize - 1}], got ${ids[j]}`);
+    }
+  }
+}
+
+// table: a GPU buffer [vocabSize, dModel]; positions: a GPU buffer [maxLength, dModel] or null.
+export function gatherRowsGpu(runtime, { table, vocabSize, dModel, paddingIdx, scale, positions = null, seq = 1 }, ids, shape) {
+  checkIds(ids, vocabSize);
+  const elements = ids.length * dModel;
+  const out = runtime.buffer(elements * 4, 'the looked-up rows');
+  const idsBuffer = runtime.upload(ids, 'the ids');
+  const placeholder = positions ? null : runtime.buffer(4, 'no positions');
+  const done = runtime.dispatch('gather-rows', LOOKUP, {
+    uniforms: uniforms([['u32', elements], ['u32', dModel], ['i32', paddingIdx ?? -1], ['f32', scale], ['u32', seq], ['u32', positions ? 1 : 0]]),
+    buffers: [table, idsBuffer, positions ?? placeholder, out],
+    invocations: elements,
+  });
+  runtime.release(idsBuffer);
+  if (placeholder) runtime.release(placeholder);
+  return new GpuTensor(runtime, out, [...shape, dModel], Float32Array, done);
+}
