@@ -12,8 +12,11 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-export function launchChromium() {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+// WebGPU without a GPU: Chromium's SwiftShader Vulkan adapter.
+const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader'];
+
+export function launchChromium({ webgpu = false } = {}) {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...(webgpu ? WEBGPU_ARGS : [])] });
 }
 
 // Starts scripts/serve.mjs (what `npm start` runs) on a free port; resolves to { url, close }.
