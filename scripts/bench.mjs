@@ -10,6 +10,7 @@ import { Bench } from 'tinybench';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-wasm';
 import * as ort from 'onnxruntime-web';
+import { create } from 'webgpu';
 import { load } from '../dist/index.js';
 import { OPS } from './bench/ops.mjs';
 
@@ -38,10 +39,16 @@ await tf.ready();
 ort.env.wasm.numThreads = 1;
 ort.env.logLevel = 'error';
 const engines = { 'posembed wasm SIMD': await load({ simd: true }), 'posembed wasm scalar': await load({ simd: false }) };
+process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
+const gpu = await load({ backend: 'auto', gpu: create([]) });
+const gpuName = gpu.backend === 'webgpu' ? `posembed WebGPU (${gpu.adapterInfo?.description || 'adapter'})` : null;
+if (gpuName) engines[gpuName] = gpu;
 
 console.log('posembed benchmark: medians of repeated runs, one process, same inputs for every implementation');
 console.log(`Node ${process.version}; TensorFlow.js ${tf.version_core} (wasm backend); ONNX Runtime Web ${ort.env.versions.web} (wasm, 1 thread)`);
-console.log('WebGPU: not part of this version; its column arrives with the WebGPU backend.\n');
+console.log(gpuName
+  ? 'WebGPU: through Node\'s webgpu package; with SwiftShader (a CPU Vulkan) its column measures API overhead and a software rasteriser, not GPU speed. Times include reading the result back.\n'
+  : `WebGPU: no adapter here (${gpu.fallbackReason}); no WebGPU column.\n`);
 
 const results = [];
 for (const makeOp of OPS) {
@@ -58,13 +65,20 @@ for (const makeOp of OPS) {
     'posembed wasm SIMD, out': () => op.posembed(engines['posembed wasm SIMD'], out, contexts['posembed wasm SIMD']),
     'posembed wasm SIMD, heap out': () => op.posembed(engines['posembed wasm SIMD'], heapOut.data, contexts['posembed wasm SIMD']),
     'posembed wasm scalar': () => op.posembed(engines['posembed wasm scalar'], undefined, contexts['posembed wasm scalar']),
+    ...(gpuName ? { [gpuName]: async () => {
+      const tensor = op.posembed(gpu, undefined, contexts[gpuName]);
+      const { data } = await tensor.read();
+      tensor.dispose();
+      return data;
+    } } : {}),
     ...op.impls,
   };
   const rows = [];
   for (const [name, fn] of Object.entries(tasks)) {
-    const first = await fn();
+    const result = await fn();
+    const first = result?.data ?? result;
     const error = name.startsWith('memory limit') ? null : maxError(first, op.reference, indices);
-    const heavy = op.slow && name === 'plain JS';
+    const heavy = op.slow && (name === 'plain JS' || name === gpuName);
     const bench = new Bench({ time: args.quick || heavy ? 0 : 1000, iterations: heavy ? 2 : args.quick ? 5 : 15, warmup: !heavy, warmupIterations: 2, warmupTime: 0 });
     bench.add(name, fn);
     await bench.run();

@@ -1,5 +1,6 @@
 // The benchmarked ops. Each gives its size, the float64 reference of one output element, which memory limit
-// applies (filling or copying the same output bytes), posembed's call (pe, out, context from setup(pe)),
+// applies (filling or copying the same output bytes), posembed's call (pe, out, context from setup(pe)) that
+// returns a tensor (a GpuTensor on the webgpu backend),
 // and the peers' implementations, each returning its output.
 import * as tf from '@tensorflow/tfjs-core';
 import * as ort from 'onnxruntime-web';
@@ -49,7 +50,7 @@ export async function sinusoidalOp() {
   const tfFreqs = tf.tensor2d(freqs, [1, half]);
   return {
     name: `sinusoidal [${length} x ${dModel}]`, elements: length * dModel, limit: 'fill', reference: sinusoidalReference(length, dModel),
-    posembed: (pe, out) => pe.sinusoidal({ length, dModel, out }).data,
+    posembed: (pe, out) => pe.sinusoidal({ length, dModel, out }),
     impls: {
       'plain JS': () => {
         const out = new Float32Array(length * dModel);
@@ -91,7 +92,7 @@ export async function lookupOp() {
     name: `token lookup [${vocabSize} x ${dModel}], ${count} ids`, elements: count * dModel, limit: 'copy',
     reference: (index) => table[ids[Math.floor(index / dModel)] * dModel + (index % dModel)],
     setup: (pe) => pe.tokenEmbedding({ vocabSize, dModel, weights: { data: table, shape: [vocabSize, dModel] } }),
-    posembed: (pe, out, emb) => emb.lookup(ids, { out }).data,
+    posembed: (pe, out, emb) => emb.lookup(ids, { out }),
     impls: {
       'plain JS': () => {
         const out = new Float32Array(count * dModel);
@@ -135,7 +136,7 @@ export async function fusedOp() {
   return {
     name: `fused token * sqrt(d) + position [${batch} x ${seq} x ${dModel}]`, elements: batch * seq * dModel, limit: 'copy', reference,
     setup: (p) => p.transformerEmbedding({ vocabSize, dModel, maxLength: seq, positional: 'sinusoidal', scale: 'sqrt', weights: { data: table, shape: [vocabSize, dModel] } }),
-    posembed: (p, out, layer) => layer.forward({ data: ids, shape: [batch, seq] }, { out }).data,
+    posembed: (p, out, layer) => layer.forward({ data: ids, shape: [batch, seq] }, { out }),
     impls: {
       'plain JS': () => {
         const out = new Float32Array(batch * seq * dModel);
@@ -187,7 +188,7 @@ export async function ropeOp() {
   };
   return {
     name: `RoPE [${heads} x ${seq} x ${headDim}]`, elements: x.length, limit: 'copy', reference,
-    posembed: (pe, out) => pe.applyRope({ data: x, shape }, { out }).data,
+    posembed: (pe, out) => pe.applyRope({ data: x, shape }, { out }),
     impls: {
       'plain JS': () => {
         const out = new Float32Array(x.length);
@@ -242,7 +243,7 @@ export async function alibiOp() {
       const i = Math.floor(index / length) % length;
       return -slopes[h] * Math.abs(i - (index % length));
     },
-    posembed: (pe, out) => pe.alibiBias({ numHeads: heads, queryLength: length, keyLength: length, out }).data,
+    posembed: (pe, out) => pe.alibiBias({ numHeads: heads, queryLength: length, keyLength: length, out }),
     impls: {
       'plain JS': () => {
         const out = new Float32Array(heads * length * length);
@@ -281,7 +282,7 @@ export async function similarityOp() {
       for (let k = 0; k < d; k++) sum += a[i * d + k] * b[j * d + k];
       return sum;
     },
-    posembed: (pe, out) => pe.similarity({ data: a, shape: [n, d] }, { data: b, shape: [n, d] }, { out }).data,
+    posembed: (pe, out) => pe.similarity({ data: a, shape: [n, d] }, { data: b, shape: [n, d] }, { out }),
     impls: {
       'plain JS': () => {
         const out = new Float32Array(n * n);

@@ -56,6 +56,14 @@ describe('npm package', () => {
       const error: WeightFileError | null = null;
       console.log(pos.shape, near, rotated.shape, buckets, pe.pca(pos).shape, pe.alibiBias({ numHeads: 2, keyLength: 3 }).shape, error);
       heap.dispose(); emb.dispose(); layer.dispose();
+      const gpu = await load({ backend: 'auto' });
+      if (gpu.backend === 'webgpu' && 'gpuBuffers' in gpu) {
+        const onGpu = gpu.sinusoidal({ length: 4, dModel: 8 });
+        const rotated = gpu.applyRope(onGpu, { offset: 2 });
+        const values: Float32Array = (await rotated.read()).data;
+        console.log(values, gpu.gpuBuffers);
+        onGpu.dispose(); rotated.dispose();
+      }
     `);
     writeFileSync(join(installed.project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', skipLibCheck: false }, files: ['usage.ts'] }));
     execFileSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', installed.project], { encoding: 'utf8' });
@@ -65,6 +73,6 @@ describe('npm package', () => {
     const installedPackage = join(installed.project, 'node_modules/posembed');
     const pkg = JSON.parse(readFileSync(join(installedPackage, 'package.json'), 'utf8'));
     assert.equal(pkg.exports['.'].types, './dist/index.d.ts');
-    assert.match(readFileSync(join(installedPackage, pkg.exports['.'].types), 'utf8'), /export function load\(options\?: LoadOptions\): Promise<Posembed>;/);
+    assert.match(readFileSync(join(installedPackage, pkg.exports['.'].types), 'utf8'), /export function load\(options\?: LoadOptions & \{ backend\?: 'wasm' \}\): Promise<Posembed>;/);
   });
 });

@@ -8,8 +8,11 @@ export interface Tensor<T extends Float32Array | Int32Array = Float32Array> {
 export type TokenIds = number[] | Int32Array | Tensor<Int32Array>;
 
 export interface LoadOptions {
-  /** 'wasm' (default). 'auto' uses wasm and says why in `fallbackReason`; 'webgpu' is not available yet. */
+  /** 'wasm' (default); 'webgpu' (throws if WebGPU cannot be had); 'auto': WebGPU where it can be had, else wasm
+   *  with the reason in `fallbackReason`. */
   backend?: 'wasm' | 'webgpu' | 'auto';
+  /** A GPU object where there is no navigator.gpu (Node: `create([])` from the webgpu package). */
+  gpu?: { requestAdapter(options?: object): Promise<unknown> };
   /** 'auto' (default): the SIMD module where the engine supports wasm SIMD, else the scalar one. */
   simd?: 'auto' | boolean;
   /** Where to fetch the .wasm from (default: next to the package's index.js). */
@@ -160,7 +163,7 @@ export class WeightFileError extends Error {
 }
 
 export interface Posembed {
-  readonly backend: 'wasm';
+  readonly backend: 'wasm' | 'webgpu';
   /** Why 'auto' did not give WebGPU; null otherwise. */
   readonly fallbackReason: string | null;
   /** Whether the wasm SIMD module is in use. */
@@ -198,6 +201,40 @@ export interface Posembed {
   memory(): { heapBytes: number; liveAllocations: number };
 }
 
-export function load(options?: LoadOptions): Promise<Posembed>;
+/** A result of the webgpu backend: the data stays on the GPU until read(); GPU ops take it as input. */
+export class GpuTensor<T extends Float32Array | Int32Array = Float32Array> {
+  readonly shape: number[];
+  /** The GPUBuffer holding the data; null once disposed. */
+  readonly buffer: unknown;
+  /** Resolves once the GPU work that made it was validated; rejects with a WebGPU error otherwise. */
+  ready(): Promise<void>;
+  read(): Promise<Tensor<T>>;
+  dispose(): void;
+}
+
+type GpuResult<T extends Float32Array | Int32Array = Float32Array> = GpuTensor<T>;
+type Input = Tensor<Float32Array> | GpuTensor<Float32Array>;
+
+/** The webgpu backend: the large fills and gathers return GpuTensors; the other ops are the wasm ones.
+ *  After a device loss, backend becomes 'wasm', fallbackReason says why, and ops keep returning tensors with read(). */
+export interface PosembedGpu extends Omit<Posembed, 'backend' | 'sinusoidal' | 'alibiBias' | 't5Buckets' | 't5Bias' | 'applyRope' | 'sincos2d' | 'similarity' | 'tokenEmbedding' | 'transformerEmbedding'> {
+  readonly backend: 'webgpu' | 'wasm';
+  /** The GPUDevice in use (for error scopes). */
+  readonly device: any;
+  /** GPU buffers held now, for leak checks. */
+  readonly gpuBuffers: number;
+  sinusoidal(options: Omit<SinusoidalOptions, 'out'>): GpuResult;
+  alibiBias(options: { numHeads: number; keyLength: number; queryLength?: number; causal?: boolean }): GpuResult;
+  t5Buckets(options: T5BucketOptions & { queryLength: number; keyLength: number }): GpuResult<Int32Array>;
+  t5Bias(table: Tensor<Float32Array>, options: T5BucketOptions & { queryLength: number; keyLength: number }): GpuResult;
+  applyRope(x: Input, options?: Omit<ApplyRopeOptions, 'out'>): GpuResult;
+  sincos2d(options: { gridH: number; gridW: number; dModel: number; base?: number; clsToken?: boolean }): GpuResult;
+  similarity(a: Input, b?: Input | null, options?: { metric?: 'dot' | 'cosine' }): GpuResult;
+  tokenEmbedding(options: TokenEmbeddingOptions): Omit<TokenEmbedding, 'lookup'> & { lookup(ids: TokenIds): GpuResult };
+  transformerEmbedding(options: TransformerEmbeddingOptions): Omit<TransformerEmbedding, 'forward'> & { forward(ids: TokenIds, options?: { training?: boolean }): GpuResult };
+}
+
+export function load(options?: LoadOptions & { backend?: 'wasm' }): Promise<Posembed>;
+export function load(options: LoadOptions & { backend: 'webgpu' | 'auto' }): Promise<PosembedGpu | Posembed>;
 /** Whether this engine runs WebAssembly SIMD. */
 export function simdSupported(): boolean;

@@ -18,6 +18,11 @@ import { t5Gpu } from './t5.js';
 import { sincos2dGpu } from './sincos2d.js';
 import { similarityGpu } from './similarity.js';
 
+// GPU ops keep their results on the GPU: an `out` buffer has nothing to receive them.
+function noOut(out) {
+  if (out !== undefined) throw new TypeError("out is not taken by the webgpu backend's ops: results stay on the GPU until read()");
+}
+
 function isGpuTensor(value) {
   return value instanceof GpuTensor || value instanceof HostTensor;
 }
@@ -49,6 +54,11 @@ export class PosembedGpu {
     return this.#runtime.device;
   }
 
+  // The adapter's description (GPUAdapterInfo), where the implementation gives one.
+  get adapterInfo() {
+    return this.#runtime.adapter?.info ?? null;
+  }
+
   // Runs gpu() while the device lives; after a loss, host() on wasm, wrapped as a tensor with read().
   #either(gpu, host) {
     if (this.#runtime.lost) {
@@ -72,7 +82,7 @@ export class PosembedGpu {
 
   sinusoidal(opts) {
     const p = sinusoidalParams(this.#core, opts);
-    if (p.out !== undefined) throw new TypeError("out is not taken by the webgpu backend's ops: results stay on the GPU until read()");
+    noOut(p.out);
     return this.#either(
       () => (p.positions ? this.#upload(this.#wasm.sinusoidal(opts), 'the sinusoidal rows') : sinusoidalGpu(this.#runtime, this.#wasm, p)),
       () => this.#wasm.sinusoidal(opts));
@@ -84,6 +94,7 @@ export class PosembedGpu {
 
   alibiBias(opts) {
     const p = alibiParams(this.#core, opts);
+    noOut(p.out);
     return this.#either(() => alibiBiasGpu(this.#runtime, p, this.#wasm.alibiSlopes(p.numHeads).data), () => this.#wasm.alibiBias(opts));
   }
 
@@ -94,11 +105,13 @@ export class PosembedGpu {
 
   t5Buckets(opts) {
     const p = t5BucketsParams(opts);
+    noOut(p.out);
     return this.#either(() => t5Gpu(this.#runtime, p, this.#relativeBuckets(p)), () => this.#wasm.t5Buckets(opts));
   }
 
   t5Bias(table, opts) {
     const p = t5BiasParams(table, opts);
+    noOut(p.out);
     return this.#either(() => {
       const buffer = this.#runtime.upload(p.data, 'the bias table');
       try {
@@ -111,6 +124,7 @@ export class PosembedGpu {
 
   applyRope(x, opts) {
     const p = ropeParams(this.#core, x, opts, { allowGpu: true });
+    noOut(p.out);
     return this.#either(() => {
       const input = this.#onGpu(x, 'x');
       try {
@@ -123,6 +137,7 @@ export class PosembedGpu {
 
   sincos2d(opts) {
     const p = sincos2dParams(this.#core, opts);
+    noOut(p.out);
     return this.#either(() => {
       const oneD = this.#wasm.sinusoidal({ length: Math.max(p.gridH, p.gridW), dModel: p.dModel / 2, base: p.base, layout: 'split' });
       return sincos2dGpu(this.#runtime, p, oneD.data);
@@ -130,7 +145,8 @@ export class PosembedGpu {
   }
 
   similarity(a, b, opts) {
-    const o = options('similarity options', opts, ['metric']);
+    const o = options('similarity options', opts, ['metric', 'out']);
+    noOut(o.out);
     const metric = oneOf('metric', o.metric ?? 'dot', ['dot', 'cosine']);
     const shapeOf = (name, x) => (isGpuTensor(x) ? gpuMatrixShape(name, x) : [matrix(name, x).rows, matrix(name, x).columns]);
     const [n, depth] = shapeOf('a', a);
@@ -202,7 +218,7 @@ class GpuTokenEmbedding {
 
   lookup(ids, opts) {
     if (!this.#table) throw new Error('this tokenEmbedding has been disposed');
-    options('lookup options', opts, []);
+    noOut(options('lookup options', opts, ['out']).out);
     const { data, shape } = tokenIds(ids, this.vocabSize);
     return this.#backend.either(
       () => gatherRowsGpu(this.#runtime, { table: this.#table, vocabSize: this.vocabSize, dModel: this.dModel, paddingIdx: this.paddingIdx, scale: this.scale }, data, shape),
@@ -256,7 +272,8 @@ class GpuTransformerEmbedding {
 
   forward(ids, opts) {
     if (!this.#tokens) throw new Error('this transformerEmbedding has been disposed');
-    const o = options('forward options', opts, ['training']);
+    const o = options('forward options', opts, ['training', 'out']);
+    noOut(o.out);
     if (o.training === true && this.dropout > 0) return new HostTensor(this.#host.forward(ids, o));
     const { data, shape } = tokenIds(ids, this.vocabSize);
     const seq = shape.at(-1);
