@@ -4,6 +4,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { REPO } from '../pack.mjs';
+import { interpolateRdBu } from 'd3-scale-chromatic';
 import { assertClose, loadVectors } from '../js/helpers.mjs';
 import { launchChromium, openPage, startServer } from './browser.mjs';
 
@@ -87,6 +88,39 @@ describe('webgpu backend in Chromium', () => {
       return product;
     }`, dot.params);
     assertClose(matrix, dot.expected, dot.tolerance.abs, dot.name);
+    assert.deepEqual(problems, []);
+  });
+});
+
+describe('the site on the webgpu backend', () => {
+  let server;
+  let browser;
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchChromium({ webgpu: true });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('computes the explorer and the lookup walkthrough on the GPU, with the same pictures and numbers', async () => {
+    const { page, problems } = await openPage(browser, server.url);
+    await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+    assert.equal(await page.getAttribute('html', 'data-backend'), 'webgpu');
+    await page.waitForFunction(() => document.querySelector('#heatmap').width === 128 && !document.querySelector('#readout').textContent.includes('reading from the GPU'));
+    const cells = [[0, 0], [1, 0], [0, 1], [4, 10], [20, 63]];
+    const pixels = await page.evaluate((at) => at.map(([x, y]) => Array.from(document.querySelector('#heatmap').getContext('2d').getImageData(x, y, 1, 1).data.slice(0, 3))), cells);
+    const rgb = (css) => css.match(/\d+/g).map(Number);
+    cells.forEach(([column, row], i) => {
+      const angle = row / 10000 ** ((2 * Math.floor(column / 2)) / 128);
+      const value = column % 2 ? Math.cos(angle) : Math.sin(angle);
+      const expected = rgb(interpolateRdBu((value + 1) / 2));
+      assert.ok(pixels[i].every((c, k) => Math.abs(c - expected[k]) <= 3), `cell (${row}, ${column}): rgb(${pixels[i]}) vs rgb(${expected})`);
+    });
+    assert.match(await page.locator('#readout').textContent(), /table value \(float32\): -?\d\.\d{6}/);
+    assert.equal(await page.locator('#lookup-steps .ids').textContent(), 'ids = [15, 17, 3, 19, 8, 19, 4, 18, 0, 0]');
     assert.deepEqual(problems, []);
   });
 });

@@ -40,6 +40,7 @@ export function mountExplorer(pe, root) {
   let tensor = null;
   let cell = 1;
   let cursor = { row: 0, column: 0 };
+  let generation = 0;
 
   function readParams() {
     const f = new FormData(form);
@@ -55,8 +56,9 @@ export function mountExplorer(pe, root) {
 
   function render() {
     const next = readParams();
+    let result;
     try {
-      tensor = pe.sinusoidal(next);
+      result = pe.sinusoidal(next);
     } catch (error) {
       errorBox.textContent = error.message;
       errorBox.hidden = false;
@@ -64,6 +66,24 @@ export function mountExplorer(pe, root) {
     }
     errorBox.hidden = true;
     params = next;
+    const current = ++generation;
+    if (result.data) {
+      draw(result);
+    } else {
+      // A GpuTensor (webgpu backend): read back, then drawn like any tensor. (A WebGPU render pass onto the
+      // canvas would skip the read, but on Chromium's SwiftShader adapter presenting to a canvas breaks the
+      // GPU instance, so the site does not rely on it.)
+      result.read().then((read) => {
+        if (current === generation) draw(read);
+      }).catch((error) => {
+        errorBox.textContent = error.message;
+        errorBox.hidden = false;
+      }).finally(() => result.dispose());
+    }
+  }
+
+  function draw(next) {
+    tensor = next;
     const map = drawHeatmap(canvas, tensor, { colormap: 'RdBu', range: LIMIT });
     const available = canvas.parentElement.parentElement.parentElement.clientWidth || 800;
     cell = Math.max(1, Math.min(12, Math.floor(available / params.dModel)));
@@ -80,11 +100,11 @@ export function mountExplorer(pe, root) {
   }
 
   function showCell(row, column, visible = true) {
-    if (!tensor) return;
+    if (!params) return;
     cursor = { row, column };
     const formula = cellFormula(params, row, column);
-    const stored = tensor.data[row * params.dModel + column];
-    readout.textContent = `${formula.text}\n  table value (float32): ${stored.toFixed(6)}`;
+    const stored = tensor ? tensor.data[row * params.dModel + column].toFixed(6) : '(reading from the GPU)';
+    readout.textContent = `${formula.text}\n  table value (float32): ${stored}`;
     readout.dataset.row = String(row);
     readout.dataset.column = String(column);
     Object.assign(cursorBox.style, { left: `${column * cell}px`, top: `${row * cell}px`, width: `${cell}px`, height: `${cell}px` });
@@ -92,14 +112,14 @@ export function mountExplorer(pe, root) {
   }
 
   canvas.addEventListener('mousemove', (event) => {
-    if (!tensor) return;
+    if (!params) return;
     const rect = canvas.getBoundingClientRect();
     const column = Math.floor(((event.clientX - rect.left) / rect.width) * params.dModel);
     const row = Math.floor(((event.clientY - rect.top) / rect.height) * params.length);
     if (row >= 0 && row < params.length && column >= 0 && column < params.dModel) showCell(row, column);
   });
   canvas.addEventListener('keydown', (event) => {
-    if (!tensor) return;
+    if (!params) return;
     const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], Home: [0, -Infinity], End: [0, Infinity] };
     const move = moves[event.key];
     if (!move) return;

@@ -46,6 +46,16 @@ function stepBox(title, shape, ...content) {
   return element('div', { class: 'step' }, element('h3', {}, title, ' ', element('span', { class: 'shape' }, `[${shape.join(', ')}]`)), ...content);
 }
 
+// A CPU tensor from either backend's result (a GpuTensor is read back, then freed).
+async function onHost(result) {
+  if (result.data) return result;
+  try {
+    return await result.read();
+  } finally {
+    result.dispose();
+  }
+}
+
 export function mountLookup(pe, root) {
   const form = root.querySelector('#lookup-controls');
   const steps = root.querySelector('#lookup-steps');
@@ -65,7 +75,10 @@ export function mountLookup(pe, root) {
     return embedding;
   }
 
-  function render() {
+  let generation = 0;
+
+  async function render() {
+    const current = ++generation;
     const f = new FormData(form);
     const dModel = Number(f.get('dModel'));
     let tokens;
@@ -88,8 +101,9 @@ export function mountLookup(pe, root) {
     const weights = emb.weights;
     const rows = { data: new Float32Array(n * dModel), shape: [n, dModel] };
     ids.forEach((id, r) => rows.data.set(weights.data.subarray(id * dModel, (id + 1) * dModel), r * dModel));
-    const scaled = emb.lookup(ids);
-    const position = pe.sinusoidal({ length: n, dModel });
+    const scaled = await onHost(emb.lookup(ids));
+    const position = await onHost(pe.sinusoidal({ length: n, dModel }));
+    if (current !== generation) return;  // a newer render has started
     const combined = { data: scaled.data.map((v, i) => v + position.data[i]), shape: [n, dModel] };
 
     const tokenChips = element('div', { class: 'tokens' }, ...tokens.map((t, i) => element('span', { class: 'token', 'data-index': String(i) }, t, ' ', element('small', {}, `→ ${ids[i]}`))));
@@ -102,7 +116,11 @@ export function mountLookup(pe, root) {
     );
   }
 
-  form.addEventListener('input', render);
+  const rerender = () => render().catch((error) => {
+    errorBox.textContent = error.message;
+    errorBox.hidden = false;
+  });
+  form.addEventListener('input', rerender);
   form.addEventListener('submit', (event) => event.preventDefault());
-  render();
+  rerender();
 }
