@@ -33,7 +33,7 @@ describe('site: positional encoding explorer', () => {
   before(async () => {
     server = await startServer();
     browser = await launchChromium();
-    ({ page, problems } = await openPage(browser, server.url));
+    ({ page, problems } = await openPage(browser, `${server.url}explorer.html`));
     await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
   });
   after(async () => {

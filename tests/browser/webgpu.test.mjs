@@ -106,7 +106,7 @@ describe('the site on the webgpu backend', () => {
   });
 
   it('computes the explorer and the lookup walkthrough on the GPU, with the same pictures and numbers', async () => {
-    const { page, problems } = await openPage(browser, server.url);
+    const { page, problems } = await openPage(browser, `${server.url}explorer.html`);
     await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
     assert.equal(await page.getAttribute('html', 'data-backend'), 'webgpu');
     await page.waitForFunction(() => document.querySelector('#heatmap').width === 128 && !document.querySelector('#readout').textContent.includes('reading from the GPU'));

@@ -1,4 +1,5 @@
 // Colormaps as lookup tables from d3-scale-chromatic, for painting many cells quickly.
+import { rgb as parseColour } from 'd3-color';
 import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
 
 // Odd size, so that the middle entry is exactly the scheme's centre (t = 0.5): zero is neutral.
@@ -7,7 +8,7 @@ const STEPS = 255;
 function table(interpolate) {
   const rgb = new Uint8Array(STEPS * 3);
   for (let i = 0; i < STEPS; i++) {
-    const [r, g, b] = interpolate(i / (STEPS - 1)).match(/\d+/g).map(Number);
+    const { r, g, b } = parseColour(interpolate(i / (STEPS - 1)));  // schemes give rgb() or hex strings
     rgb.set([r, g, b], i * 3);
   }
   return rgb;

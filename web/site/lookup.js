@@ -120,7 +120,20 @@ export function mountLookup(pe, root) {
     errorBox.textContent = error.message;
     errorBox.hidden = false;
   });
+  const preventSubmit = (event) => event.preventDefault();
   form.addEventListener('input', rerender);
-  form.addEventListener('submit', (event) => event.preventDefault());
+  form.addEventListener('submit', preventSubmit);
   rerender();
+  return {
+    // Stops listening and frees the table.
+    unmount() {
+      generation++;
+      form.removeEventListener('input', rerender);
+      form.removeEventListener('submit', preventSubmit);
+      embedding?.dispose();
+      embedding = null;
+      embeddingKey = '';
+    },
+    holdsTable: () => embedding !== null,
+  };
 }

@@ -1,8 +1,11 @@
-// Builds the static site into build/site. `posembed` resolves to the package as users get it (dist/).
+// Builds the static site into build/site: one HTML page each, and the components as one script with a fixed
+// name (posembed-components.js) that tutorial authors include. `posembed` resolves to the package as users
+// get it (dist/).
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const PAGES = ['index', 'explorer', 'rope', 'bias', 'components'];
 
 export default defineConfig({
   root: here('.'),
@@ -14,5 +17,12 @@ export default defineConfig({
     target: 'es2022',
     // The .wasm files stay files (never inlined as data: URLs, which a strict CSP refuses).
     assetsInlineLimit: 0,
+    rollupOptions: {
+      input: {
+        ...Object.fromEntries(PAGES.map((page) => [page, here(`${page}.html`)])),
+        'posembed-components': here('components/index.js'),
+      },
+      output: { entryFileNames: (chunk) => (chunk.name === 'posembed-components' ? '[name].js' : 'assets/[name]-[hash].js') },
+    },
   },
 });

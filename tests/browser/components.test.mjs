@@ -1,0 +1,108 @@
+// The pages and the web components, in Chromium under the site's strict CSP: every page loads cleanly, the
+// components draw the expected colours, follow their attributes, work twice on a page and free what they hold.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { rgb as parseColour } from 'd3-color';
+import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
+import { launchChromium, openPage, startServer } from './browser.mjs';
+
+const rgb = (css) => { const { r, g, b } = parseColour(css); return [r, g, b]; };
+
+// Pixel (x, y) of the n-th canvas in an element's shadow root, after scrolling it into view and waiting for a render.
+async function shadowPixel(page, selector, x, y, n = 0) {
+  return page.evaluate(([s, px, py, i]) => {
+    const canvas = document.querySelector(s).shadowRoot.querySelectorAll('canvas')[i];
+    return Array.from(canvas.getContext('2d').getImageData(px, py, 1, 1).data.slice(0, 3));
+  }, [selector, x, y, n]);
+}
+
+async function rendered(page, selector) {
+  await page.locator(selector).scrollIntoViewIfNeeded();
+  await page.waitForFunction((s) => document.querySelector(s).dataset.rendered || document.querySelector(s).dataset.started || document.querySelector(s).dataset.position, selector);
+}
+
+describe('site pages and components', () => {
+  let server;
+  let browser;
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  for (const name of ['index', 'explorer', 'rope', 'bias', 'components']) {
+    it(`${name}.html loads under the strict CSP with no console errors, and links to every page`, async () => {
+      const { page, problems } = await openPage(browser, `${server.url}${name}.html`);
+      const links = await page.locator('nav.site-nav a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+      assert.deepEqual(links, ['./index.html', './explorer.html', './rope.html', './bias.html', './components.html']);
+      await page.waitForTimeout(300);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+  }
+
+  it('home: the hero heatmap draws row 0 with sin columns neutral and cos columns at the top colour', async () => {
+    const { page, problems } = await openPage(browser, `${server.url}index.html`);
+    await rendered(page, '#hero');
+    for (const column of [0, 2, 100]) assert.deepEqual(await shadowPixel(page, '#hero', column, 0), rgb(interpolateRdBu(0.5)));
+    for (const column of [1, 3, 101]) assert.deepEqual(await shadowPixel(page, '#hero', column, 0), rgb(interpolateRdBu(1)));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('components page: two of each render; attributes re-render; the keyboard reads values out', async () => {
+    const { page, problems } = await openPage(browser, `${server.url}components.html`);
+    for (const id of ['#heatmap-a', '#heatmap-b', '#lookup-a', '#lookup-b', '#rope-a', '#rope-b', '#bias-a', '#bias-b']) await rendered(page, id);
+    // heatmap-b: ALiBi head 2 of 8, causal, viridis: the diagonal (distance 0) is the largest value.
+    assert.deepEqual(await shadowPixel(page, '#heatmap-b', 5, 5), rgb(interpolateViridis(1)));
+    const before = await page.evaluate(() => document.querySelector('#heatmap-a').shadowRoot.querySelector('canvas').width);
+    await page.evaluate(() => document.querySelector('#heatmap-a').setAttribute('d-model', '16'));
+    await page.waitForFunction(() => document.querySelector('#heatmap-a').shadowRoot.querySelector('canvas').width === 16);
+    assert.equal(before, 64);
+    await page.locator('#heatmap-a').evaluate((el) => el.shadowRoot.querySelector('canvas').focus());
+    await page.keyboard.press('ArrowRight');
+    assert.match(await page.locator('#heatmap-a').evaluate((el) => el.shadowRoot.querySelector('.readout').textContent), /^row 0, column 1: 1\.000000$/);
+    // Both lookups: their own texts.
+    const ids = await page.evaluate(() => ['#lookup-a', '#lookup-b'].map((s) => document.querySelector(s).shadowRoot.querySelector('.ids').textContent));
+    assert.deepEqual(ids, ['ids = [15, 17, 3, 19, 8, 19, 4, 18, 0, 0]', 'ids = [16, 17, 5, 19, 6, 18, 0, 0, 0, 0]']);
+    // Bias: one canvas per head.
+    assert.equal(await page.evaluate(() => document.querySelector('#bias-a').shadowRoot.querySelectorAll('canvas').length), 4);
+    assert.equal(await page.evaluate(() => document.querySelector('#bias-b').shadowRoot.querySelectorAll('canvas').length), 3);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('rope: pauses, steps with the arrow keys, and draws the hands from applyRope', async () => {
+    const { page, problems } = await openPage(browser, `${server.url}rope.html`);
+    await rendered(page, '#rope-half');
+    await page.locator('#rope-half').evaluate((el) => el.shadowRoot.querySelector('button').click());
+    const paused = Number(await page.getAttribute('#rope-half', 'data-position'));
+    await page.waitForTimeout(600);
+    assert.equal(Number(await page.getAttribute('#rope-half', 'data-position')), paused, 'no motion while paused');
+    await page.locator('#rope-half').evaluate((el) => el.shadowRoot.querySelector('canvas').focus());
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((p) => Number(document.querySelector('#rope-half').dataset.position) === p + 1, paused);
+    assert.equal(await page.locator('#rope-half').evaluate((el) => el.shadowRoot.querySelector('button').getAttribute('aria-pressed')), 'true');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('removing a component frees its resources; including the script twice is harmless', async () => {
+    const { page, problems } = await openPage(browser, `${server.url}components.html`);
+    await rendered(page, '#lookup-a');
+    await page.waitForFunction(() => document.querySelector('#lookup-a').holdsTable);
+    const released = await page.evaluate(() => {
+      const element = document.querySelector('#lookup-a');
+      element.remove();
+      return !element.holdsTable;
+    });
+    assert.equal(released, true);
+    await page.evaluate(() => import(document.querySelector('script[type="module"]').src));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});

@@ -1,0 +1,66 @@
+// What the components share: one posembed instance per page (however many components it holds), reading
+// GPU results back, starting when scrolled into view, and the base styles, themable with CSS custom properties.
+import { load } from 'posembed';
+
+let instance = null;
+
+// WebGPU where the page has it, else wasm; loaded once, on first use.
+export function posembed() {
+  instance ??= load({ backend: 'auto' });
+  return instance;
+}
+
+// A CPU tensor from either backend's result (a GpuTensor is read, then freed).
+export async function onHost(result) {
+  if (result.data) return result;
+  try {
+    return await result.read();
+  } finally {
+    result.dispose();
+  }
+}
+
+// Calls start() once the element is (about to be) visible; returns a function that cancels the wait.
+export function whenVisible(element, start) {
+  if (typeof IntersectionObserver !== 'function') {
+    start();
+    return () => {};
+  }
+  const observer = new IntersectionObserver((entries) => {
+    if (entries.some((entry) => entry.isIntersecting)) {
+      observer.disconnect();
+      start();
+    }
+  }, { rootMargin: '200px' });
+  observer.observe(element);
+  return () => observer.disconnect();
+}
+
+export function define(name, element) {
+  if (!customElements.get(name)) customElements.define(name, element);
+}
+
+// Styles for a shadow root as constructed stylesheets: a strict CSP (no inline <style>) does not block them.
+export function adoptStyles(root, ...css) {
+  root.adoptedStyleSheets = css.map((text) => {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(text);
+    return sheet;
+  });
+}
+
+export const BASE_STYLE = `
+  :host { display: block; font-family: var(--posembed-font, system-ui, sans-serif); color: var(--posembed-ink, #1d232a);
+          background: var(--posembed-surface, transparent); border-radius: var(--posembed-radius, 6px); }
+  .caption { font-size: 0.85rem; color: var(--posembed-muted, #5b6672); margin: 0.25rem 0; }
+  .error { color: var(--posembed-error, #a4161a); font-weight: 600; }
+  canvas { image-rendering: pixelated; image-rendering: crisp-edges; display: block; max-width: 100%; }
+  canvas:focus-visible, button:focus-visible { outline: 3px solid var(--posembed-accent, #1f5fbf); outline-offset: 2px; }
+  .readout { font-family: var(--posembed-mono, ui-monospace, monospace); font-size: 0.8rem; min-height: 1.3em; }
+`;
+
+// Reads a numeric attribute, falling back when absent.
+export function numberAttribute(element, name, fallback) {
+  const value = element.getAttribute(name);
+  return value === null || value === '' ? fallback : Number(value);
+}
