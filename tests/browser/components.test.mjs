@@ -4,6 +4,12 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rgb as parseColour } from 'd3-color';
 import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pngjs from 'pngjs';
+import { REPO } from '../pack.mjs';
 import { launchChromium, openPage, startServer } from './browser.mjs';
 
 const rgb = (css) => { const { r, g, b } = parseColour(css); return [r, g, b]; };
@@ -51,6 +57,21 @@ describe('site pages and components', () => {
     for (const column of [0, 2, 100]) assert.deepEqual(await shadowPixel(page, '#hero', column, 0), rgb(interpolateRdBu(0.5)));
     for (const column of [1, 3, 101]) assert.deepEqual(await shadowPixel(page, '#hero', column, 0), rgb(interpolateRdBu(1)));
     assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it("the command line's PNG has the page's pixels for the same parameters", async () => {
+    const { page } = await openPage(browser, `${server.url}index.html`);
+    await rendered(page, '#hero');
+    const onPage = await page.evaluate(() => {
+      const canvas = document.querySelector('#hero').shadowRoot.querySelector('canvas');
+      return { width: canvas.width, height: canvas.height, data: Array.from(canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data) };
+    });
+    const file = join(mkdtempSync(join(tmpdir(), 'posembed-figure-')), 'hero.png');
+    execFileSync(process.execPath, [join(REPO, 'dist/cli.js'), 'render', 'sinusoidal', '--length', '64', '--d-model', '128', '--colormap', 'RdBu', '--scale', '1', '-o', file]);
+    const png = pngjs.PNG.sync.read(readFileSync(file));
+    assert.deepEqual([png.width, png.height], [onPage.width, onPage.height]);
+    assert.deepEqual(Array.from(png.data), onPage.data);
     await page.close();
   });
 

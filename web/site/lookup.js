@@ -1,3 +1,5 @@
+import { onHost } from '../lib/figures.js';
+
 // The token-lookup walkthrough: text → tokens → ids → rows of the table → ×√d → + PE → combined.
 // The rows, the scaled rows and the encoding come from the package; the panel only lays them out.
 
@@ -44,16 +46,6 @@ function matrixTable(step, tensor, labels) {
 
 function stepBox(title, shape, ...content) {
   return element('div', { class: 'step' }, element('h3', {}, title, ' ', element('span', { class: 'shape' }, `[${shape.join(', ')}]`)), ...content);
-}
-
-// A CPU tensor from either backend's result (a GpuTensor is read back, then freed).
-async function onHost(result) {
-  if (result.data) return result;
-  try {
-    return await result.read();
-  } finally {
-    result.dispose();
-  }
 }
 
 export function mountLookup(pe, root) {

@@ -3,7 +3,8 @@
 // t5 (length, buckets, max-distance, bidirectional), sincos2d (grid-h, grid-w, d-model, base).
 // Arrow keys move a cursor whose value is read out; re-renders when an attribute changes.
 import { drawHeatmap, valueRange } from '../heatmap.js';
-import { BASE_STYLE, adoptStyles, define, numberAttribute, onHost, posembed, whenVisible } from './shared.js';
+import { encodingFigure } from '../../lib/figures.js';
+import { BASE_STYLE, adoptStyles, define, numberAttribute, posembed, whenVisible } from './shared.js';
 
 const ATTRIBUTES = ['encoding', 'length', 'd-model', 'base', 'layout', 'timescale', 'offset', 'heads', 'head', 'causal', 'buckets',
   'max-distance', 'bidirectional', 'grid-h', 'grid-w', 'colormap', 'cell-size'];
@@ -46,35 +47,15 @@ export class PosembedHeatmap extends HTMLElement {
     if (this.#started) this.render();
   }
 
-  // The encoding as a [rows, columns] host tensor and its caption.
-  async #compute(pe) {
-    const encoding = this.getAttribute('encoding') ?? 'sinusoidal';
-    const length = numberAttribute(this, 'length', 64);
-    if (encoding === 'sinusoidal') {
-      const options = { length, dModel: numberAttribute(this, 'd-model', 128), base: numberAttribute(this, 'base', 10000),
-        layout: this.getAttribute('layout') ?? 'interleaved', timescale: this.getAttribute('timescale') ?? 'standard', offset: numberAttribute(this, 'offset', 0) };
-      return { tensor: await onHost(pe.sinusoidal(options)), caption: `sinusoidal PE [${length} × ${options.dModel}], ${options.layout}, ${options.timescale}`, range: { min: -1, max: 1 } };
-    }
-    if (encoding === 'alibi') {
-      const heads = numberAttribute(this, 'heads', 8);
-      const head = numberAttribute(this, 'head', 0);
-      if (!Number.isInteger(head) || head < 0 || head >= heads) throw new RangeError(`head must be an integer in [0, ${heads - 1}], got ${head}`);
-      const causal = this.hasAttribute('causal');
-      const bias = await onHost(pe.alibiBias({ numHeads: heads, keyLength: length, causal }));
-      const slice = bias.data.subarray(head * length * length, (head + 1) * length * length).map((v) => (v === -Infinity ? NaN : v));
-      return { tensor: { data: slice, shape: [length, length] }, caption: `ALiBi bias, head ${head} of ${heads}${causal ? ', causal' : ''} (query × key)` };
-    }
-    if (encoding === 't5') {
-      const options = { queryLength: length, keyLength: length, numBuckets: numberAttribute(this, 'buckets', 32), maxDistance: numberAttribute(this, 'max-distance', 128),
-        bidirectional: this.getAttribute('bidirectional') !== 'false' };
-      const buckets = await onHost(pe.t5Buckets(options));
-      return { tensor: { data: Float32Array.from(buckets.data), shape: buckets.shape }, caption: `T5 buckets of key − query, ${options.numBuckets} buckets (query × key)` };
-    }
-    if (encoding === 'sincos2d') {
-      const options = { gridH: numberAttribute(this, 'grid-h', 8), gridW: numberAttribute(this, 'grid-w', 8), dModel: numberAttribute(this, 'd-model', 64), base: numberAttribute(this, 'base', 10000) };
-      return { tensor: await onHost(pe.sincos2d(options)), caption: `2-D sin-cos [${options.gridH}·${options.gridW} patches × ${options.dModel}]`, range: { min: -1, max: 1 } };
-    }
-    throw new RangeError(`encoding must be one of 'sinusoidal', 'alibi', 't5', 'sincos2d', got '${encoding}'`);
+  // The figure's options, from the attributes.
+  #options() {
+    const number = (name) => (this.hasAttribute(name) ? numberAttribute(this, name, undefined) : undefined);
+    return {
+      length: number('length'), dModel: number('d-model'), base: number('base'), layout: this.getAttribute('layout') ?? undefined,
+      timescale: this.getAttribute('timescale') ?? undefined, offset: number('offset'), heads: number('heads'), head: number('head'),
+      causal: this.hasAttribute('causal'), buckets: number('buckets'), maxDistance: number('max-distance'),
+      bidirectional: this.getAttribute('bidirectional') !== 'false', gridH: number('grid-h'), gridW: number('grid-w'),
+    };
   }
 
   async render() {
@@ -83,11 +64,10 @@ export class PosembedHeatmap extends HTMLElement {
     const errorBox = root.querySelector('.error');
     try {
       const pe = await posembed();
-      const { tensor, caption, range } = await this.#compute(pe);
+      const { tensor, caption, range, colormap } = await encodingFigure(pe, this.getAttribute('encoding') ?? 'sinusoidal', this.#options());
       if (generation !== this.#generation) return;
       this.#tensor = tensor;
-      const finite = tensor.data.filter(Number.isFinite);
-      drawHeatmap(this.canvas, tensor, { colormap: this.getAttribute('colormap') ?? (range ? 'RdBu' : 'viridis'), range: range ?? valueRange(finite) });
+      drawHeatmap(this.canvas, tensor, { colormap: this.getAttribute('colormap') ?? colormap, range: range ?? valueRange(tensor.data.filter(Number.isFinite)) });
       const cell = numberAttribute(this, 'cell-size', Math.max(1, Math.min(8, Math.floor(512 / tensor.shape[1]))));
       this.canvas.style.width = `${tensor.shape[1] * cell}px`;
       this.canvas.style.height = `${tensor.shape[0] * cell}px`;

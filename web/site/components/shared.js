@@ -10,15 +10,7 @@ export function posembed() {
   return instance;
 }
 
-// A CPU tensor from either backend's result (a GpuTensor is read, then freed).
-export async function onHost(result) {
-  if (result.data) return result;
-  try {
-    return await result.read();
-  } finally {
-    result.dispose();
-  }
-}
+export { onHost } from '../../lib/figures.js';
 
 // Calls start() once the element is (about to be) visible; returns a function that cancels the wait.
 export function whenVisible(element, start) {

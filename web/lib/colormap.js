@@ -35,3 +35,39 @@ export function colormap(name, { min, max }) {
     css: (value) => scheme.interpolate(Math.min(1, Math.max(0, (value - low) / span))),
   };
 }
+
+export function valueRange(data) {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of data) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return { min, max };
+}
+
+// RGBA pixels of a [rows, columns] tensor, one pixel per cell, each cell `scale` pixels wide and high:
+// the picture the site's canvases and the command line's figures share. Non-finite values (masked
+// attention) are black.
+export function heatmapPixels(tensor, { colormap: name = 'RdBu', range = valueRange(tensor.data), scale = 1 } = {}) {
+  const [rows, columns] = tensor.shape;
+  const map = colormap(name, range);
+  const width = columns * scale;
+  const pixels = new Uint8ClampedArray(width * rows * scale * 4);
+  for (let row = 0; row < rows; row++) {
+    for (let column = 0; column < columns; column++) {
+      const value = tensor.data[row * columns + column];
+      const c = Number.isFinite(value) ? map.index(value) * 3 : -1;
+      for (let dy = 0; dy < scale; dy++) {
+        for (let dx = 0; dx < scale; dx++) {
+          const p = 4 * ((row * scale + dy) * width + column * scale + dx);
+          pixels[p] = c < 0 ? 0 : map.rgb[c];
+          pixels[p + 1] = c < 0 ? 0 : map.rgb[c + 1];
+          pixels[p + 2] = c < 0 ? 0 : map.rgb[c + 2];
+          pixels[p + 3] = 255;
+        }
+      }
+    }
+  }
+  return { pixels, width, height: rows * scale, map };
+}

@@ -1,0 +1,77 @@
+// The command line: posembed render <encoding> -o figure.png|.svg|.csv|.npy.
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pngjs from 'pngjs';
+import { load } from '../../dist/index.js';
+import { heatmapPixels } from '../../dist/colormap.js';
+
+const CLI = new URL('../../dist/cli.js', import.meta.url).pathname;
+const run = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+
+describe('posembed render (command line)', () => {
+  let pe;
+  let dir;
+  before(async () => {
+    pe = await load();
+    dir = mkdtempSync(join(tmpdir(), 'posembed-cli-'));
+  });
+
+  it('--help prints the usage', () => {
+    const { status, stdout } = run('--help');
+    assert.equal(status, 0);
+    assert.match(stdout, /^Usage: posembed render <encoding> \[options\] -o <file>/);
+    assert.match(stdout, /sinusoidal \| alibi \| t5 \| sincos2d/);
+  });
+
+  it('writes a PNG whose pixels are the heatmap of the package values, scaled', () => {
+    const file = join(dir, 'pe.png');
+    const { status, stdout } = run('render', 'sinusoidal', '--length', '16', '--d-model', '32', '--offset', '5', '--scale', '3', '-o', file);
+    assert.equal(status, 0, stdout);
+    const png = pngjs.PNG.sync.read(readFileSync(file));
+    assert.deepEqual([png.width, png.height], [96, 48]);
+    const expected = heatmapPixels(pe.sinusoidal({ length: 16, dModel: 32, offset: 5 }), { colormap: 'RdBu', range: { min: -1, max: 1 }, scale: 3 });
+    assert.deepEqual(new Uint8Array(png.data), new Uint8Array(expected.pixels.buffer));
+  });
+
+  it('writes .npy (read back by the package), .csv and .svg', () => {
+    const npy = join(dir, 'alibi.npy');
+    assert.equal(run('render', 'alibi', '--heads', '4', '--head', '1', '--length', '8', '-o', npy).status, 0);
+    const bias = pe.alibiBias({ numHeads: 4, keyLength: 8 });
+    assert.deepEqual(pe.readNpy(readFileSync(npy)), { data: bias.data.slice(64, 128), shape: [8, 8] });
+    const csv = join(dir, 't5.csv');
+    assert.equal(run('render', 't5', '--length', '5', '--buckets', '8', '--max-distance', '16', '-o', csv).status, 0);
+    const rows = readFileSync(csv, 'utf8').trim().split('\n').map((line) => line.split(',').map(Number));
+    assert.deepEqual(rows.flat(), Array.from(pe.t5Buckets({ queryLength: 5, keyLength: 5, numBuckets: 8, maxDistance: 16 }).data));
+    const svg = join(dir, 'grid.svg');
+    assert.equal(run('render', 'sincos2d', '--grid-h', '2', '--grid-w', '3', '--d-model', '8', '--scale', '2', '-o', svg).status, 0);
+    const text = readFileSync(svg, 'utf8');
+    assert.match(text, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="16" height="12"/);
+    assert.equal(text.match(/<rect /g).length, 6 * 8);
+  });
+
+  it('reports bad arguments with a message and exit code 1', () => {
+    for (const [args, message] of [
+      [['render', 'rope', '-o', 'x.png'], "encoding must be one of 'sinusoidal', 'alibi', 't5', 'sincos2d', got 'rope'"],
+      [['render', 'sinusoidal', '--length', 'abc', '-o', 'x.png'], "--length must be a number, got 'abc'"],
+      [['render', 'sinusoidal', '--d-model', '7', '-o', 'x.png'], 'dModel must be an even integer in [2, 65536], got 7'],
+      [['render', 'sinusoidal', '-o', 'x.gif'], '-o must name a .png, .svg, .csv or .npy file'],
+      [['render', 'alibi', '--head', '9', '-o', 'x.png'], 'head must be an integer in [0, 7], got 9'],
+    ]) {
+      const { status, stderr } = run(...args);
+      assert.equal(status, 1, args.join(' '));
+      assert.equal(stderr.trim(), `posembed: ${message}`);
+    }
+  });
+
+  it('runs through npx from the installed package', async () => {
+    const { packAndInstall } = await import('../pack.mjs');
+    const { project } = packAndInstall();
+    const out = execFileSync('npx', ['--no-install', 'posembed', 'render', 'sinusoidal', '--length', '8', '-o', 'pe.png'], { cwd: project, encoding: 'utf8' });
+    assert.match(out, /pe\.png: sinusoidal PE \[8 × 128\]/);
+    assert.equal(pngjs.PNG.sync.read(readFileSync(join(project, 'pe.png'))).width, 128 * 4);
+  });
+});
