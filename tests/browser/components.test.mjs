@@ -40,11 +40,11 @@ describe('site pages and components', () => {
     await server?.close();
   });
 
-  for (const name of ['index', 'explorer', 'rope', 'bias', 'components']) {
+  for (const name of ['index', 'explorer', 'tokens', 'rope', 'bias', 'components']) {
     it(`${name}.html loads under the strict CSP with no console errors, and links to every page`, async () => {
       const { page, problems } = await openPage(browser, `${server.url}${name}.html`);
       const links = await page.locator('nav.site-nav a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-      assert.deepEqual(links, ['./index.html', './explorer.html', './rope.html', './bias.html', './components.html']);
+      assert.deepEqual(links, ['./index.html', './explorer.html', './tokens.html', './rope.html', './bias.html', './components.html']);
       await page.waitForTimeout(300);
       assert.deepEqual(problems, []);
       await page.close();

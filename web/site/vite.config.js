@@ -5,10 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
-const PAGES = ['index', 'explorer', 'rope', 'bias', 'components'];
+const PAGES = ['index', 'explorer', 'tokens', 'rope', 'bias', 'components'];
 
 export default defineConfig({
   root: here('.'),
+  worker: { format: 'es' },  // the weights reader is a module worker
   base: './',
   resolve: { alias: { posembed: here('../../dist/index.js') } },
   build: {

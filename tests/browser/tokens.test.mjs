@@ -1,0 +1,77 @@
+// The token embeddings page: real GPT-2 tokens, the looked-up rows drawn, nearest tokens, and weights files
+// dropped in (read in a worker): the good ones become the table, the malformed ones a readable error.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { encode } from 'gpt-tokenizer/encoding/r50k_base';
+import { load } from '../../dist/index.js';
+import { heatmapPixels } from '../../dist/colormap.js';
+import { VECTORS_DIR } from '../js/helpers.mjs';
+import { launchChromium, openPage, startServer } from './browser.mjs';
+
+const FORMATS = `${VECTORS_DIR}/formats`;
+
+describe('token embeddings page', () => {
+  let server;
+  let browser;
+  let page;
+  let problems;
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchChromium();
+    ({ page, problems } = await openPage(browser, `${server.url}tokens.html`));
+    await page.waitForSelector('html[data-ready="true"]', { timeout: 20000 });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('tokenizes with GPT-2 BPE and draws the rows of the seeded table', async () => {
+    const text = 'The cat sat on the mat.';
+    const ids = encode(text);
+    const chips = await page.locator('#token-chips .token').allTextContents();
+    assert.deepEqual(chips.map((c) => Number(c.split(' → ')[1])), ids);
+    // The same rows computed here: seeded [50257, 32] table, std 0.02, seed 0.
+    const pe = await load();
+    const emb = pe.tokenEmbedding({ vocabSize: 50257, dModel: 32, init: { std: 0.02, seed: 0 } });
+    const rows = emb.lookup(ids);
+    emb.dispose();
+    const limit = Math.max(...Array.from(rows.data, Math.abs));
+    const expected = heatmapPixels({ data: rows.data, shape: [ids.length, 32] }, { colormap: 'RdBu', range: { min: -limit, max: limit } });
+    const drawn = await page.evaluate(() => {
+      const canvas = document.querySelector('#rows');
+      return Array.from(canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data);
+    });
+    assert.deepEqual(drawn, Array.from(expected.pixels));
+  });
+
+  it('lists the nearest tokens by cosine, the token itself first', async () => {
+    const first = await page.locator('#nearest li').first().textContent();
+    assert.match(first, /^"The" \(464\): 1\.0000$/);
+    await page.locator('#token-chips .token').nth(1).click();
+    await page.waitForFunction(() => document.querySelector('#nearest li').textContent.startsWith('" cat" (3797)'));
+  });
+
+  it('a dropped .safetensors or .npy file becomes the table; progress is shown while reading', async () => {
+    await page.setInputFiles('#weights-file', `${FORMATS}/ok_mixed.safetensors`);
+    await page.waitForFunction(() => document.querySelector('#weights-status').textContent.includes('from ok_mixed.safetensors'));
+    assert.equal(await page.locator('#weights-status').textContent(), 'Table: wte [3, 4] from ok_mixed.safetensors.');
+    assert.deepEqual(await page.locator('#tensor-select option').allTextContents(), ['wte [3, 4]', 'wte_f16 [3, 4]', 'wte_bf16 [3, 4]']);
+    assert.match(await page.locator('#rows-caption').textContent(), /^The table has 3 rows, but these token ids go up to \d+/);
+    await page.setInputFiles('#weights-file', `${FORMATS}/ok_fortran.npy`);
+    await page.waitForFunction(() => document.querySelector('#weights-status').textContent === 'Table: ok_fortran.npy [3, 4] from ok_fortran.npy.');
+    assert.equal(await page.evaluate(() => document.querySelector('#rows').width), 4);
+  });
+
+  it('every malformed file shows a readable error naming the file, the problem and the byte', async () => {
+    for (const name of readdirSync(FORMATS).filter((f) => f.startsWith('bad_'))) {
+      await page.setInputFiles('#weights-file', `${FORMATS}/${name}`);
+      await page.waitForFunction((n) => document.querySelector('#token-error').textContent.startsWith(`${n}:`), name, { timeout: 10000 });
+      assert.match(await page.locator('#token-error').textContent(), new RegExp(`^${name.replace('.', '\\.')}: (npy|safetensors): .+ \\(at byte \\d+\\)$`));
+      assert.equal(await page.locator('#token-error').isVisible(), true);
+    }
+    assert.deepEqual(problems, []);
+  });
+});
