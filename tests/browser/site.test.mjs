@@ -2,11 +2,15 @@
 // colours, the controls re-render, and the lookup walkthrough shows the right numbers.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { interpolateRdBu } from 'd3-scale-chromatic';
+import { rgb as parseColour } from 'd3-color';
+import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
 import { load } from '../../dist/index.js';
 import { launchChromium, openPage, startServer } from './browser.mjs';
 
-const rgb = (css) => css.match(/\d+/g).map(Number);
+const rgb = (css) => {
+  const { r, g, b } = parseColour(css);
+  return [r, g, b];
+};
 const RDBU_NEUTRAL = rgb(interpolateRdBu(0.5));
 const RDBU_TOP = rgb(interpolateRdBu(1));
 
@@ -113,6 +117,30 @@ describe('site: positional encoding explorer', () => {
     assertColour(await pixel(page, 64, 0), rgb(interpolateRdBu((value + 1) / 2)), 3, 'cos(1e6)');
     await setControl(page, '#controls', 'layout', 'interleaved');
     await setControl(page, '#controls', 'offset', 0);
+  });
+
+  it('shows the waves, the frequencies, the similarity of positions and the relative-offset rotation', async () => {
+    await setControl(page, '#controls', 'dModel', 128);
+    await setControl(page, '#controls', 'layout', 'interleaved');
+    await page.waitForFunction(() => document.querySelectorAll('#frequencies tbody tr').length === 64);
+    const pair1 = await page.locator('#frequencies tbody tr').nth(1).locator('td').allTextContents();
+    assert.equal(pair1[0], '1');
+    assert.ok(Math.abs(Number(pair1[1]) / 10000 ** (-2 / 128) - 1) < 1e-4, pair1.join(' '));  // shown to 5 digits
+    assert.ok(Number(await page.getAttribute('#offset', 'data-error')) < 1e-6);
+    await setControl(page, '#offset-controls', 'k', 1000);
+    await page.waitForFunction(() => document.querySelector('#offset').textContent.includes('R_1000'));
+    assert.ok(Number(await page.getAttribute('#offset', 'data-error')) < 2e-6);
+    // The diagonal of the similarity matrix holds its largest value, PE(p) · PE(p) = dModel / 2.
+    const diagonal = await page.evaluate(() => Array.from(document.querySelector('#similarity').getContext('2d').getImageData(10, 10, 1, 1).data.slice(0, 3)));
+    assert.deepEqual(diagonal, rgb(interpolateViridis(1)));
+    const before = await page.evaluate(() => document.querySelector('#waves').toDataURL());
+    await setControl(page, '#wave-controls', 'dimensions', '3, 5');
+    await page.waitForFunction((b) => document.querySelector('#waves').toDataURL() !== b, before);
+    // Layouts side by side: the split table starts its cosines at column dModel/2.
+    await page.locator('#layout-split').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('#layout-split').dataset.rendered && document.querySelector('#layout-t2t').dataset.rendered);
+    const split = await page.evaluate(() => [31, 32].map((x) => Array.from(document.querySelector('#layout-split').shadowRoot.querySelector('canvas').getContext('2d').getImageData(x, 0, 1, 1).data.slice(0, 3))));
+    assert.deepEqual(split, [RDBU_NEUTRAL, RDBU_TOP]);
   });
 
   it('walks Max(1,6,2) through the lookup: id 15 at position 0', async () => {

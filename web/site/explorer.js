@@ -132,4 +132,6 @@ export function mountExplorer(pe, root) {
   form.addEventListener('input', render);
   form.addEventListener('submit', (event) => event.preventDefault());
   render();
+  // The parameters of the last valid table, for the views that follow it.
+  return { params: () => params };
 }

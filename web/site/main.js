@@ -1,10 +1,15 @@
 import { load } from 'posembed';
 import { mountExplorer } from './explorer.js';
 import { mountLookup } from './lookup.js';
+import { mountExtras } from './explorer-extras.js';
+import './components/index.js';
 
 // WebGPU where the browser has it (the heatmap is then drawn on the GPU), else wasm.
 const pe = await load({ backend: 'auto' });
-mountExplorer(pe, document);
+const explorer = mountExplorer(pe, document);
+const renderExtras = mountExtras(pe, document, explorer.params);
+document.querySelector('#controls').addEventListener('input', () => renderExtras().catch(() => {}));
+await renderExtras();
 mountLookup(pe, document);
 document.documentElement.dataset.backend = pe.backend;
 document.documentElement.dataset.ready = 'true';
