@@ -127,3 +127,34 @@ describe('site pages and components', () => {
     await page.close();
   });
 });
+
+describe('rope page: scalings', () => {
+  it('tabulates and plots ropeInvFreq of every scaling, following its parameters', async () => {
+    const server = await startServer();
+    const browser = await launchChromium();
+    try {
+      const { page, problems } = await openPage(browser, `${server.url}rope.html`);
+      await page.waitForSelector('html[data-ready="true"]');
+      const { load } = await import('../../dist/index.js');
+      const pe = await load();
+      const check = async (headDim, base, scaling) => {
+        const { invFreq, attentionFactor } = pe.ropeInvFreq({ headDim, base, scaling });
+        const cells = (await page.locator(`#scaling-table tr[data-scaling="${scaling.type}"] td`).allTextContents()).slice(1).map(Number);
+        const expected = [invFreq.data[0], invFreq.data.at(-1), attentionFactor];
+        cells.forEach((v, i) => assert.ok(Math.abs(v / expected[i] - 1) < 1e-4, `${scaling.type}: ${v} vs ${expected[i]}`));
+      };
+      await check(128, 500000, { type: 'llama3', factor: 8, originalMaxPositions: 8192, lowFreqFactor: 1, highFreqFactor: 4 });
+      await check(128, 500000, { type: 'yarn', factor: 8, originalMaxPositions: 8192, betaFast: 32, betaSlow: 1 });
+      await page.fill('#scaling-controls [name="factor"]', '4');
+      await page.fill('#scaling-controls [name="headDim"]', '64');
+      await check(64, 500000, { type: 'linear', factor: 4 });
+      await check(64, 500000, { type: 'dynamic', factor: 4, originalMaxPositions: 8192, sequenceLength: 32768 });
+      await page.fill('#scaling-controls [name="factor"]', '0.5');
+      assert.equal(await page.locator('#scaling-error').textContent(), 'scaling.factor must be a number in [1, 1000000], got 0.5');
+      assert.deepEqual(problems, []);
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  });
+});
