@@ -40,11 +40,11 @@ describe('site pages and components', () => {
     await server?.close();
   });
 
-  for (const name of ['index', 'explorer', 'tokens', 'rope', 'bias', 'components']) {
+  for (const name of ['index', 'explorer', 'tokens', 'rope', 'bias', 'patches', 'learned', 'components']) {
     it(`${name}.html loads under the strict CSP with no console errors, and links to every page`, async () => {
       const { page, problems } = await openPage(browser, `${server.url}${name}.html`);
       const links = await page.locator('nav.site-nav a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-      assert.deepEqual(links, ['./index.html', './explorer.html', './tokens.html', './rope.html', './bias.html', './components.html']);
+      assert.deepEqual(links, ['./index.html', './explorer.html', './tokens.html', './rope.html', './bias.html', './patches.html', './learned.html', './components.html']);
       await page.waitForTimeout(300);
       assert.deepEqual(problems, []);
       await page.close();
@@ -156,5 +156,58 @@ describe('rope page: scalings', () => {
       await browser.close();
       await server.close();
     }
+  });
+});
+
+describe('patches and learned pages', () => {
+  let server;
+  let browser;
+  let pe;
+  before(async () => {
+    server = await startServer();
+    browser = await launchChromium();
+    const { load } = await import('../../dist/index.js');
+    pe = await load();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('patches: the chosen patch is the most similar to itself, keys move it, the cls token shifts the table', async () => {
+    const { page, problems } = await openPage(browser, `${server.url}patches.html`);
+    await page.waitForSelector('html[data-ready="true"]');
+    const pixel = (x, y) => page.evaluate(([px, py]) => Array.from(document.querySelector('#patches').getContext('2d').getImageData(px, py, 1, 1).data.slice(0, 3)), [x, y]);
+    assert.deepEqual(await pixel(4, 3), rgb(interpolateViridis(1)));
+    await page.focus('#patches');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('#patch-readout').textContent.startsWith('patch (row 3, column 5)'));
+    assert.deepEqual(await pixel(5, 3), rgb(interpolateViridis(1)));
+    // The least similar value shown is the package's: cosine of patch (3, 5) against every patch.
+    const positions = pe.sincos2d({ gridH: 14, gridW: 14, dModel: 256 });
+    const query = { data: positions.data.slice((3 * 14 + 5) * 256, (3 * 14 + 6) * 256), shape: [1, 256] };
+    const lowest = Math.min(...pe.similarity(query, positions, { metric: 'cosine' }).data);
+    assert.match(await page.locator('#patch-readout').textContent(), new RegExp(`${lowest.toFixed(4)} to the least similar patch$`));
+    await page.check('#patch-controls [name="clsToken"]');
+    await page.waitForFunction(() => document.querySelector('#patch-readout').textContent.includes('after the cls row'));
+    assert.deepEqual(problems, []);
+  });
+
+  it('learned: interpolation stretches the table, and a lookup past maxLength names the ways out', async () => {
+    const { page, problems } = await openPage(browser, `${server.url}learned.html`);
+    await page.waitForSelector('html[data-ready="true"]');
+    assert.deepEqual(await page.evaluate(() => ['learned', 'stretched', 'sinusoidal'].map((id) => [document.querySelector(`#${id}`).width, document.querySelector(`#${id}`).height])), [[32, 32], [32, 64], [32, 64]]);
+    assert.match(await page.locator('#past-end').textContent(), /^lookup\(48\) → RangeError: length 48 is past maxLength 32: .*interpolatePositions.*sinusoidal/);
+    await page.fill('#learned-controls [name="lookup"]', '16');
+    await page.waitForFunction(() => document.querySelector('#past-end').textContent === 'lookup(16) → [16, 32]: within the table.');
+    // The stretched table's first and last rows are the learned table's.
+    const [first, last] = await page.evaluate(() => {
+      const c = document.querySelector('#stretched').getContext('2d');
+      const l = document.querySelector('#learned').getContext('2d');
+      return [[c.getImageData(0, 0, 32, 1).data.join(), l.getImageData(0, 0, 32, 1).data.join()], [c.getImageData(0, 63, 32, 1).data.join(), l.getImageData(0, 31, 32, 1).data.join()]];
+    });
+    assert.equal(first[0], first[1]);
+    assert.equal(last[0], last[1]);
+    assert.deepEqual(problems, []);
   });
 });
