@@ -4,8 +4,8 @@ import { drawHeatmap, valueRange } from './heatmap.js';
 import { onHost } from '../lib/figures.js';
 
 // ω of each pair from the table: the angle its (sin, cos) has turned by at position 1.
-export function frequencies(pe, { dModel, base, layout, timescale }) {
-  const row = pe.sinusoidal({ positions: [1], dModel, base, layout, timescale });
+export async function frequencies(pe, { dModel, base, layout, timescale }) {
+  const row = await onHost(pe.sinusoidal({ positions: [1], dModel, base, layout, timescale }));
   const half = dModel / 2;
   return Array.from({ length: half }, (_, i) => {
     const [s, c] = layout === 'interleaved' ? [row.data[2 * i], row.data[2 * i + 1]] : [row.data[i], row.data[half + i]];
@@ -53,7 +53,7 @@ export function mountExtras(pe, root, getParams) {
     const colours = plotWaves(root.querySelector('#waves'), table, dimensions);
     root.querySelector('#wave-legend').textContent = dimensions.map((d, k) => `dim ${d} (${colours[k]})`).join(' · ');
     // Frequencies
-    const omega = frequencies(pe, params);
+    const omega = await frequencies(pe, params);
     const rows = omega.map((w, i) => `<tr><td>${i}</td><td>${w.toExponential(4)}</td><td>${(2 * Math.PI / w).toPrecision(6)}</td></tr>`);
     root.querySelector('#frequencies').innerHTML = `<thead><tr><th>pair i</th><th>ω<sub>i</sub> (rad / position)</th><th>wavelength 2π/ω<sub>i</sub></th></tr></thead><tbody>${rows.join('')}</tbody>`;
     // Similarity of every pair of positions
@@ -67,7 +67,7 @@ export function mountExtras(pe, root, getParams) {
     const f = new FormData(offsetForm);
     const p = Math.max(0, Math.floor(Number(f.get('p'))));
     const k = Math.max(0, Math.floor(Number(f.get('k'))));
-    const at = pe.sinusoidal({ positions: [p, k, p + k], dModel: params.dModel, base: params.base, layout: params.layout, timescale: params.timescale });
+    const at = await onHost(pe.sinusoidal({ positions: [p, k, p + k], dModel: params.dModel, base: params.base, layout: params.layout, timescale: params.timescale }));
     const d = params.dModel;
     const half = d / 2;
     const columns = (i) => (params.layout === 'interleaved' ? [2 * i, 2 * i + 1] : [i, half + i]);
@@ -86,8 +86,10 @@ export function mountExtras(pe, root, getParams) {
     output.dataset.error = String(worst);
   }
 
-  waveForm.addEventListener('input', render);
-  offsetForm.addEventListener('input', render);
+  // Failures show under the offset view; the rest of the page keeps working.
+  const rerender = () => render().catch((error) => { root.querySelector('#offset').textContent = `${error.name}: ${error.message}`; });
+  waveForm.addEventListener('input', rerender);
+  offsetForm.addEventListener('input', rerender);
   for (const form of [waveForm, offsetForm]) form.addEventListener('submit', (event) => event.preventDefault());
-  return render;
+  return rerender;
 }

@@ -4,11 +4,11 @@ import { mountLookup } from './lookup.js';
 import { mountExtras } from './explorer-extras.js';
 import './components/index.js';
 
-// WebGPU where the browser has it (the heatmap is then drawn on the GPU), else wasm.
+// WebGPU where the browser has it (its results are read back to draw), else wasm.
 const pe = await load({ backend: 'auto' });
 const explorer = mountExplorer(pe, document);
 const renderExtras = mountExtras(pe, document, explorer.params);
-document.querySelector('#controls').addEventListener('input', () => renderExtras().catch(() => {}));
+document.querySelector('#controls').addEventListener('input', renderExtras);
 await renderExtras();
 mountLookup(pe, document);
 document.documentElement.dataset.backend = pe.backend;
