@@ -13,24 +13,10 @@ import * as ort from 'onnxruntime-web';
 import { create } from 'webgpu';
 import { load } from '../dist/index.js';
 import { OPS } from './bench/ops.mjs';
+import { maxError, sampledIndices } from './bench/cases.mjs';
 
 const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, op: { type: 'string' }, json: { type: 'string', default: 'build/bench.json' } } });
 const SAMPLES = 4096;
-
-function sampledIndices(elements) {
-  const indices = new Set([0, elements - 1]);
-  let state = 12345;
-  while (indices.size < Math.min(SAMPLES, elements)) {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    indices.add(state % elements);
-  }
-  return [...indices];
-}
-
-function maxError(output, reference, indices) {
-  if (!output || output.length === undefined) return NaN;
-  return indices.reduce((worst, i) => Math.max(worst, Math.abs(output[i] - reference(i))), 0);
-}
 
 const format = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
 
@@ -54,7 +40,7 @@ const results = [];
 for (const makeOp of OPS) {
   const op = await makeOp();
   if (args.op && !op.name.includes(args.op)) continue;
-  const indices = sampledIndices(op.elements);
+  const indices = sampledIndices(op.elements, SAMPLES);
   const out = new Float32Array(op.elements);
   const source = new Float32Array(op.elements).fill(0.25);
   const heapOut = engines['posembed wasm SIMD'].allocate(op.elements);

@@ -40,11 +40,11 @@ describe('site pages and components', () => {
     await server?.close();
   });
 
-  for (const name of ['index', 'explorer', 'tokens', 'rope', 'bias', 'patches', 'learned', 'components']) {
+  for (const name of ['index', 'explorer', 'tokens', 'rope', 'bias', 'patches', 'learned', 'bench', 'components']) {
     it(`${name}.html loads under the strict CSP with no console errors, and links to every page`, async () => {
       const { page, problems } = await openPage(browser, `${server.url}${name}.html`);
       const links = await page.locator('nav.site-nav a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-      assert.deepEqual(links, ['./index.html', './explorer.html', './tokens.html', './rope.html', './bias.html', './patches.html', './learned.html', './components.html']);
+      assert.deepEqual(links, ['./index.html', './explorer.html', './tokens.html', './rope.html', './bias.html', './patches.html', './learned.html', './bench.html', './components.html']);
       await page.waitForTimeout(300);
       assert.deepEqual(problems, []);
       await page.close();
@@ -209,5 +209,31 @@ describe('patches and learned pages', () => {
     assert.equal(first[0], first[1]);
     assert.equal(last[0], last[1]);
     assert.deepEqual(problems, []);
+  });
+});
+
+describe('benchmark page', () => {
+  it('runs the shared cases in the browser and reports times and errors against float64', async () => {
+    const server = await startServer();
+    const browser = await launchChromium();
+    try {
+      const { page, problems } = await openPage(browser, `${server.url}bench.html`);
+      await page.waitForSelector('html[data-ready="true"]');
+      await page.selectOption('#bench-controls [name="size"]', 'small');
+      await page.fill('#bench-controls [name="runs"]', '2');
+      await page.click('#bench-run');
+      await page.waitForFunction(() => document.querySelector('#bench-status').textContent.startsWith('Done'), null, { timeout: 120000 });
+      const rows = await page.locator('#bench-table tbody tr').count();
+      assert.equal(rows, 6);
+      const errors = await page.evaluate(() => Array.from(document.querySelectorAll('#bench-table td[data-error]'), (td) => [td.dataset.error, Number(td.textContent)]));
+      for (const [name, error] of errors) assert.ok(error < (name === 'plain JS' ? 1e-3 : 1e-4), `${name}: ${error}`);
+      assert.ok(errors.some(([name]) => name === 'posembed wasm scalar'));
+      const times = await page.evaluate(() => Array.from(document.querySelectorAll('#bench-table td[data-impl]'), (td) => Number(td.textContent)));
+      assert.ok(times.every((t) => Number.isFinite(t) && t >= 0));
+      assert.deepEqual(problems, []);
+    } finally {
+      await browser.close();
+      await server.close();
+    }
   });
 });

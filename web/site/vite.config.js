@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
-const PAGES = ['index', 'explorer', 'tokens', 'rope', 'bias', 'patches', 'learned', 'components'];
+const PAGES = ['index', 'explorer', 'tokens', 'rope', 'bias', 'patches', 'learned', 'bench', 'components'];
 
 export default defineConfig({
   root: here('.'),

@@ -1,0 +1,102 @@
+// The benchmark page: the shared benchmark cases, at sizes a page can run, timed in this browser.
+import { load } from 'posembed';
+import { alibiCase, fusedCase, lookupCase, maxError, ropeCase, sampledIndices, similarityCase, sinusoidalCase } from '../../scripts/bench/cases.mjs';
+
+const SIZES = {
+  small: [sinusoidalCase({ length: 256, dModel: 128 }), lookupCase({ vocabSize: 4096, dModel: 64, count: 512 }), fusedCase({ vocabSize: 4096, dModel: 64, batch: 2, seq: 128 }),
+    ropeCase({ heads: 4, seq: 128, headDim: 64 }), alibiCase({ heads: 4, length: 128 }), similarityCase({ n: 128, d: 64 })],
+  medium: [sinusoidalCase({ length: 2048, dModel: 512 }), lookupCase({ vocabSize: 32000, dModel: 256, count: 2048 }), fusedCase({ vocabSize: 32000, dModel: 256, batch: 4, seq: 512 }),
+    ropeCase({ heads: 16, seq: 512, headDim: 64 }), alibiCase({ heads: 8, length: 512 }), similarityCase({ n: 512, d: 256 })],
+};
+const COLOURS = { 'posembed wasm SIMD': '#1f5fbf', 'posembed wasm scalar': '#92c5de', 'posembed WebGPU': '#1b7837', 'plain JS': '#b2182b' };
+const form = document.querySelector('#bench-controls');
+const status = document.querySelector('#bench-status');
+const engines = { 'posembed wasm SIMD': await load({ simd: true }), 'posembed wasm scalar': await load({ simd: false }) };
+const gpu = await load({ backend: 'auto' });
+if (gpu.backend === 'webgpu') engines['posembed WebGPU'] = gpu;
+document.documentElement.dataset.ready = 'true';
+
+const nextFrame = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+async function time(fn, runs) {
+  const times = [];
+  let output;
+  for (let r = 0; r < runs; r++) {
+    const start = performance.now();
+    output = await fn();
+    times.push(performance.now() - start);
+    await nextFrame();  // keeps the page responsive
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)], output };
+}
+
+// posembed's result as plain data (a GpuTensor is read back and freed, inside the timing).
+function posembedRunner(pe, c, context) {
+  return async () => {
+    const result = c.posembed(pe, undefined, context);
+    if (result.data) return result.data;
+    const { data } = await result.read();
+    result.dispose();
+    return data;
+  };
+}
+
+function plot(results) {
+  const canvas = document.querySelector('#bench-plot');
+  const context = canvas.getContext('2d');
+  context.clearRect(0, 0, canvas.width, canvas.height);
+  const names = Object.keys(COLOURS).filter((name) => results.some((r) => r.times[name] !== undefined));
+  const all = results.flatMap((r) => Object.values(r.times)).filter((t) => t > 0);
+  const [low, high] = [Math.log10(Math.min(...all)) - 0.2, Math.log10(Math.max(...all)) + 0.2];
+  const group = (canvas.width - 40) / results.length;
+  const bar = (group - 16) / names.length;
+  context.font = '11px system-ui, sans-serif';
+  results.forEach((r, g) => {
+    names.forEach((name, k) => {
+      const t = r.times[name];
+      if (t === undefined) return;
+      const h = ((Math.log10(Math.max(t, 1e-3)) - low) / (high - low)) * (canvas.height - 60);
+      context.fillStyle = COLOURS[name];
+      context.fillRect(30 + g * group + k * bar, canvas.height - 40 - h, bar - 2, h);
+    });
+    context.fillStyle = '#1d232a';
+    context.fillText(r.name.split(' [')[0], 30 + g * group, canvas.height - 24);
+  });
+  names.forEach((name, k) => {
+    context.fillStyle = COLOURS[name];
+    context.fillText(`■ ${name}`, 40 + k * 170, 14);
+  });
+}
+
+async function run(event) {
+  event.preventDefault();
+  const f = new FormData(form);
+  const runs = Math.max(1, Math.min(50, Number(f.get('runs')) || 1));
+  const cases = SIZES[f.get('size')] ?? SIZES.small;
+  document.querySelector('#bench-run').disabled = true;
+  const results = [];
+  for (const c of cases) {
+    const indices = sampledIndices(c.elements, 1024);
+    const row = { name: c.name, times: {}, errors: {} };
+    const contexts = Object.fromEntries(Object.entries(engines).map(([name, pe]) => [name, c.setup?.(pe)]));
+    const runners = { ...Object.fromEntries(Object.entries(engines).map(([name, pe]) => [name, posembedRunner(pe, c, contexts[name])])), 'plain JS': c.plainJs };
+    for (const [name, fn] of Object.entries(runners)) {
+      status.textContent = `Running ${c.name}: ${name}…`;
+      await nextFrame();
+      const { median, output } = await time(fn, runs);
+      row.times[name] = median;
+      row.errors[name] = maxError(output, c.reference, indices);
+    }
+    for (const context of Object.values(contexts)) context?.dispose();
+    results.push(row);
+    plot(results);
+  }
+  const names = Object.keys(results[0].times);
+  document.querySelector('#bench-table').innerHTML = `<thead><tr><th>case</th>${names.map((n) => `<th>${n} ms</th><th>max error</th>`).join('')}</tr></thead><tbody>${
+    results.map((r) => `<tr><td>${r.name}</td>${names.map((n) => `<td data-impl="${n}">${r.times[n].toFixed(2)}</td><td data-error="${n}">${r.errors[n].toExponential(1)}</td>`).join('')}</tr>`).join('')}</tbody>`;
+  status.textContent = `Done: medians of ${runs} runs${engines['posembed WebGPU'] ? '' : '; no WebGPU adapter in this browser'}.`;
+  document.querySelector('#bench-run').disabled = false;
+}
+
+form.addEventListener('submit', (event) => { run(event).catch((error) => { status.textContent = `${error.name}: ${error.message}`; document.querySelector('#bench-run').disabled = false; }); });
