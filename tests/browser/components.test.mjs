@@ -237,3 +237,40 @@ describe('benchmark page', () => {
     }
   });
 });
+
+describe('ALiBi and T5 page', () => {
+  it('its controls drive the components and the bucket plot, with the package numbers', async () => {
+    const server = await startServer();
+    const browser = await launchChromium();
+    try {
+      const { page, problems } = await openPage(browser, `${server.url}bias.html`);
+      await page.waitForSelector('html[data-ready="true"]');
+      const { load } = await import('../../dist/index.js');
+      const pe = await load();
+      const readout = (o) => {
+        const b = pe.t5Bucket([-1, 0, 1, -200, 200], o).data;
+        return `bucket(−1) = ${b[0]}, bucket(0) = ${b[1]}, bucket(+1) = ${b[2]}, bucket(±200) = ${b[3]}, ${b[4]}`;
+      };
+      assert.equal(await page.locator('#t5-readout').textContent(), readout({ numBuckets: 32, maxDistance: 128, bidirectional: true }));
+      await page.uncheck('#t5-controls [name="bidirectional"]');
+      await page.fill('#t5-controls [name="buckets"]', '16');
+      await page.waitForFunction((text) => document.querySelector('#t5-readout').textContent === text, readout({ numBuckets: 16, maxDistance: 128, bidirectional: false }));
+      assert.equal(await page.getAttribute('#t5-buckets', 'bidirectional'), 'false');
+      await page.fill('#t5-controls [name="maxDistance"]', '2');
+      assert.match(await page.locator('#t5-error').textContent(), /^maxDistance must be an integer in \[9, 2147483647\], got 2$/);
+      await page.fill('#alibi-controls [name="heads"]', '3');
+      await page.uncheck('#alibi-controls [name="causal"]');
+      await page.locator('#alibi').scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => document.querySelector('#alibi').shadowRoot.querySelectorAll('canvas').length === 3 && !document.querySelector('#alibi').hasAttribute('causal'));
+      // Not causal: the top-right corner is a finite bias, not the black of a masked cell.
+      await page.waitForFunction(() => {
+        const canvas = document.querySelector('#alibi').shadowRoot.querySelector('canvas');
+        return Array.from(canvas.getContext('2d').getImageData(canvas.width - 1, 0, 1, 1).data.slice(0, 3)).some((v) => v > 0);
+      });
+      assert.deepEqual(problems, []);
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  });
+});
