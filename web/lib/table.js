@@ -5,6 +5,9 @@ import { floatMatrix } from './tensor.js';
 
 const KNOWN_INIT = ['type', 'std', 'gain', 'seed'];
 
+// Frees what objects dropped without dispose() still hold on the heap, once they are collected.
+export const heapReleaser = new FinalizationRegistry(({ core, pointer }) => core.free(pointer));
+
 export class HeapTable {
   #core;
   #pointer = 0;
@@ -26,6 +29,7 @@ export class HeapTable {
     this.columns = columns;
     this.#pointer = core.alloc(rows * columns * 4, `a ${rows} x ${columns} ${name} table`);
     this.#core = core;
+    heapReleaser.register(this, { core, pointer: this.#pointer }, this);
     try {
       if (fill) core.check(fill(this.#pointer));
       else if (given) core.f32(this.#pointer, rows * columns).set(given);
@@ -55,6 +59,7 @@ export class HeapTable {
   // Frees the table; harmless to call twice.
   dispose() {
     if (this.#pointer === 0) return;
+    heapReleaser.unregister(this);
     this.#core.free(this.#pointer);
     this.#pointer = 0;
   }

@@ -2,7 +2,7 @@
 // training. Owns a token table, a position table (learned or sinusoidal) and its dropout generator.
 import { boolean, integer, number, oneOf, options } from './validate.js';
 import { tokenIds } from './tensor.js';
-import { HeapTable } from './table.js';
+import { HeapTable, heapReleaser } from './table.js';
 import { TokenEmbedding } from './token_embedding.js';
 import { LearnedPositions } from './learned_positions.js';
 
@@ -37,6 +37,7 @@ export class TransformerEmbedding {
       }
       if (this.positions) owned.push(this.positions);
       this.#randomState = core.alloc(8, 'the dropout generator');
+      heapReleaser.register(this, { core, pointer: this.#randomState }, this);
       core.view(BigUint64Array, this.#randomState, 1)[0] = BigInt(seed + 2);
     } catch (error) {
       for (const table of owned) table.dispose();
@@ -71,6 +72,7 @@ export class TransformerEmbedding {
     if (this.#randomState === 0) return;
     this.tokens.dispose();
     this.positions?.dispose();
+    heapReleaser.unregister(this);
     this.#core.free(this.#randomState);
     this.#randomState = 0;
   }

@@ -1,5 +1,6 @@
 import { outBuffer } from './validate.js';
 import { WeightFileError } from './weight_files.js';
+import { heapReleaser } from './table.js';
 
 // Loading the Emscripten module and owning its heap: every allocation the package makes goes through
 // WasmCore, is freed in a finally block, and is counted, so tests can assert that nothing leaks.
@@ -134,6 +135,7 @@ export class HeapArray {
     this.type = type;
     this.#pointer = core.alloc(elements * type.BYTES_PER_ELEMENT, `a heap array of ${elements} elements`);
     this.#core = core;
+    heapReleaser.register(this, { core, pointer: this.#pointer }, this);
   }
 
   get data() {
@@ -147,6 +149,7 @@ export class HeapArray {
 
   dispose() {
     if (this.#pointer === 0) return;
+    heapReleaser.unregister(this);
     this.#core.free(this.#pointer);
     this.#pointer = 0;
   }

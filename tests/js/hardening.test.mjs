@@ -1,0 +1,132 @@
+// The package as a tested property: random invalid input never crashes it or leaves it unusable; objects
+// are freed by dispose() or, when dropped, by the garbage collector; sizes beyond the heap are refused;
+// two instances and interleaved calls do not disturb each other.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import fc from 'fast-check';
+import { load } from '../../dist/index.js';
+import { assertClose, loadVectors } from './helpers.mjs';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc');
+
+// Values that are no valid size, count or option value.
+const invalidNumber = fc.oneof(
+  fc.constantFrom(-1, 0.5, -0, NaN, Infinity, -Infinity, 2 ** 31, 2 ** 53, -(2 ** 31), 1e300),
+  fc.double({ noNaN: false }).filter((v) => !Number.isInteger(v)),
+  fc.integer({ min: -(2 ** 31), max: -1 }),
+);
+const wrongType = fc.oneof(fc.string(), fc.boolean(), fc.constant(null), fc.constant({}), fc.constant([]), fc.bigInt(), fc.constant(() => 1));
+
+// One invalid call: which function, which parameter, what value.
+const CALLS = [
+  ['sinusoidal', 'length', (pe, v) => pe.sinusoidal({ length: v, dModel: 8 })],
+  ['sinusoidal', 'dModel', (pe, v) => pe.sinusoidal({ length: 4, dModel: v })],
+  ['sinusoidal', 'offset', (pe, v) => pe.sinusoidal({ length: 4, dModel: 8, offset: v })],
+  ['sinusoidal', 'base', (pe, v) => pe.sinusoidal({ length: 4, dModel: 8, base: typeof v === 'number' ? -Math.abs(v) - 1 : v })],
+  ['tokenEmbedding', 'vocabSize', (pe, v) => pe.tokenEmbedding({ vocabSize: v, dModel: 4 })],
+  ['tokenEmbedding', 'dModel', (pe, v) => pe.tokenEmbedding({ vocabSize: 4, dModel: v })],
+  ['lookup', 'ids', (pe, v, emb) => emb.lookup([1, v])],
+  ['alibiBias', 'numHeads', (pe, v) => pe.alibiBias({ numHeads: v, keyLength: 4 })],
+  ['alibiBias', 'keyLength', (pe, v) => pe.alibiBias({ numHeads: 2, keyLength: v })],
+  ['t5Bucket', 'numBuckets', (pe, v) => pe.t5Bucket([1, 2], { numBuckets: v })],
+  ['t5Buckets', 'queryLength', (pe, v) => pe.t5Buckets({ queryLength: v, keyLength: 4 })],
+  ['applyRope', 'rotaryDim', (pe, v) => pe.applyRope({ data: new Float32Array(16), shape: [2, 8] }, { rotaryDim: v })],
+  ['applyRope', 'positions', (pe, v) => pe.applyRope({ data: new Float32Array(16), shape: [2, 8] }, { positions: [0, v] })],
+  ['ropeInvFreq', 'headDim', (pe, v) => pe.ropeInvFreq({ headDim: v })],
+  ['sincos2d', 'gridH', (pe, v) => pe.sincos2d({ gridH: v, gridW: 2, dModel: 8 })],
+  ['learnedPositions', 'maxLength', (pe, v) => pe.learnedPositions({ maxLength: v, dModel: 4 })],
+  ['interpolatePositions', 'newLength', (pe, v) => pe.interpolatePositions({ data: new Float32Array(8), shape: [4, 2] }, v)],
+  ['transformerEmbedding', 'maxLength', (pe, v) => pe.transformerEmbedding({ vocabSize: 4, dModel: 4, maxLength: v })],
+  ['pca', 'components', (pe, v) => pe.pca({ data: new Float32Array(12), shape: [4, 3] }, { components: v })],
+  ['allocate', 'elements', (pe, v) => pe.allocate(v)],
+];
+
+describe('hardening', () => {
+  let pe;
+  before(async () => { pe = await load(); });
+  after(() => assert.equal(pe.memory().liveAllocations, 0, 'heap allocations left behind'));
+
+  it('10,000 random invalid calls each throw a TypeError or RangeError naming the parameter; valid calls still match the vectors', () => {
+    const emb = pe.tokenEmbedding({ vocabSize: 20, dModel: 4 });
+    const start = pe.memory().liveAllocations;
+    let rejected = 0;
+    fc.assert(fc.property(fc.integer({ min: 0, max: CALLS.length - 1 }), fc.oneof(invalidNumber, wrongType), (which, value) => {
+      const [fn, parameter, call] = CALLS[which];
+      let thrown = null;
+      try {
+        const result = call(pe, value, emb);
+        result?.dispose?.();
+      } catch (error) {
+        thrown = error;
+      }
+      if (thrown === null) return true;  // a value that happens to be valid (-0 as an offset): the call must simply work
+      rejected++;
+      assert.ok(thrown instanceof TypeError || thrown instanceof RangeError, `${fn}(${parameter} = ${String(value)}): ${thrown}`);
+      assert.ok(thrown.message.includes(parameter) || thrown.message.includes(parameter.replace(/s$/, '')), `${fn}: message '${thrown.message}' does not name ${parameter}`);
+      return true;
+    }), { numRuns: 10000, seed: 20261122 });
+    assert.ok(rejected > 9500, `only ${rejected} of 10000 generated calls were invalid`);
+    assert.equal(pe.memory().liveAllocations, start, 'rejected calls leave nothing allocated');
+    emb.dispose();
+    for (const c of loadVectors('sinusoidal').cases) assertClose(pe.sinusoidal(c.params), c.expected, c.tolerance.abs, c.name);
+    const c = loadVectors('token_embedding').cases[0];
+    const table = pe.tokenEmbedding({ vocabSize: 20, dModel: 8, paddingIdx: 0, scale: 'sqrt', weights: { data: Float32Array.from(c.input.table.data), shape: [20, 8] } });
+    assertClose(table.lookup(c.input.ids), c.expected, c.tolerance.abs, c.name);
+    table.dispose();
+  });
+
+  it('100,000 create/dispose cycles of every stateful object return the heap to where it was', () => {
+    const warm = () => {
+      pe.tokenEmbedding({ vocabSize: 16, dModel: 8, init: { seed: 1 } }).dispose();
+      pe.learnedPositions({ maxLength: 8, dModel: 4 }).dispose();
+      pe.transformerEmbedding({ vocabSize: 16, dModel: 8, maxLength: 8 }).dispose();
+      pe.allocate(64).dispose();
+    };
+    warm();
+    const before = pe.memory();
+    for (let i = 0; i < 25000; i++) warm();
+    assert.deepEqual(pe.memory(), before);
+  });
+
+  it('objects dropped without dispose() are freed once collected', async () => {
+    const before = pe.memory().liveAllocations;
+    (() => {
+      for (let i = 0; i < 50; i++) {
+        pe.tokenEmbedding({ vocabSize: 8, dModel: 4 });
+        pe.transformerEmbedding({ vocabSize: 8, dModel: 4, maxLength: 4 });
+        pe.allocate(16);
+      }
+    })();
+    assert.ok(pe.memory().liveAllocations >= before + 200);
+    for (let round = 0; round < 20 && pe.memory().liveAllocations > before; round++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.equal(pe.memory().liveAllocations, before);
+  });
+
+  it('a request the heap cannot hold fails cleanly, naming the bytes, and the module stays usable', () => {
+    assert.throws(() => pe.allocate(2 ** 29), { name: 'RangeError', message: /needs 2147483648 bytes, more than the 2130706432 bytes the wasm heap can hold/ });
+    const big = pe.allocate(2 ** 28);  // 1 GiB: the heap grows to hold it
+    assert.throws(() => pe.allocate(2 ** 28), { name: 'RangeError', message: /needs 1073741824 bytes, which the wasm heap cannot provide now/ });
+    big.dispose();
+    assert.equal(pe.sinusoidal({ length: 2, dModel: 2 }).data[1], 1);
+  });
+
+  it('two instances, and calls interleaved with awaits, give the same results as sequential calls', async () => {
+    const other = await load({ simd: false });
+    const jobs = Array.from({ length: 20 }, (_, i) => async () => {
+      await new Promise((resolve) => setTimeout(resolve, i % 3));
+      const which = i % 2 ? pe : other;
+      return which.sinusoidal({ length: 16, dModel: 8, offset: i * 1000 }).data;
+    });
+    const together = await Promise.all(jobs.map((job) => job()));
+    together.forEach((data, i) => {
+      const sequential = pe.sinusoidal({ length: 16, dModel: 8, offset: i * 1000 }).data;
+      data.forEach((v, k) => assert.ok(Math.abs(v - sequential[k]) < 1e-6));
+    });
+  });
+});
