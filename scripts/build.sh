@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds everything: the native Catch2 suite (build/native), the wasm modules and their Catch2 suites
-# (build/wasm), the npm package (dist/) and the site (build/site). Incremental: a second run is quick.
+# Builds everything: the native Catch2 suite (build/native, and build/asan under the sanitizers with the
+# fuzz targets), the wasm modules and their Catch2 suites (build/wasm), the npm package (dist/) and the site
+# (build/site). Incremental: a second run is quick.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +14,12 @@ command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 echo "build: native"
 [ -f build/native/CMakeCache.txt ] || cmake -S . -B build/native "${generator[@]}" >/dev/null
 cmake --build build/native
+
+echo "build: native with AddressSanitizer + UndefinedBehaviorSanitizer, and the fuzz targets"
+if [ ! -f build/asan/CMakeCache.txt ]; then
+  CC=clang CXX=clang++ cmake -S . -B build/asan "${generator[@]}" -DPOSEMBED_SANITIZE=ON -DPOSEMBED_FUZZ=ON >/dev/null
+fi
+cmake --build build/asan
 
 echo "build: wasm"
 if [ ! -f build/wasm/CMakeCache.txt ]; then

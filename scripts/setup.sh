@@ -14,6 +14,9 @@ need_command cmake cmake
 need_command ninja ninja-build
 need_command g++ g++
 need_command emcc emscripten
+# The sanitizer build and the fuzzers: clang with its runtime libraries (ASan, UBSan, libFuzzer).
+need_command clang++ clang
+ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || missing+=(libclang-rt-dev)
 need_header xsimd/xsimd.hpp libxsimd-dev
 need_header catch2/catch.hpp catch2
 need_header nlohmann/json.hpp nlohmann-json3-dev

@@ -314,7 +314,7 @@ Status read_tensor_data(std::span<const uint8_t> file, const StoredTensor& tenso
   const uint8_t* data = file.data() + tensor.data_offset;
   if (!tensor.fortran_order || tensor.shape.size() < 2) {
     if (tensor.dtype == FileDType::kF32) {
-      std::memcpy(out.data(), data, out.size() * sizeof(float));  // both little-endian: a copy
+      if (!out.empty()) std::memcpy(out.data(), data, out.size() * sizeof(float));  // both little-endian: a copy
     } else {
       for (std::size_t i = 0; i < out.size(); ++i) out[i] = element_at(data + i * size, tensor.dtype);
     }

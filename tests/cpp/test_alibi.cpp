@@ -22,7 +22,8 @@ std::vector<double> reference_slopes(int64_t heads) {
 }
 
 TEST_CASE("ALiBi slopes match every golden vector", "[alibi]") {
-  for (const auto& c : test::load_vectors("alibi_slopes").at("cases")) {
+  const auto vectors = test::load_vectors("alibi_slopes");  // outlives the loop (a temporary would not)
+  for (const auto& c : vectors.at("cases")) {
     SECTION(c.at("name").get<std::string>()) {
       const auto heads = c.at("params").at("numHeads").get<int64_t>();
       std::vector<float> out(static_cast<std::size_t>(heads));
@@ -43,7 +44,8 @@ TEST_CASE("ALiBi slopes follow the paper's rule for every head count up to 256",
 }
 
 TEST_CASE("ALiBi bias matches every golden vector", "[alibi]") {
-  for (const auto& c : test::load_vectors("alibi_bias").at("cases")) {
+  const auto vectors = test::load_vectors("alibi_bias");  // outlives the loop (a temporary would not)
+  for (const auto& c : vectors.at("cases")) {
     SECTION(c.at("name").get<std::string>()) {
       const auto& p = c.at("params");
       const AlibiBiasParams params{p.at("numHeads").get<int64_t>(), p.at("queryLength").get<int64_t>(), p.at("keyLength").get<int64_t>(),

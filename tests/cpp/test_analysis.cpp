@@ -11,7 +11,8 @@ namespace posembed {
 namespace {
 
 TEST_CASE("similarity and nearest rows match every golden vector", "[analysis]") {
-  for (const auto& c : test::load_vectors("similarity").at("cases")) {
+  const auto vectors = test::load_vectors("similarity");  // outlives the loop (a temporary would not)
+  for (const auto& c : vectors.at("cases")) {
     SECTION(c.at("name").get<std::string>()) {
       const auto& p = c.at("params");
       const auto metric = *parse_similarity_metric(p.at("metric").get<std::string>());

@@ -9,7 +9,8 @@ namespace posembed {
 namespace {
 
 TEST_CASE("interpolation matches every golden vector", "[learned_positions]") {
-  for (const auto& c : test::load_vectors("learned_interpolate").at("cases")) {
+  const auto vectors = test::load_vectors("learned_interpolate");  // outlives the loop (a temporary would not)
+  for (const auto& c : vectors.at("cases")) {
     SECTION(c.at("name").get<std::string>()) {
       const auto& table = c.at("input").at("table");
       const auto length = table.at("shape")[0].get<int64_t>();

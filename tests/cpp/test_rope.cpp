@@ -24,7 +24,8 @@ RopeScaling scaling_from(const nlohmann::json& j) {
 }
 
 TEST_CASE("RoPE inverse frequencies match every golden vector", "[rope]") {
-  for (const auto& c : test::load_vectors("rope_inv_freq").at("cases")) {
+  const auto vectors = test::load_vectors("rope_inv_freq");  // outlives the loop (a temporary would not)
+  for (const auto& c : vectors.at("cases")) {
     SECTION(c.at("name").get<std::string>()) {
       const auto& p = c.at("params");
       const RopeScaling scaling = scaling_from(p.at("scaling"));
@@ -52,7 +53,8 @@ std::vector<float> rotate(const RopeParams& params, const std::vector<float>& x,
 }
 
 TEST_CASE("applyRope matches every golden vector", "[rope]") {
-  for (const auto& c : test::load_vectors("rope_apply").at("cases")) {
+  const auto vectors = test::load_vectors("rope_apply");  // outlives the loop (a temporary would not)
+  for (const auto& c : vectors.at("cases")) {
     SECTION(c.at("name").get<std::string>()) {
       const auto& p = c.at("params");
       RopeParams params{.head_dim = p.at("headDim").get<int64_t>(), .rotary_dim = p.at("rotaryDim").get<int64_t>(), .base = p.at("base").get<double>(),

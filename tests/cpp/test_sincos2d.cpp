@@ -15,7 +15,8 @@ std::vector<float> encode(const Sincos2dParams& p) {
 }
 
 TEST_CASE("sincos2d matches every golden vector", "[sincos2d]") {
-  for (const auto& c : test::load_vectors("sincos2d").at("cases")) {
+  const auto vectors = test::load_vectors("sincos2d");  // outlives the loop (a temporary would not)
+  for (const auto& c : vectors.at("cases")) {
     SECTION(c.at("name").get<std::string>()) {
       const auto& p = c.at("params");
       const Sincos2dParams params{p.at("gridH").get<int64_t>(), p.at("gridW").get<int64_t>(), p.at("dModel").get<int64_t>(),

@@ -13,7 +13,8 @@ T5BucketParams params_from(const nlohmann::json& p) {
 }
 
 TEST_CASE("T5 buckets match every golden vector exactly", "[t5]") {
-  for (const auto& c : test::load_vectors("t5_bucket").at("cases")) {
+  const auto vectors = test::load_vectors("t5_bucket");  // outlives the loop (a temporary would not)
+  for (const auto& c : vectors.at("cases")) {
     SECTION(c.at("name").get<std::string>()) {
       const auto relative = c.at("input").at("relativePosition").get<std::vector<int32_t>>();
       std::vector<int32_t> out(relative.size());

@@ -10,7 +10,8 @@ namespace posembed {
 namespace {
 
 TEST_CASE("the fused layer equals lookup * scale + positions (golden combined vector)", "[transformer_embedding]") {
-  for (const auto& c : test::load_vectors("token_embedding").at("cases")) {
+  const auto vectors = test::load_vectors("token_embedding");  // outlives the loop (a temporary would not)
+  for (const auto& c : vectors.at("cases")) {
     if (c.at("params").value("positional", "none") != "sinusoidal") continue;
     const auto& table_json = c.at("input").at("table");
     const CombinedEmbeddingParams params{.shape = {.vocab_size = table_json.at("shape")[0].get<int64_t>(), .d_model = table_json.at("shape")[1].get<int64_t>(),

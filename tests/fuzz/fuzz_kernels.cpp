@@ -1,0 +1,87 @@
+// libFuzzer target: parameters decoded from the input bytes, through validation and the kernels. Every call
+// either fails validation or writes exactly its output; sinusoidal values stay in [-1, 1] (to rounding),
+// T5 buckets in range, rotated values finite.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "posembed/alibi.hpp"
+#include "posembed/rope.hpp"
+#include "posembed/sinusoidal.hpp"
+#include "posembed/t5.hpp"
+
+namespace {
+
+class Bytes {
+ public:
+  Bytes(const uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+  template <class T>
+  T next() {
+    T value{};
+    const std::size_t n = std::min(sizeof(T), size_ - std::min(at_, size_));
+    if (n) std::memcpy(&value, data_ + at_, n);
+    at_ += sizeof(T);
+    return value;
+  }
+
+ private:
+  const uint8_t* data_;
+  std::size_t size_;
+  std::size_t at_ = 0;
+};
+
+constexpr std::size_t kMaxOutput = std::size_t{1} << 18;
+
+// A broken promise of the library: say which, then stop (libFuzzer keeps the input).
+[[noreturn]] void fail(const char* what) {
+  std::fprintf(stderr, "fuzz_kernels: %s\n", what);
+  std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
+  using namespace posembed;
+  Bytes in(data, size);
+  const auto op = in.next<uint8_t>() % 4;
+  if (op == 0) {
+    SinusoidalParams p{.length = in.next<int16_t>(), .d_model = in.next<int16_t>(), .base = in.next<double>(),
+                       .layout = in.next<uint8_t>() % 2 ? SinusoidalLayout::kSplit : SinusoidalLayout::kInterleaved,
+                       .timescale = in.next<uint8_t>() % 2 ? SinusoidalTimescale::kT2T : SinusoidalTimescale::kStandard, .offset = in.next<int32_t>()};
+    if (!validate(p).ok() || static_cast<std::size_t>(p.length * p.d_model) > kMaxOutput) return 0;
+    std::vector<float> out(static_cast<std::size_t>(p.length * p.d_model), 9.0f);
+    if (!sinusoidal(p, out).ok()) fail("sinusoidal rejected validated parameters");
+    // A rotated anchor may round one ulp past 1; more would be an error beyond float32's.
+    for (float v : out) if (!(std::abs(v) <= 1.0f + 4e-7f)) fail("a sinusoidal value outside [-1, 1] by more than rounding");
+  } else if (op == 1) {
+    const AlibiBiasParams p{in.next<int8_t>(), in.next<int16_t>(), in.next<int16_t>(), (in.next<uint8_t>() & 1) != 0};
+    if (!validate(p).ok() || static_cast<std::size_t>(p.num_heads * p.query_length * p.key_length) > kMaxOutput) return 0;
+    std::vector<float> out(static_cast<std::size_t>(p.num_heads * p.query_length * p.key_length));
+    if (!alibi_bias(p, out).ok()) fail("alibi_bias rejected validated parameters");
+  } else if (op == 2) {
+    const T5BucketParams p{in.next<int16_t>(), in.next<int32_t>(), (in.next<uint8_t>() & 1) != 0};
+    if (!validate(p).ok()) return 0;
+    std::vector<int32_t> relative(64);
+    for (auto& r : relative) r = in.next<int32_t>();
+    std::vector<int32_t> out(relative.size());
+    if (!t5_buckets(p, relative, out).ok()) fail("t5_buckets rejected validated parameters");
+    for (int32_t b : out) if (b < 0 || b >= p.num_buckets) fail("a T5 bucket out of range");
+  } else {
+    RopeParams p{.head_dim = in.next<uint8_t>(), .rotary_dim = in.next<uint8_t>(), .base = in.next<double>(),
+                 .layout = in.next<uint8_t>() % 2 ? RopeLayout::kInterleaved : RopeLayout::kHalf};
+    p.scaling.kind = static_cast<RopeScalingKind>(in.next<uint8_t>() % 5);
+    p.scaling.factor = in.next<double>();
+    p.scaling.original_max_positions = in.next<int32_t>();
+    p.scaling.sequence_length = in.next<int32_t>();
+    std::vector<int32_t> positions(1 + in.next<uint8_t>() % 8);
+    for (auto& position : positions) position = in.next<int32_t>();
+    std::vector<float> x(positions.size() * p.head_dim, 0.5f), out(x.size());
+    const Status status = apply_rope(p, x, 1, positions, out);
+    if (status.ok()) for (float v : out) if (!std::isfinite(v)) fail("a non-finite rotated value from accepted parameters");
+  }
+  return 0;
+}
