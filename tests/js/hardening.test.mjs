@@ -130,3 +130,57 @@ describe('hardening', () => {
     });
   });
 });
+
+describe('differential: the SIMD module against the scalar one, on random parameters', () => {
+  let simd;
+  let scalar;
+  before(async () => {
+    simd = await load({ simd: true });
+    scalar = await load({ simd: false });
+  });
+
+  const close = (a, b, tolerance) => a.data.length === b.data.length && a.data.every((v, i) => Math.abs(v - b.data[i]) <= tolerance || (v === b.data[i]));
+
+  it('sinusoidal, RoPE, ALiBi and cosine similarity agree to float rounding', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 48 }).map((h) => 2 * h), fc.integer({ min: 0, max: 2 ** 24 }),
+      fc.constantFrom('interleaved', 'split'), fc.constantFrom('standard', 't2t'),
+      (length, dModel, offset, layout, timescale) => {
+        const options = { length, dModel, offset, layout, timescale };
+        assert.ok(close(simd.sinusoidal(options), scalar.sinusoidal(options), 1e-6), JSON.stringify(options));
+        const x = { data: Float32Array.from({ length: 3 * length * dModel }, (_, i) => Math.sin(i)), shape: [3, length, dModel] };
+        const rope = { offset: offset % 1000, rotaryDim: dModel, layout: layout === 'split' ? 'half' : 'interleaved' };
+        assert.ok(close(simd.applyRope(x, rope), scalar.applyRope(x, rope), 4e-6), `rope ${JSON.stringify(rope)}`);
+        const alibi = { numHeads: 1 + (dModel % 7), keyLength: length, causal: offset % 2 === 0 };
+        assert.ok(close(simd.alibiBias(alibi), scalar.alibiBias(alibi), 1e-6 * length));
+        const a = { data: x.data.subarray(0, length * dModel), shape: [length, dModel] };
+        assert.ok(close(simd.similarity(a, null, { metric: 'cosine' }), scalar.similarity(a, null, { metric: 'cosine' }), 1e-5));
+        return true;
+      }), { numRuns: 60, seed: 7 });
+  });
+});
+
+describe('weight files with random bytes flipped in their headers', () => {
+  it('are read, or refused with a WeightFileError naming a byte; nothing else happens', async () => {
+    const pe = await load();
+    const { readFileSync } = await import('node:fs');
+    const { WeightFileError } = await import('../../dist/index.js');
+    const { VECTORS_DIR } = await import('./helpers.mjs');
+    for (const name of ['ok_f32.npy', 'ok_fortran.npy', 'ok_mixed.safetensors']) {
+      const original = readFileSync(`${VECTORS_DIR}/formats/${name}`);
+      const headerEnd = name.endsWith('.npy') ? 10 + original.readUInt16LE(8) : 8 + Number(original.readBigUInt64LE(0));
+      fc.assert(fc.property(fc.integer({ min: 0, max: headerEnd - 1 }), fc.integer({ min: 1, max: 255 }), (at, mask) => {
+        const bytes = Uint8Array.from(original);
+        bytes[at] ^= mask;
+        try {
+          const result = name.endsWith('.npy') ? pe.readNpy(bytes) : pe.readSafetensors(bytes);
+          assert.ok(result);
+        } catch (error) {
+          assert.ok(error instanceof WeightFileError && Number.isInteger(error.offset), `${name}, byte ${at} ^ ${mask}: ${error}`);
+        }
+        return true;
+      }), { numRuns: 1500, seed: 11 });
+    }
+    assert.equal(pe.memory().liveAllocations, 0);
+  });
+});
