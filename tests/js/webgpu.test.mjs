@@ -136,6 +136,36 @@ describe('webgpu backend', () => {
     }
   });
 
+  it('100,000 GpuTensor create/dispose cycles return the GPU buffers to where they were; dropped ones are freed when collected', async () => {
+    const start = pe.gpuBuffers;
+    for (let i = 0; i < 100000; i++) pe.sinusoidal({ positions: [i % 1000], dModel: 4 }).dispose();
+    assert.equal(pe.gpuBuffers, start);
+    (() => { for (let i = 0; i < 20; i++) pe.sinusoidal({ positions: [i], dModel: 4 }); })();
+    assert.equal(pe.gpuBuffers, start + 20);
+    const { setFlagsFromString } = await import('node:v8');
+    const { runInNewContext } = await import('node:vm');
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc');
+    for (let round = 0; round < 20 && pe.gpuBuffers > start; round++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.equal(pe.gpuBuffers, start);
+  });
+
+  it('calls interleaved with awaits give the same results as sequential calls', async () => {
+    const jobs = Array.from({ length: 12 }, (_, i) => async () => {
+      await new Promise((resolve) => setTimeout(resolve, i % 3));
+      const tensor = pe.sinusoidal({ length: 8, dModel: 16, offset: 1000 * i });
+      await new Promise((resolve) => setTimeout(resolve, (i + 1) % 2));
+      const { data } = await tensor.read();
+      tensor.dispose();
+      return data;
+    });
+    const together = await Promise.all(jobs.map((job) => job()));
+    together.forEach((data, i) => assert.ok(maxAbsError(data, wasm.sinusoidal({ length: 8, dModel: 16, offset: 1000 * i }).data) < 1e-6));
+  });
+
   it('validates on the host before dispatch: bad ids, sizes beyond the device limits', async () => {
     const emb = pe.tokenEmbedding({ vocabSize: 20, dModel: 4 });
     assert.throws(() => emb.lookup(new Int32Array([3, 20])), { name: 'RangeError', message: 'ids[1] must be a token id in [0, vocabSize - 1] = [0, 19], got 20' });

@@ -139,6 +139,9 @@ export function uniforms(fields) {
   return data.buffer;
 }
 
+// Destroys the buffers of GpuTensors dropped without dispose(), once they are collected.
+const bufferReleaser = new FinalizationRegistry(({ runtime, buffer }) => runtime.release(buffer));
+
 // A result of the webgpu backend: its data stays on the GPU until read(); pass it to other GPU ops as is.
 export class GpuTensor {
   #runtime;
@@ -150,6 +153,7 @@ export class GpuTensor {
     this.shape = shape;
     this.type = type;
     this.#done = done;
+    bufferReleaser.register(this, { runtime, buffer }, this);
   }
 
   get elements() {
@@ -170,6 +174,7 @@ export class GpuTensor {
 
   dispose() {
     if (!this.buffer) return;
+    bufferReleaser.unregister(this);
     this.#runtime.release(this.buffer);
     this.buffer = null;
   }

@@ -76,6 +76,7 @@ export class PosembedBias extends HTMLElement {
         canvas.style.width = `${length * cell}px`;
         canvas.style.height = `${length * cell}px`;
         canvas.setAttribute('role', 'img');
+        canvas.tabIndex = 0;  // each head can be reached and announced by keyboard
         canvas.setAttribute('aria-label', `head ${h}: bias by query (rows) and key (columns)`);
         canvas.dataset.head = String(h);
         const figure = document.createElement('figure');
