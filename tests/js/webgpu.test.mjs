@@ -184,6 +184,23 @@ describe('webgpu fallback', () => {
     await assert.rejects(load({ backend: 'webgpu', gpu: { requestAdapter: async () => null } }), { message: 'WebGPU is available but no adapter was found' });
   });
 
+  it('a validation error mid-run: the result is computed again on wasm, the same, and later calls use wasm', async () => {
+    const pe = await load({ backend: 'webgpu', gpu: create([]) });
+    const expected = (await load()).alibiBias({ numHeads: 3, keyLength: 7, causal: true });
+    // Fault injection: the next bind group misses its last binding, which WebGPU's validation rejects.
+    const createBindGroup = pe.device.createBindGroup.bind(pe.device);
+    pe.device.createBindGroup = (descriptor) => {
+      pe.device.createBindGroup = createBindGroup;
+      return createBindGroup({ ...descriptor, entries: descriptor.entries.slice(0, -1) });
+    };
+    const faulty = pe.alibiBias({ numHeads: 3, keyLength: 7, causal: true });
+    assert.deepEqual((await faulty.read()).data, expected.data);
+    faulty.dispose();
+    assert.equal(pe.backend, 'wasm');
+    assert.match(pe.fallbackReason, /^a WebGPU validation error \(.+\); using wasm$/);
+    assert.deepEqual((await pe.alibiBias({ numHeads: 3, keyLength: 7, causal: true }).read()).data, expected.data);
+  });
+
   it('after a device loss, ops fall back to wasm with the same results and say so', async () => {
     const pe = await load({ backend: 'auto', gpu: create([]) });
     assert.equal(pe.backend, 'webgpu');

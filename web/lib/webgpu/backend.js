@@ -59,17 +59,27 @@ export class PosembedGpu {
     return this.#runtime.adapter?.info ?? null;
   }
 
-  // Runs gpu() while the device lives; after a loss, host() on wasm, wrapped as a tensor with read().
+  // Runs gpu() while the device lives; after a loss, or once GPU work failed validation, host() on wasm,
+  // wrapped as a tensor with read(). A GPU result whose work fails validation is computed again on wasm.
   #either(gpu, host) {
-    if (this.#runtime.lost) {
-      if (this.backend !== 'wasm') {
-        const { reason, message } = this.#runtime.lost;
-        this.backend = 'wasm';
-        this.fallbackReason = `the WebGPU device was lost (${reason ?? 'unknown'}${message ? `: ${message}` : ''}); using wasm`;
-      }
-      return wrapHost(host());
+    if (this.#runtime.lost && this.backend !== 'wasm') {
+      const { reason, message } = this.#runtime.lost;
+      this.#fallBack(`the WebGPU device was lost (${reason ?? 'unknown'}${message ? `: ${message}` : ''})`);
     }
-    return gpu();
+    if (this.backend === 'wasm') return wrapHost(host());
+    const result = gpu();
+    if (result instanceof GpuTensor) {
+      result.fallback = (error) => {
+        this.#fallBack(`a WebGPU validation error (${error.message.split('\n')[0]})`);
+        return wrapHost(host()).read();
+      };
+    }
+    return result;
+  }
+
+  #fallBack(why) {
+    this.backend = 'wasm';
+    this.fallbackReason = `${why}; using wasm`;
   }
 
   // A GPU buffer holding x (a GpuTensor's own buffer, or an upload of a host tensor) and how to let it go.

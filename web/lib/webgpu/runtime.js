@@ -166,9 +166,13 @@ export class GpuTensor {
     if (error) throw new Error(`WebGPU error: ${error.message}`);
   }
 
+  // The data, as a host tensor. If the GPU work failed validation and the backend gave a fallback, the
+  // result is computed again on wasm instead.
   async read() {
     if (!this.buffer) throw new Error('this GpuTensor has been disposed');
-    await this.ready();
+    const error = await this.#done;
+    if (error && this.fallback) return this.fallback(error);
+    if (error) throw new Error(`WebGPU error: ${error.message}`);
     return { data: await this.#runtime.read(this.buffer, this.elements * 4, this.type), shape: [...this.shape] };
   }
 
