@@ -28,6 +28,9 @@ export function nearestRows(core, table, rows, columns, query, opts) {
   const o = options('nearest options', opts, ['k', 'metric']);
   const k = integer('k', o.k ?? Math.min(5, rows), 1, rows);
   const metric = oneOf('metric', o.metric ?? 'cosine', ['dot', 'cosine']);
+  if (Array.isArray(query)) {
+    query.forEach((v, i) => { if (typeof v !== 'number') throw new TypeError(`query[${i}] must be a number, got ${describe(v)}`); });
+  }
   const vector = query instanceof Float32Array ? query : Array.isArray(query) ? Float32Array.from(query) : null;
   if (!vector) throw new TypeError(`query must be a Float32Array or an array of ${columns} numbers, got ${describe(query)}`);
   if (vector.length !== columns) throw new RangeError(`query must hold dModel = ${columns} numbers, got ${vector.length}`);
