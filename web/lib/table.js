@@ -6,11 +6,39 @@ import { floatMatrix } from './tensor.js';
 const KNOWN_INIT = ['type', 'std', 'gain', 'seed'];
 
 // Frees what objects dropped without dispose() still hold on the heap, once they are collected.
-export const heapReleaser = new FinalizationRegistry(({ core, pointer }) => core.free(pointer));
+const heapReleaser = new FinalizationRegistry(({ core, pointer }) => core.free(pointer));
+
+// One allocation on the wasm heap, owned by a JS object: freed by free(), or when the owner is collected.
+export class HeapBlock {
+  #core;
+  #pointer;
+
+  constructor(owner, core, bytes, what) {
+    this.#pointer = core.alloc(bytes, what);
+    this.#core = core;
+    heapReleaser.register(owner, { core, pointer: this.#pointer }, this);
+  }
+
+  get core() {
+    return this.#core;
+  }
+
+  // The address, or 0 once freed.
+  get pointer() {
+    return this.#pointer;
+  }
+
+  // Harmless to call twice.
+  free() {
+    if (this.#pointer === 0) return;
+    heapReleaser.unregister(this);
+    this.#core.free(this.#pointer);
+    this.#pointer = 0;
+  }
+}
 
 export class HeapTable {
-  #core;
-  #pointer = 0;
+  #block;
 
   // name: how errors call this object ('tokenEmbedding'); zeroRow: a row the initialiser leaves at zero;
   // fill(pointer): a kernel that writes the table, in place of weights or init.
@@ -27,13 +55,12 @@ export class HeapTable {
 
     this.rows = rows;
     this.columns = columns;
-    this.#pointer = core.alloc(rows * columns * 4, `a ${rows} x ${columns} ${name} table`);
-    this.#core = core;
-    heapReleaser.register(this, { core, pointer: this.#pointer }, this);
+    this.#block = new HeapBlock(this, core, rows * columns * 4, `a ${rows} x ${columns} ${name} table`);
+    const pointer = this.#block.pointer;
     try {
-      if (fill) core.check(fill(this.#pointer));
-      else if (given) core.f32(this.#pointer, rows * columns).set(given);
-      else core.check(core.module.initEmbeddingTable(this.#pointer, rows, columns, zeroRow, type, std, gain, seed));
+      if (fill) core.check(fill(pointer));
+      else if (given) core.f32(pointer, rows * columns).set(given);
+      else core.check(core.module.initEmbeddingTable(pointer, rows, columns, zeroRow, type, std, gain, seed));
     } catch (error) {
       this.dispose();
       throw error;
@@ -42,8 +69,8 @@ export class HeapTable {
 
   // The core and the table's heap address; throws once disposed.
   live() {
-    if (this.#pointer === 0) throw new Error(`this ${this.name} has been disposed`);
-    return { core: this.#core, pointer: this.#pointer };
+    if (this.#block.pointer === 0) throw new Error(`this ${this.name} has been disposed`);
+    return { core: this.#block.core, pointer: this.#block.pointer };
   }
 
   // A copy of the table, [rows, columns].
@@ -53,14 +80,11 @@ export class HeapTable {
   }
 
   get disposed() {
-    return this.#pointer === 0;
+    return this.#block.pointer === 0;
   }
 
   // Frees the table; harmless to call twice.
   dispose() {
-    if (this.#pointer === 0) return;
-    heapReleaser.unregister(this);
-    this.#core.free(this.#pointer);
-    this.#pointer = 0;
+    this.#block.free();
   }
 }

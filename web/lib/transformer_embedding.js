@@ -2,7 +2,7 @@
 // training. Owns a token table, a position table (learned or sinusoidal) and its dropout generator.
 import { boolean, integer, number, oneOf, options } from './validate.js';
 import { tokenIds } from './tensor.js';
-import { HeapTable, heapReleaser } from './table.js';
+import { HeapBlock, HeapTable } from './table.js';
 import { TokenEmbedding } from './token_embedding.js';
 import { LearnedPositions } from './learned_positions.js';
 
@@ -10,7 +10,7 @@ const KNOWN = ['vocabSize', 'dModel', 'maxLength', 'positional', 'scale', 'paddi
 
 export class TransformerEmbedding {
   #core;
-  #randomState = 0;
+  #randomState = null;  // the dropout generator's state, a uint64 on the heap
 
   constructor(core, opts) {
     const o = options('transformerEmbedding options', opts, KNOWN);
@@ -36,9 +36,8 @@ export class TransformerEmbedding {
         this.positions = null;
       }
       if (this.positions) owned.push(this.positions);
-      this.#randomState = core.alloc(8, 'the dropout generator');
-      heapReleaser.register(this, { core, pointer: this.#randomState }, this);
-      core.view(BigUint64Array, this.#randomState, 1)[0] = BigInt(seed + 2);
+      this.#randomState = new HeapBlock(this, core, 8, 'the dropout generator');
+      core.view(BigUint64Array, this.#randomState.pointer, 1)[0] = BigInt(seed + 2);
     } catch (error) {
       for (const table of owned) table.dispose();
       throw error;
@@ -49,7 +48,7 @@ export class TransformerEmbedding {
 
   // ids [..., seq] → [..., seq, dModel]. Dropout applies only with { training: true }.
   forward(ids, opts) {
-    if (this.#randomState === 0) throw new Error('this transformerEmbedding has been disposed');
+    if (!this.#randomState?.pointer) throw new Error('this transformerEmbedding has been disposed');
     const o = options('forward options', opts, ['training', 'out']);
     const training = boolean('training', o.training ?? false);
     const { data, shape } = tokenIds(ids, this.vocabSize);
@@ -60,20 +59,18 @@ export class TransformerEmbedding {
     const positions = this.positions ? this.positions.live().pointer : 0;
     const out = core.produce({ elements: data.length * this.dModel, what: 'the embeddings', out: o.out, inputs: [{ data, what: 'the ids' }] },
       (outPointer, idsPointer) => core.module.combinedEmbedding(table, this.vocabSize, this.dModel, this.tokens.paddingIdx ?? -1, this.tokens.scale,
-        positions, this.maxLength, idsPointer, data.length, seq, training, this.dropout, this.#randomState, outPointer));
+        positions, this.maxLength, idsPointer, data.length, seq, training, this.dropout, this.#randomState.pointer, outPointer));
     return { data: out, shape: [...shape, this.dModel] };
   }
 
   get disposed() {
-    return this.#randomState === 0;
+    return !this.#randomState?.pointer;
   }
 
   dispose() {
-    if (this.#randomState === 0) return;
+    if (this.disposed) return;
     this.tokens.dispose();
     this.positions?.dispose();
-    heapReleaser.unregister(this);
-    this.#core.free(this.#randomState);
-    this.#randomState = 0;
+    this.#randomState.free();
   }
 }

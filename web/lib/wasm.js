@@ -1,6 +1,6 @@
 import { outBuffer } from './validate.js';
 import { WeightFileError } from './weight_files.js';
-import { heapReleaser } from './table.js';
+import { HeapBlock } from './table.js';
 
 // Loading the Emscripten module and owning its heap: every allocation the package makes goes through
 // WasmCore, is freed in a finally block, and is counted, so tests can assert that nothing leaks.
@@ -127,30 +127,24 @@ export class WasmCore {
 // An array on the wasm heap, for `out` and inputs without copies. `data` is a fresh view on every read:
 // a memory growth (any call may cause one) detaches earlier views, so read `data` again after calls.
 export class HeapArray {
-  #core;
-  #pointer;
+  #block;
 
   constructor(core, elements, type) {
     this.length = elements;
     this.type = type;
-    this.#pointer = core.alloc(elements * type.BYTES_PER_ELEMENT, `a heap array of ${elements} elements`);
-    this.#core = core;
-    heapReleaser.register(this, { core, pointer: this.#pointer }, this);
+    this.#block = new HeapBlock(this, core, elements * type.BYTES_PER_ELEMENT, `a heap array of ${elements} elements`);
   }
 
   get data() {
-    if (this.#pointer === 0) throw new Error('this heap array has been disposed');
-    return this.#core.view(this.type, this.#pointer, this.length);
+    if (this.#block.pointer === 0) throw new Error('this heap array has been disposed');
+    return this.#block.core.view(this.type, this.#block.pointer, this.length);
   }
 
   get disposed() {
-    return this.#pointer === 0;
+    return this.#block.pointer === 0;
   }
 
   dispose() {
-    if (this.#pointer === 0) return;
-    heapReleaser.unregister(this);
-    this.#core.free(this.#pointer);
-    this.#pointer = 0;
+    this.#block.free();
   }
 }

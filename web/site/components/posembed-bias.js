@@ -1,7 +1,7 @@
 // <posembed-bias kind="alibi" heads="8" length="32" causal>: one small heatmap per head, side by side.
 // kind="t5" draws the bias a [buckets, heads] table gives (the table is seeded, as an untrained model's).
 import { drawHeatmap, valueRange } from '../heatmap.js';
-import { BASE_STYLE, adoptStyles, define, numberAttribute, onHost, posembed, whenVisible } from './shared.js';
+import { BASE_STYLE, LazyElement, adoptStyles, define, numberAttribute, onHost, posembed } from './shared.js';
 
 const STYLE = `
   .heads { display: flex; flex-wrap: wrap; gap: 0.5rem; }
@@ -9,11 +9,8 @@ const STYLE = `
   figcaption { font-size: 0.75rem; color: var(--posembed-muted, #5b6672); text-align: center; }
 `;
 
-export class PosembedBias extends HTMLElement {
+export class PosembedBias extends LazyElement {
   static observedAttributes = ['kind', 'heads', 'length', 'causal', 'buckets', 'max-distance', 'seed', 'colormap'];
-  #started = false;
-  #stopWaiting = null;
-  #generation = 0;
 
   constructor() {
     super();
@@ -22,24 +19,9 @@ export class PosembedBias extends HTMLElement {
     root.innerHTML = '<p class="caption"></p><div class="heads" role="group"></div><p class="error" role="alert" hidden></p>';
   }
 
-  connectedCallback() {
-    this.#stopWaiting = whenVisible(this, () => {
-      this.#started = true;
-      this.render();
-    });
-  }
-
-  disconnectedCallback() {
-    this.#stopWaiting?.();
-    this.#generation++;
-  }
-
-  attributeChangedCallback() {
-    if (this.#started) this.render();
-  }
 
   async render() {
-    const generation = ++this.#generation;
+    const generation = ++this.generation;
     const root = this.shadowRoot;
     const errorBox = root.querySelector('.error');
     try {
@@ -66,7 +48,7 @@ export class PosembedBias extends HTMLElement {
       } else {
         throw new RangeError(`kind must be 'alibi' or 't5', got '${kind}'`);
       }
-      if (generation !== this.#generation) return;
+      if (generation !== this.generation) return;
       const figures = [];
       for (let h = 0; h < heads; h++) {
         const data = bias.data.subarray(h * length * length, (h + 1) * length * length).map((v) => (v === -Infinity ? NaN : v));

@@ -4,18 +4,15 @@
 // Arrow keys move a cursor whose value is read out; re-renders when an attribute changes.
 import { drawHeatmap, valueRange } from '../heatmap.js';
 import { encodingFigure } from '../../lib/figures.js';
-import { BASE_STYLE, adoptStyles, define, numberAttribute, posembed, whenVisible } from './shared.js';
+import { BASE_STYLE, LazyElement, adoptStyles, define, numberAttribute, posembed } from './shared.js';
 
 const ATTRIBUTES = ['encoding', 'length', 'd-model', 'base', 'layout', 'timescale', 'offset', 'heads', 'head', 'causal', 'buckets',
   'max-distance', 'bidirectional', 'grid-h', 'grid-w', 'colormap', 'cell-size'];
 
-export class PosembedHeatmap extends HTMLElement {
+export class PosembedHeatmap extends LazyElement {
   static observedAttributes = ATTRIBUTES;
-  #started = false;
-  #stopWaiting = null;
   #tensor = null;
   #cursor = { row: 0, column: 0 };
-  #generation = 0;
 
   constructor() {
     super();
@@ -30,21 +27,8 @@ export class PosembedHeatmap extends HTMLElement {
     this.canvas.addEventListener('mousemove', (event) => this.#hover(event));
   }
 
-  connectedCallback() {
-    this.#stopWaiting = whenVisible(this, () => {
-      this.#started = true;
-      this.render();
-    });
-  }
-
-  disconnectedCallback() {
-    this.#stopWaiting?.();
+  released() {
     this.#tensor = null;  // the only resource: a plain array, now collectable
-    this.#generation++;
-  }
-
-  attributeChangedCallback() {
-    if (this.#started) this.render();
   }
 
   // The figure's options, from the attributes.
@@ -59,13 +43,13 @@ export class PosembedHeatmap extends HTMLElement {
   }
 
   async render() {
-    const generation = ++this.#generation;
+    const generation = ++this.generation;
     const root = this.shadowRoot;
     const errorBox = root.querySelector('.error');
     try {
       const pe = await posembed();
       const { tensor, caption, range, colormap } = await encodingFigure(pe, this.getAttribute('encoding') ?? 'sinusoidal', this.#options());
-      if (generation !== this.#generation) return;
+      if (generation !== this.generation) return;
       this.#tensor = tensor;
       drawHeatmap(this.canvas, tensor, { colormap: this.getAttribute('colormap') ?? colormap, range: range ?? valueRange(tensor.data.filter(Number.isFinite)) });
       const cell = numberAttribute(this, 'cell-size', Math.max(1, Math.min(8, Math.floor(512 / tensor.shape[1]))));

@@ -28,6 +28,34 @@ export function whenVisible(element, start) {
   return () => observer.disconnect();
 }
 
+// A component that renders once scrolled into view and again on every attribute change. Renders count
+// their generation: one overtaken by a newer render, or by removal, drops its result.
+export class LazyElement extends HTMLElement {
+  #started = false;
+  #stopWaiting = null;
+  generation = 0;
+
+  connectedCallback() {
+    this.#stopWaiting = whenVisible(this, () => {
+      this.#started = true;
+      this.render();
+    });
+  }
+
+  disconnectedCallback() {
+    this.#stopWaiting?.();
+    this.generation++;
+    this.released();
+  }
+
+  attributeChangedCallback() {
+    if (this.#started) this.render();
+  }
+
+  // Frees what the component holds; called on removal.
+  released() {}
+}
+
 export function define(name, element) {
   if (!customElements.get(name)) customElements.define(name, element);
 }
