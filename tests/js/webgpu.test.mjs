@@ -170,8 +170,34 @@ describe('webgpu backend', () => {
     const emb = pe.tokenEmbedding({ vocabSize: 20, dModel: 4 });
     assert.throws(() => emb.lookup(new Int32Array([3, 20])), { name: 'RangeError', message: 'ids[1] must be a token id in [0, vocabSize - 1] = [0, 19], got 20' });
     emb.dispose();
-    assert.throws(() => pe.sinusoidal({ length: 2 ** 24, dModel: 1024 }), { name: 'RangeError', message: /maxStorageBufferBindingSize/ });
+    assert.throws(() => pe.sinusoidal({ length: 2 ** 24, dModel: 1024 }), { name: 'RangeError', message: /more than this GPU's maxBufferSize of \d+ bytes/ });
     assert.throws(() => pe.sinusoidal({ length: 4, dModel: 7 }), { name: 'RangeError', message: 'dModel must be an even integer in [2, 65536], got 7' });
+  });
+});
+
+describe('webgpu outputs larger than one binding', () => {
+  it('are written slice by slice: sinusoidal and RoPE of 164 MB through 128 MB bindings', async () => {
+    const pe = await load({ backend: 'webgpu', gpu: create([]), gpuLimits: { maxStorageBufferBindingSize: 2 ** 27 } });
+    const wasm = await load();
+    assert.equal(pe.device.limits.maxStorageBufferBindingSize, 2 ** 27);
+    const length = 40000;
+    const dModel = 1024;
+    const table = pe.sinusoidal({ length, dModel, offset: 7 });
+    const { data } = await table.read();
+    // Rows on both sides of the slice boundary (element 2^25), and the last row.
+    for (const row of [0, 32767, 32768, length - 1]) {
+      const expected = wasm.sinusoidal({ length: 1, dModel, offset: 7 + row }).data;
+      assert.ok(maxAbsError(data.subarray(row * dModel, (row + 1) * dModel), expected) < 1e-6, `row ${row}`);
+    }
+    // The same 164 MB as x [4 heads, 10000 positions, 1024]: x is read slice by slice with the output.
+    table.shape = [4, 10000, dModel];
+    const rotated = await pe.applyRope(table, { offset: 3 }).read();
+    table.dispose();
+    for (const row of [0, 32767, 32768, length - 1]) {
+      const x = { data: data.slice(row * dModel, (row + 1) * dModel), shape: [1, dModel] };
+      const expected = wasm.applyRope(x, { positions: [3 + (row % 10000)] }).data;
+      assert.ok(maxAbsError(rotated.data.subarray(row * dModel, (row + 1) * dModel), expected) < 1e-5, `rope row ${row}`);
+    }
   });
 });
 

@@ -13,6 +13,8 @@ export interface LoadOptions {
   backend?: 'wasm' | 'webgpu' | 'auto';
   /** A GPU object where there is no navigator.gpu (Node: `create([])` from the webgpu package). */
   gpu?: { requestAdapter(options?: object): Promise<unknown> };
+  /** Limits to ask the device for instead of the adapter's largest. */
+  gpuLimits?: { maxStorageBufferBindingSize?: number; maxBufferSize?: number };
   /** 'auto' (default): the SIMD module where the engine supports wasm SIMD, else the scalar one. */
   simd?: 'auto' | boolean;
   /** Where to fetch the .wasm from (default: next to the package's index.js). */

@@ -109,7 +109,7 @@ export class Posembed {
   }
 }
 
-const LOAD_OPTIONS = ['backend', 'simd', 'wasmUrl', 'wasmBinary', 'gpu'];
+const LOAD_OPTIONS = ['backend', 'simd', 'wasmUrl', 'wasmBinary', 'gpu', 'gpuLimits'];
 
 export async function load(opts) {
   const o = options('load options', opts, LOAD_OPTIONS);
@@ -124,7 +124,7 @@ export async function load(opts) {
   if (backend === 'wasm') return new Posembed(core);
   let gpu;
   try {
-    gpu = await acquireDevice(o.gpu);
+    gpu = await acquireDevice(o.gpu, options('gpuLimits', o.gpuLimits, ['maxStorageBufferBindingSize', 'maxBufferSize']));
   } catch (error) {
     if (backend === 'webgpu') throw error;
     return new Posembed(core, { backend: 'wasm', fallbackReason: `${error.message}; using wasm` });

@@ -83,10 +83,10 @@ export class PosembedGpu {
   }
 
   // A GPU buffer holding x (a GpuTensor's own buffer, or an upload of a host tensor) and how to let it go.
-  #onGpu(x, what) {
+  #onGpu(x, what, opts) {
     if (isGpuTensor(x) && x.buffer) return { buffer: x.buffer, release: () => {} };
     const data = isGpuTensor(x) ? x.tensor.data : x.data;
-    const buffer = this.#runtime.upload(data, what);
+    const buffer = this.#runtime.upload(data, what, opts);
     return { buffer, release: () => this.#runtime.release(buffer) };
   }
 
@@ -136,7 +136,7 @@ export class PosembedGpu {
     const p = ropeParams(this.#core, x, opts, { allowGpu: true });
     noOut(p.out);
     return this.#either(() => {
-      const input = this.#onGpu(x, 'x');
+      const input = this.#onGpu(x, 'x', { chunked: true });  // read slice by slice with the output
       try {
         return applyRopeGpu(this.#runtime, { ...p, x: input.buffer, table: ropeTable(this.#core, p) });
       } finally {

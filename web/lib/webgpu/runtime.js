@@ -7,8 +7,9 @@ const WORKGROUP = 64;
 const BUFFER_USAGE = { MAP_READ: 0x1, COPY_SRC: 0x4, COPY_DST: 0x8, UNIFORM: 0x40, STORAGE: 0x80 };
 const MAP_READ = 0x1;
 
-// Finds an adapter and a device, or throws an Error that says why (the reason 'auto' reports).
-export async function acquireDevice(gpu) {
+// Finds an adapter and a device, or throws an Error that says why (the reason 'auto' reports). The device
+// asks for the adapter's largest buffers, unless `limits` says otherwise.
+export async function acquireDevice(gpu, limits = {}) {
   const source = gpu ?? globalThis.navigator?.gpu;
   if (!source) {
     throw new Error('WebGPU is not available here: there is no navigator.gpu (in Node, pass gpu: create([]) from the webgpu package)');
@@ -19,6 +20,7 @@ export async function acquireDevice(gpu) {
     requiredLimits: {
       maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
       maxBufferSize: adapter.limits.maxBufferSize,
+      ...limits,
     },
   });
   return { source, adapter, device };
@@ -42,18 +44,22 @@ export class GpuRuntime {
     return Math.min(this.device.limits.maxStorageBufferBindingSize, this.device.limits.maxBufferSize);
   }
 
-  // A storage buffer of `bytes`; beyond the device's limits a RangeError that names them.
-  buffer(bytes, what, extraUsage = 0) {
-    if (bytes > this.maxBindingBytes) {
+  // A storage buffer of `bytes`; beyond the device's limits a RangeError that names them. A `chunked`
+  // buffer (an output written slice by slice) may exceed one binding, up to maxBufferSize.
+  buffer(bytes, what, { chunked = false } = {}) {
+    if (chunked && bytes > this.device.limits.maxBufferSize) {
+      throw new RangeError(`${what} needs ${bytes} bytes, more than this GPU's maxBufferSize of ${this.device.limits.maxBufferSize} bytes`);
+    }
+    if (!chunked && bytes > this.maxBindingBytes) {
       throw new RangeError(`${what} needs ${bytes} bytes, more than this GPU's maxStorageBufferBindingSize of ${this.maxBindingBytes} bytes`);
     }
-    const buffer = this.device.createBuffer({ size: Math.max(4, Math.ceil(bytes / 4) * 4), usage: this.usage.STORAGE | this.usage.COPY_SRC | this.usage.COPY_DST | extraUsage });
+    const buffer = this.device.createBuffer({ size: Math.max(4, Math.ceil(bytes / 4) * 4), usage: this.usage.STORAGE | this.usage.COPY_SRC | this.usage.COPY_DST });
     this.liveBuffers++;
     return buffer;
   }
 
-  upload(data, what) {
-    const buffer = this.buffer(data.byteLength, what);
+  upload(data, what, opts) {
+    const buffer = this.buffer(data.byteLength, what, opts);
     this.device.queue.writeBuffer(buffer, 0, data);  // 4-byte elements: always a multiple of 4 bytes
     return buffer;
   }
@@ -73,29 +79,59 @@ export class GpuRuntime {
 
   // Runs kernel `key` (WGSL `code`, entry point main, @workgroup_size(64) unless `workgroups` is given) over
   // `invocations` threads, with `uniforms` (an ArrayBuffer) at binding 0 and `buffers` at 1, 2, ...
-  // Returns a promise of the validation or out-of-memory error it raised, or null.
-  dispatch(key, code, { uniforms, buffers, invocations, workgroups }) {
+  // An elementwise kernel (`chunked`: { count, sliced: indices of the buffers indexed like the output,
+  // align: elements a slice must keep together }) runs once per slice of at most one binding, with the
+  // slice's first element and length at @group(1) (see CHUNK). Returns a promise of the validation or
+  // out-of-memory error it raised, or null.
+  dispatch(key, code, { uniforms, buffers, invocations, workgroups, chunked }) {
     const device = this.device;
     device.pushErrorScope('out-of-memory');
     device.pushErrorScope('validation');
-    const uniformBuffer = device.createBuffer({ size: Math.max(16, Math.ceil(uniforms.byteLength / 16) * 16), usage: this.usage.UNIFORM | this.usage.COPY_DST });
-    device.queue.writeBuffer(uniformBuffer, 0, uniforms);
+    const uniformBuffer = this.#uniformBuffer(uniforms);
     const pipeline = this.#pipeline(key, code);
-    const bindGroup = device.createBindGroup({
-      layout: pipeline.getBindGroupLayout(0),
-      entries: [{ binding: 0, resource: { buffer: uniformBuffer } }, ...buffers.map((buffer, i) => ({ binding: i + 1, resource: { buffer } }))],
-    });
+    const slices = chunked ? this.#slices(chunked) : [null];
     const encoder = device.createCommandEncoder();
-    const pass = encoder.beginComputePass();
-    pass.setPipeline(pipeline);
-    pass.setBindGroup(0, bindGroup);
-    pass.dispatchWorkgroups(...(workgroups ?? this.#grid(invocations)));
-    pass.end();
+    const chunkBuffers = [];
+    for (const slice of slices) {
+      const bound = (buffer, i) => (slice && chunked.sliced.includes(i) ? { buffer, offset: slice.first * 4, size: slice.length * 4 } : { buffer });
+      const pass = encoder.beginComputePass();
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, device.createBindGroup({
+        layout: pipeline.getBindGroupLayout(0),
+        entries: [{ binding: 0, resource: { buffer: uniformBuffer } }, ...buffers.map((buffer, i) => ({ binding: i + 1, resource: bound(buffer, i) }))],
+      }));
+      if (slice) {
+        const chunkBuffer = this.#uniformBuffer(new Uint32Array([slice.first, slice.length, 0, 0]).buffer);
+        chunkBuffers.push(chunkBuffer);
+        pass.setBindGroup(1, device.createBindGroup({ layout: pipeline.getBindGroupLayout(1), entries: [{ binding: 0, resource: { buffer: chunkBuffer } }] }));
+      }
+      pass.dispatchWorkgroups(...(workgroups ?? this.#grid(slice ? slice.length : invocations)));
+      pass.end();
+    }
     device.queue.submit([encoder.finish()]);
     uniformBuffer.destroy();
+    for (const chunkBuffer of chunkBuffers) chunkBuffer.destroy();
     const validation = device.popErrorScope();
     const memory = device.popErrorScope();
     return Promise.all([validation, memory]).then(([a, b]) => a ?? b);
+  }
+
+  #uniformBuffer(data) {
+    const buffer = this.device.createBuffer({ size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage: this.usage.UNIFORM | this.usage.COPY_DST });
+    this.device.queue.writeBuffer(buffer, 0, data);
+    return buffer;
+  }
+
+  // Slices of at most one binding, starting on the device's offset alignment and on whole `align` groups.
+  #slices({ count, align = 1 }) {
+    const alignment = this.device.limits.minStorageBufferOffsetAlignment / 4;
+    const gcd = (a, b) => (b ? gcd(b, a % b) : a);
+    const unit = (alignment * align) / gcd(alignment, align);
+    const most = Math.floor(Math.floor(this.maxBindingBytes / 4) / unit) * unit;
+    if (most === 0) throw new RangeError(`one group of ${align} elements is more than this GPU's maxStorageBufferBindingSize of ${this.maxBindingBytes} bytes`);
+    const slices = [];
+    for (let first = 0; first < count; first += most) slices.push({ first, length: Math.min(most, count - first) });
+    return slices;
   }
 
   // Workgroups of 64 in x, spilling into y past maxComputeWorkgroupsPerDimension; kernels rebuild the flat
@@ -126,6 +162,14 @@ export class GpuRuntime {
 // The flat invocation index of a 64-wide, possibly 2-D, dispatch.
 export const FLAT_INDEX = /* wgsl */ `
 fn flat_index(id: vec3u, groups: vec3u) -> u32 { return id.x + id.y * groups.x * 64u; }
+`;
+
+// For elementwise kernels run slice by slice: element i = chunk.first + local, and the output (and every
+// buffer indexed like it) is bound from chunk.first on, so the kernel writes out[local].
+export const CHUNK = /* wgsl */ `
+struct Chunk { first: u32, length: u32 }
+@group(1) @binding(0) var<uniform> chunk: Chunk;
+${FLAT_INDEX}
 `;
 
 // Packs uniform fields (all 4 bytes: 'u32', 'i32' or 'f32') in order.

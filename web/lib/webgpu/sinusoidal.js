@@ -3,7 +3,7 @@
 // 64th position (anchors) and the rotations by k*w for k < 64, and each value is one rotation of an anchor:
 //   sin(a + kw) = sin a cos kw + cos a sin kw,   cos(a + kw) = cos a cos kw - sin a sin kw.
 // Error: a few float32 roundings, below 1e-6 at any position.
-import { FLAT_INDEX, GpuTensor, uniforms } from './runtime.js';
+import { CHUNK, GpuTensor, uniforms } from './runtime.js';
 
 export const ROWS_PER_ANCHOR = 64;
 
@@ -13,11 +13,12 @@ struct Params { count: u32, d_model: u32, half: u32, split: u32 }
 @group(0) @binding(1) var<storage, read> anchors: array<f32>;    // [blocks, d_model]
 @group(0) @binding(2) var<storage, read> rotations: array<f32>;  // [64, d_model]
 @group(0) @binding(3) var<storage, read_write> out: array<f32>;
-${FLAT_INDEX}
+${CHUNK}
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = flat_index(id, groups);
-  if (i >= params.count) { return; }
+  let local = flat_index(id, groups);
+  if (local >= chunk.length) { return; }
+  let i = chunk.first + local;
   let row = i / params.d_model;
   let column = i % params.d_model;
   var sine_column: u32;
@@ -39,14 +40,14 @@ fn main(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) group
   let ca = anchors[anchor + cosine_column];
   let sk = rotations[rotation + sine_column];
   let ck = rotations[rotation + cosine_column];
-  out[i] = select(sa * ck + ca * sk, ca * ck - sa * sk, is_cosine);
+  out[local] = select(sa * ck + ca * sk, ca * ck - sa * sk, is_cosine);
 }`;
 
 // p: checked sinusoidal options (see ../sinusoidal.js); wasm: the host's posembed for anchors and rotations.
 export function sinusoidalGpu(runtime, wasm, p) {
   const { length, dModel, base, layout, timescale, offset } = p;
   const elements = length * dModel;
-  const out = runtime.buffer(elements * 4, 'the sinusoidal table');
+  const out = runtime.buffer(elements * 4, 'the sinusoidal table', { chunked: true });
   const blocks = Math.ceil(length / ROWS_PER_ANCHOR);
   const anchors = wasm.sinusoidal({ positions: Int32Array.from({ length: blocks }, (_, b) => offset + b * ROWS_PER_ANCHOR), dModel, base, layout, timescale });
   const rotations = wasm.sinusoidal({ length: Math.min(ROWS_PER_ANCHOR, length), dModel, base, layout, timescale });
@@ -55,7 +56,7 @@ export function sinusoidalGpu(runtime, wasm, p) {
   const done = runtime.dispatch('sinusoidal', CODE, {
     uniforms: uniforms([['u32', elements], ['u32', dModel], ['u32', dModel / 2], ['u32', layout === 'split' ? 1 : 0]]),
     buffers: [anchorBuffer, rotationBuffer, out],
-    invocations: elements,
+    chunked: { count: elements, sliced: [2] },
   });
   runtime.release(anchorBuffer);
   runtime.release(rotationBuffer);

@@ -1,5 +1,5 @@
 // Token lookup and the fused token * scale + position layer on the GPU: row gathers, exact in float32.
-import { FLAT_INDEX, GpuTensor, uniforms } from './runtime.js';
+import { CHUNK, GpuTensor, uniforms } from './runtime.js';
 
 const LOOKUP = /* wgsl */ `
 struct Params { count: u32, d_model: u32, padding: i32, scale: f32, seq: u32, with_positions: u32 }
@@ -8,18 +8,19 @@ struct Params { count: u32, d_model: u32, padding: i32, scale: f32, seq: u32, wi
 @group(0) @binding(2) var<storage, read> ids: array<i32>;        // checked on the host
 @group(0) @binding(3) var<storage, read> positions: array<f32>;  // [maxLength, dModel], or one unused value
 @group(0) @binding(4) var<storage, read_write> out: array<f32>;
-${FLAT_INDEX}
+${CHUNK}
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = flat_index(id, groups);
-  if (i >= params.count) { return; }
+  let local = flat_index(id, groups);
+  if (local >= chunk.length) { return; }
+  let i = chunk.first + local;
   let j = i / params.d_model;
   let column = i % params.d_model;
   let token = ids[j];
   var value = 0.0;
   if (token != params.padding) { value = table[u32(token) * params.d_model + column] * params.scale; }
   if (params.with_positions == 1u) { value += positions[(j % params.seq) * params.d_model + column]; }
-  out[i] = value;
+  out[local] = value;
 }`;
 
 // Every id in [0, vocabSize): the kernel trusts them, since WGSL out-of-bounds reads may return anything.
@@ -35,13 +36,13 @@ function checkIds(ids, vocabSize) {
 export function gatherRowsGpu(runtime, { table, vocabSize, dModel, paddingIdx, scale, positions = null, seq = 1 }, ids, shape) {
   checkIds(ids, vocabSize);
   const elements = ids.length * dModel;
-  const out = runtime.buffer(elements * 4, 'the looked-up rows');
+  const out = runtime.buffer(elements * 4, 'the looked-up rows', { chunked: true });
   const idsBuffer = runtime.upload(ids, 'the ids');
   const placeholder = positions ? null : runtime.buffer(4, 'no positions');
   const done = runtime.dispatch('gather-rows', LOOKUP, {
     uniforms: uniforms([['u32', elements], ['u32', dModel], ['i32', paddingIdx ?? -1], ['f32', scale], ['u32', seq], ['u32', positions ? 1 : 0]]),
     buffers: [table, idsBuffer, positions ?? placeholder, out],
-    invocations: elements,
+    chunked: { count: elements, sliced: [3] },
   });
   runtime.release(idsBuffer);
   if (placeholder) runtime.release(placeholder);
