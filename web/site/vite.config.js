@@ -1,14 +1,22 @@
 // Builds the static site into build/site: one HTML page each, and the components as one script with a fixed
 // name (posembed-components.js) that tutorial authors include. `posembed` resolves to the package as users
 // get it (dist/).
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const PAGES = ['index', 'explorer', 'tokens', 'rope', 'bias', 'patches', 'learned', 'bench', 'components'];
 
+// Every page's navigation and footer, written once (web/site/partials) and put in at build time.
+const partials = {
+  name: 'posembed-partials',
+  transformIndexHtml: (html) => html.replace(/<!-- posembed:(\w+) -->\n/g, (_, name) => readFileSync(here(`partials/${name}.html`), 'utf8')),
+};
+
 export default defineConfig({
   root: here('.'),
+  plugins: [partials],
   worker: { format: 'es' },  // the weights reader is a module worker
   base: './',
   resolve: { alias: { posembed: here('../../dist/index.js') } },
