@@ -9,9 +9,14 @@
 
 #include <xsimd/xsimd.hpp>
 
+// POSEMBED_FORCE_SCALAR turns SIMD off in a build that has it (the differential fuzz target compares both).
+#if !defined(XSIMD_NO_SUPPORTED_ARCHITECTURE) && !defined(POSEMBED_FORCE_SCALAR)
+#define POSEMBED_HAS_SIMD 1
+#endif
+
 namespace posembed::simd {
 
-#ifdef XSIMD_NO_SUPPORTED_ARCHITECTURE
+#ifndef POSEMBED_HAS_SIMD
 using Widest = float;
 inline constexpr std::size_t kFloatLanes = 1;
 #else
@@ -25,7 +30,7 @@ inline constexpr std::size_t kFloatLanes = FloatBatch::size;
 template <class Step>
 void for_each_float(std::size_t n, Step&& step) {
   std::size_t i = 0;
-#ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
+#ifdef POSEMBED_HAS_SIMD
   for (; i + kFloatLanes <= n; i += kFloatLanes) step.template operator()<FloatBatch>(i);
 #endif
   for (; i < n; ++i) step.template operator()<float>(i);
@@ -74,7 +79,7 @@ V mul_add(const V& a, const V& b, const V& c) {
 
 // The sum of the lanes.
 inline float reduce_add(float v) { return v; }
-#ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
+#ifdef POSEMBED_HAS_SIMD
 inline float reduce_add(const FloatBatch& v) { return xsimd::hadd(v); }
 #endif
 
