@@ -3,39 +3,23 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <vector>
 
 #include "posembed/alibi.hpp"
 #include "posembed/analysis.hpp"
 #include "posembed/rope.hpp"
 #include "posembed/sinusoidal.hpp"
+#include "fuzz_input.hpp"
 #include "scalar_core.hpp"
 
 namespace {
 
-class Bytes {
- public:
-  Bytes(const uint8_t* data, std::size_t size) : data_(data), size_(size) {}
-  template <class T>
-  T next() {
-    T value{};
-    const std::size_t n = std::min(sizeof(T), size_ - std::min(at_, size_));
-    if (n) std::memcpy(&value, data_ + at_, n);
-    at_ += sizeof(T);
-    return value;
-  }
-
- private:
-  const uint8_t* data_;
-  std::size_t size_;
-  std::size_t at_ = 0;
-};
+using posembed::fuzz::Bytes;
 
 [[noreturn]] void fail(const char* what, double difference) {
-  std::fprintf(stderr, "fuzz_differential: %s (difference %g)\n", what, difference);
-  std::abort();
+  char message[160];
+  std::snprintf(message, sizeof message, "%s (difference %g)", what, difference);
+  posembed::fuzz::fail("fuzz_differential", message);
 }
 
 // Both builds accept alike, and their outputs differ by at most tolerance(i) at every i.

@@ -4,43 +4,21 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <vector>
 
 #include "posembed/alibi.hpp"
 #include "posembed/rope.hpp"
 #include "posembed/sinusoidal.hpp"
 #include "posembed/t5.hpp"
+#include "fuzz_input.hpp"
 
 namespace {
 
-class Bytes {
- public:
-  Bytes(const uint8_t* data, std::size_t size) : data_(data), size_(size) {}
-  template <class T>
-  T next() {
-    T value{};
-    const std::size_t n = std::min(sizeof(T), size_ - std::min(at_, size_));
-    if (n) std::memcpy(&value, data_ + at_, n);
-    at_ += sizeof(T);
-    return value;
-  }
-
- private:
-  const uint8_t* data_;
-  std::size_t size_;
-  std::size_t at_ = 0;
-};
+using posembed::fuzz::Bytes;
 
 constexpr std::size_t kMaxOutput = std::size_t{1} << 18;
 
-// A broken promise of the library: say which, then stop (libFuzzer keeps the input).
-[[noreturn]] void fail(const char* what) {
-  std::fprintf(stderr, "fuzz_kernels: %s\n", what);
-  std::abort();
-}
+[[noreturn]] void fail(const char* what) { posembed::fuzz::fail("fuzz_kernels", what); }
 
 }  // namespace
 

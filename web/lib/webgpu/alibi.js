@@ -1,23 +1,16 @@
 // ALiBi bias on the GPU: -slope * |distance|, exact integers times the host's slopes; -Infinity where masked.
-import { CHUNK, GpuTensor, uniforms } from './runtime.js';
+import { GpuTensor, elementwise, uniforms } from './runtime.js';
 
-const CODE = /* wgsl */ `
+const CODE = elementwise(/* wgsl */ `
 struct Params { count: u32, query_length: u32, key_length: u32, causal: u32, masked: f32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> slopes: array<f32>;
-@group(0) @binding(2) var<storage, read_write> out: array<f32>;
-${CHUNK}
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let local = flat_index(id, groups);
-  if (local >= chunk.length) { return; }
-  let i = chunk.first + local;
+@group(0) @binding(2) var<storage, read_write> out: array<f32>;`, /* wgsl */ `
   let key = i % params.key_length;
   let query = (i / params.key_length) % params.query_length + (params.key_length - params.query_length);
   let head = i / (params.key_length * params.query_length);
   if (params.causal == 1u && key > query) { out[local] = params.masked; return; }
-  out[local] = -slopes[head] * abs(f32(query) - f32(key));
-}`;
+  out[local] = -slopes[head] * abs(f32(query) - f32(key));`);
 
 export function alibiBiasGpu(runtime, { numHeads, queryLength, keyLength, causal }, slopes) {
   const elements = numHeads * queryLength * keyLength;

@@ -1,19 +1,13 @@
 // RoPE on the GPU. The cos/sin of every (position, pair), times the attention factor, come from the host
 // (wasm, exact angle reduction); the shader only rotates, in float32.
-import { CHUNK, GpuTensor, uniforms } from './runtime.js';
+import { GpuTensor, elementwise, uniforms } from './runtime.js';
 
-const CODE = /* wgsl */ `
+const CODE = elementwise(/* wgsl */ `
 struct Params { count: u32, head_dim: u32, half: u32, seq: u32, interleaved: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> x: array<f32>;      // [rows, seq, headDim], this slice of it
 @group(0) @binding(2) var<storage, read> table: array<f32>;  // [seq, 2 * half]: sines, then cosines
-@group(0) @binding(3) var<storage, read_write> out: array<f32>;
-${CHUNK}
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let local = flat_index(id, groups);
-  if (local >= chunk.length) { return; }
-  let i = chunk.first + local;
+@group(0) @binding(3) var<storage, read_write> out: array<f32>;`, /* wgsl */ `
   let column = i % params.head_dim;
   if (column >= 2u * params.half) { out[local] = x[local]; return; }
   let row = local - column;  // x is bound from the slice's first element, like out
@@ -32,8 +26,7 @@ fn main(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) group
   }
   let sine = table[position * 2u * params.half + pair];
   let cosine = table[position * 2u * params.half + params.half + pair];
-  out[local] = x[row + column] * cosine + sign * x[row + partner] * sine;
-}`;
+  out[local] = x[row + column] * cosine + sign * x[row + partner] * sine;`);
 
 // x: a GPU buffer [rows, seq, headDim]; table: [seq, rotaryDim] as the host computed it.
 export function applyRopeGpu(runtime, { x, shape, headDim, rotaryDim, layout, table, seq }) {

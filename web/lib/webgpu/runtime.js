@@ -81,7 +81,7 @@ export class GpuRuntime {
   // `invocations` threads, with `uniforms` (an ArrayBuffer) at binding 0 and `buffers` at 1, 2, ...
   // An elementwise kernel (`chunked`: { count, sliced: indices of the buffers indexed like the output,
   // align: elements a slice must keep together }) runs once per slice of at most one binding, with the
-  // slice's first element and length at @group(1) (see CHUNK). Returns a promise of the validation or
+  // slice's first element and length at @group(1) (see elementwise). Returns a promise of the validation or
   // out-of-memory error it raised, or null.
   dispatch(key, code, { uniforms, buffers, invocations, workgroups, chunked }) {
     const device = this.device;
@@ -164,13 +164,22 @@ export const FLAT_INDEX = /* wgsl */ `
 fn flat_index(id: vec3u, groups: vec3u) -> u32 { return id.x + id.y * groups.x * 64u; }
 `;
 
-// For elementwise kernels run slice by slice: element i = chunk.first + local, and the output (and every
-// buffer indexed like it) is bound from chunk.first on, so the kernel writes out[local].
-export const CHUNK = /* wgsl */ `
+// An elementwise kernel, run slice by slice: `declarations` (its Params and bindings) and `body`, which
+// computes element i = chunk.first + local and writes out[local] (the output, and every buffer indexed like
+// it, is bound from chunk.first on).
+export function elementwise(declarations, body) {
+  return /* wgsl */ `${declarations}
 struct Chunk { first: u32, length: u32 }
 @group(1) @binding(0) var<uniform> chunk: Chunk;
 ${FLAT_INDEX}
-`;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let local = flat_index(id, groups);
+  if (local >= chunk.length) { return; }
+  let i = chunk.first + local;
+${body}
+}`;
+}
 
 // Packs uniform fields (all 4 bytes: 'u32', 'i32' or 'f32') in order.
 export function uniforms(fields) {

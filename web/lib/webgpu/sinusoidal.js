@@ -3,22 +3,16 @@
 // 64th position (anchors) and the rotations by k*w for k < 64, and each value is one rotation of an anchor:
 //   sin(a + kw) = sin a cos kw + cos a sin kw,   cos(a + kw) = cos a cos kw - sin a sin kw.
 // Error: a few float32 roundings, below 1e-6 at any position.
-import { CHUNK, GpuTensor, uniforms } from './runtime.js';
+import { GpuTensor, elementwise, uniforms } from './runtime.js';
 
 export const ROWS_PER_ANCHOR = 64;
 
-const CODE = /* wgsl */ `
+const CODE = elementwise(/* wgsl */ `
 struct Params { count: u32, d_model: u32, half: u32, split: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> anchors: array<f32>;    // [blocks, d_model]
 @group(0) @binding(2) var<storage, read> rotations: array<f32>;  // [64, d_model]
-@group(0) @binding(3) var<storage, read_write> out: array<f32>;
-${CHUNK}
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let local = flat_index(id, groups);
-  if (local >= chunk.length) { return; }
-  let i = chunk.first + local;
+@group(0) @binding(3) var<storage, read_write> out: array<f32>;`, /* wgsl */ `
   let row = i / params.d_model;
   let column = i % params.d_model;
   var sine_column: u32;
@@ -40,8 +34,7 @@ fn main(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) group
   let ca = anchors[anchor + cosine_column];
   let sk = rotations[rotation + sine_column];
   let ck = rotations[rotation + cosine_column];
-  out[local] = select(sa * ck + ca * sk, ca * ck - sa * sk, is_cosine);
-}`;
+  out[local] = select(sa * ck + ca * sk, ca * ck - sa * sk, is_cosine);`);
 
 // p: checked sinusoidal options (see ../sinusoidal.js); wasm: the host's posembed for anchors and rotations.
 export function sinusoidalGpu(runtime, wasm, p) {

@@ -1,26 +1,19 @@
 // T5 on the GPU: the host computes the bucket of each of the q + k - 1 relative positions (integer-exact,
 // as HF); the shader spreads them over the matrix, or gathers the bias table by them.
-import { CHUNK, GpuTensor, uniforms } from './runtime.js';
+import { GpuTensor, elementwise, uniforms } from './runtime.js';
 
-const CODE = /* wgsl */ `
+const CODE = elementwise(/* wgsl */ `
 struct Params { count: u32, query_length: u32, key_length: u32, num_heads: u32, gather: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> by_relative: array<i32>;  // bucket of (key - query) + queryLength - 1
 @group(0) @binding(2) var<storage, read> table: array<f32>;        // [numBuckets, numHeads] when gathering
-@group(0) @binding(3) var<storage, read_write> out: array<u32>;   // i32 buckets or f32 bias bits
-${CHUNK}
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let local = flat_index(id, groups);
-  if (local >= chunk.length) { return; }
-  let i = chunk.first + local;
+@group(0) @binding(3) var<storage, read_write> out: array<u32>;   // i32 buckets or f32 bias bits`, /* wgsl */ `
   let key = i % params.key_length;
   let query = (i / params.key_length) % params.query_length;
   let bucket = by_relative[key + params.query_length - 1u - query];
   if (params.gather == 0u) { out[local] = bitcast<u32>(bucket); return; }
   let head = i / (params.key_length * params.query_length);
-  out[local] = bitcast<u32>(table[u32(bucket) * params.num_heads + head]);
-}`;
+  out[local] = bitcast<u32>(table[u32(bucket) * params.num_heads + head]);`);
 
 // relativeBuckets: Int32Array of q + k - 1 buckets; table: a GPU buffer [numBuckets, numHeads] or null.
 export function t5Gpu(runtime, { queryLength, keyLength, numHeads = 1, table = null }, relativeBuckets) {

@@ -1,27 +1,20 @@
 // Token lookup and the fused token * scale + position layer on the GPU: row gathers, exact in float32.
-import { CHUNK, GpuTensor, uniforms } from './runtime.js';
+import { GpuTensor, elementwise, uniforms } from './runtime.js';
 
-const LOOKUP = /* wgsl */ `
+const LOOKUP = elementwise(/* wgsl */ `
 struct Params { count: u32, d_model: u32, padding: i32, scale: f32, seq: u32, with_positions: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> table: array<f32>;      // [vocabSize, dModel]
 @group(0) @binding(2) var<storage, read> ids: array<i32>;        // checked on the host
 @group(0) @binding(3) var<storage, read> positions: array<f32>;  // [maxLength, dModel], or one unused value
-@group(0) @binding(4) var<storage, read_write> out: array<f32>;
-${CHUNK}
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let local = flat_index(id, groups);
-  if (local >= chunk.length) { return; }
-  let i = chunk.first + local;
+@group(0) @binding(4) var<storage, read_write> out: array<f32>;`, /* wgsl */ `
   let j = i / params.d_model;
   let column = i % params.d_model;
   let token = ids[j];
   var value = 0.0;
   if (token != params.padding) { value = table[u32(token) * params.d_model + column] * params.scale; }
   if (params.with_positions == 1u) { value += positions[(j % params.seq) * params.d_model + column]; }
-  out[local] = value;
-}`;
+  out[local] = value;`);
 
 // Every id in [0, vocabSize): the kernel trusts them, since WGSL out-of-bounds reads may return anything.
 function checkIds(ids, vocabSize) {
