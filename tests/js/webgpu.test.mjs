@@ -201,6 +201,41 @@ describe('webgpu outputs larger than one binding', () => {
   });
 });
 
+describe('webgpu tables larger than one binding', () => {
+  it("a GPT-2-sized token table (50257 x 768, 154 MB) is bound in parts of whole rows through 128 MB bindings", async () => {
+    const pe = await load({ backend: 'webgpu', gpu: create([]), gpuLimits: { maxStorageBufferBindingSize: 2 ** 27 } });
+    const wasm = await load();
+    const vocabSize = 50257;
+    const dModel = 768;
+    const rowsPerPart = Math.floor(2 ** 27 / 4 / dModel);  // 43690: rows 43690 and on are in the second part
+    const weights = { data: wasm.tokenEmbedding({ vocabSize, dModel, init: { seed: 5 } }).weights.data, shape: [vocabSize, dModel] };
+    const ids = new Int32Array([0, rowsPerPart - 1, rowsPerPart, rowsPerPart + 1, vocabSize - 1, 7, rowsPerPart]);
+    pe.device.pushErrorScope('validation');
+    const gpuTokens = pe.tokenEmbedding({ vocabSize, dModel, weights, paddingIdx: 7, scale: 'sqrt' });
+    const hostTokens = wasm.tokenEmbedding({ vocabSize, dModel, weights, paddingIdx: 7, scale: 'sqrt' });
+    const looked = pe.gpuBuffers;
+    const result = gpuTokens.lookup(ids);
+    assert.deepEqual((await result.read()).data, hostTokens.lookup(ids).data);
+    result.dispose();
+    assert.equal(pe.gpuBuffers, looked);
+
+    const layer = { vocabSize, dModel, maxLength: 8, positional: 'sinusoidal', weights };
+    const gpuLayer = pe.transformerEmbedding(layer);
+    const fused = gpuLayer.forward({ data: ids, shape: [1, ids.length] });
+    assert.ok(maxAbsError((await fused.read()).data, wasm.transformerEmbedding(layer).forward({ data: ids, shape: [1, ids.length] }).data) < 1e-5);
+    fused.dispose();
+    for (const owner of [gpuTokens, hostTokens, gpuLayer]) owner.dispose();
+    assert.equal(await pe.device.popErrorScope(), null);
+    assert.equal(pe.gpuBuffers, 0);
+
+    // More than four parts: a RangeError that names the limit, and nothing left on the GPU.
+    const huge = { data: new Float32Array(4 * rowsPerPart * dModel + dModel), shape: [4 * rowsPerPart + 1, dModel] };
+    assert.throws(() => pe.tokenEmbedding({ vocabSize: huge.shape[0], dModel: huge.shape[1], weights: huge }),
+      { name: 'RangeError', message: /the embedding table needs \d+ bytes, more than 4 bindings of whole rows within this GPU's maxStorageBufferBindingSize of 134217728 bytes/ });
+    assert.equal(pe.gpuBuffers, 0);
+  });
+});
+
 describe('webgpu fallback', () => {
   it("'auto' without WebGPU falls back to wasm and says why; 'webgpu' throws", async () => {
     const auto = await load({ backend: 'auto' });

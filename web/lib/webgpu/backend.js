@@ -218,7 +218,7 @@ class GpuTokenEmbedding {
     this.#runtime = runtime;
     this.#host = host;
     try {
-      this.#table = runtime.upload(host.weights.data, 'the embedding table');
+      this.#table = runtime.uploadRows(host.weights.data, host.dModel, 'the embedding table');
     } catch (error) {
       host.dispose();
       throw error;
@@ -249,7 +249,7 @@ class GpuTokenEmbedding {
 
   dispose() {
     if (this.#table === null) return;
-    this.#runtime.release(this.#table);
+    this.#runtime.releaseRows(this.#table);
     this.#table = null;
     this.#host.dispose();
   }
@@ -269,10 +269,10 @@ class GpuTransformerEmbedding {
     this.#runtime = runtime;
     this.#host = host;
     try {
-      this.#tokens = runtime.upload(host.tokens.weights.data, 'the token table');
+      this.#tokens = runtime.uploadRows(host.tokens.weights.data, host.dModel, 'the token table');
       this.#positions = host.positions ? runtime.upload(host.positions.weights.data, 'the position table') : null;
     } catch (error) {
-      if (this.#tokens) runtime.release(this.#tokens);
+      if (this.#tokens) runtime.releaseRows(this.#tokens);
       host.dispose();
       throw error;
     }
@@ -300,7 +300,7 @@ class GpuTransformerEmbedding {
 
   dispose() {
     if (this.#tokens === null) return;
-    this.#runtime.release(this.#tokens);
+    this.#runtime.releaseRows(this.#tokens);
     if (this.#positions) this.#runtime.release(this.#positions);
     this.#tokens = null;
     this.#host.dispose();

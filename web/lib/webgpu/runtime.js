@@ -2,6 +2,8 @@
 // that nothing leaks, and GpuTensor, the result type of the webgpu backend.
 
 const WORKGROUP = 64;
+// Bindings a row table may be split over (see uploadRows and tableRows).
+const TABLE_PARTS = 4;
 
 // The spec's constants, so that Node needs no globals from its WebGPU package.
 const BUFFER_USAGE = { MAP_READ: 0x1, COPY_SRC: 0x4, COPY_DST: 0x8, UNIFORM: 0x40, STORAGE: 0x80 };
@@ -62,6 +64,26 @@ export class GpuRuntime {
     const buffer = this.buffer(data.byteLength, what, opts);
     this.device.queue.writeBuffer(buffer, 0, data);  // 4-byte elements: always a multiple of 4 bytes
     return buffer;
+  }
+
+  // A table of rows (`rowElements` floats each) too large for one binding, split into at most TABLE_PARTS
+  // buffers of whole rows, each within one binding: { parts, rowsPerPart }. Beyond that a RangeError.
+  uploadRows(data, rowElements, what) {
+    const rowsPerPart = Math.floor(this.maxBindingBytes / 4 / rowElements);
+    const rows = data.length / rowElements;
+    const count = rowsPerPart === 0 ? Infinity : Math.ceil(rows / rowsPerPart);
+    if (count > TABLE_PARTS) {
+      throw new RangeError(`${what} needs ${data.byteLength} bytes, more than ${TABLE_PARTS} bindings of whole rows within this GPU's maxStorageBufferBindingSize of ${this.maxBindingBytes} bytes`);
+    }
+    const parts = [];
+    for (let first = 0; first < Math.max(rows, 1); first += rowsPerPart) {
+      parts.push(this.upload(data.subarray(first * rowElements, Math.min(rows, first + rowsPerPart) * rowElements), what));
+    }
+    return { parts, rowsPerPart };
+  }
+
+  releaseRows({ parts }) {
+    for (const part of parts) this.release(part);
   }
 
   release(buffer) {
@@ -179,6 +201,25 @@ fn main(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) group
   let i = chunk.first + local;
 ${body}
 }`;
+}
+
+// WGSL for a row table bound as TABLE_PARTS buffers from @binding(first) on: table_value(row, column), with
+// `rows_per_part` and `d_model` read from params. Unused parts are bound to the first buffer.
+export function tableRows(first) {
+  const bindings = Array.from({ length: TABLE_PARTS }, (_, k) => `@group(0) @binding(${first + k}) var<storage, read> table${k}: array<f32>;`);
+  const cases = Array.from({ length: TABLE_PARTS }, (_, k) => `${k === TABLE_PARTS - 1 ? 'default' : `case ${k}u`}: { return table${k}[index]; }`);
+  return /* wgsl */ `${bindings.join('\n')}
+fn table_value(row: u32, column: u32) -> f32 {
+  let index = (row % params.rows_per_part) * params.d_model + column;
+  switch (row / params.rows_per_part) {
+    ${cases.join('\n    ')}
+  }
+}`;
+}
+
+// The buffers to bind for tableRows: every part, then the first again for the unused ones.
+export function tableBindings({ parts }) {
+  return Array.from({ length: TABLE_PARTS }, (_, k) => parts[k] ?? parts[0]);
 }
 
 // Packs uniform fields (all 4 bytes: 'u32', 'i32' or 'f32') in order.

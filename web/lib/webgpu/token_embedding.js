@@ -1,18 +1,19 @@
 // Token lookup and the fused token * scale + position layer on the GPU: row gathers, exact in float32.
-import { GpuTensor, elementwise, uniforms } from './runtime.js';
+import { GpuTensor, elementwise, tableBindings, tableRows, uniforms } from './runtime.js';
 
 const LOOKUP = elementwise(/* wgsl */ `
-struct Params { count: u32, d_model: u32, padding: i32, scale: f32, seq: u32, with_positions: u32 }
+struct Params { count: u32, d_model: u32, padding: i32, scale: f32, seq: u32, with_positions: u32, rows_per_part: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> table: array<f32>;      // [vocabSize, dModel]
-@group(0) @binding(2) var<storage, read> ids: array<i32>;        // checked on the host
-@group(0) @binding(3) var<storage, read> positions: array<f32>;  // [maxLength, dModel], or one unused value
-@group(0) @binding(4) var<storage, read_write> out: array<f32>;`, /* wgsl */ `
+// the table [vocabSize, dModel], in parts of whole rows at bindings 1 to 4
+${tableRows(1)}
+@group(0) @binding(5) var<storage, read> ids: array<i32>;        // checked on the host
+@group(0) @binding(6) var<storage, read> positions: array<f32>;  // [maxLength, dModel], or one unused value
+@group(0) @binding(7) var<storage, read_write> out: array<f32>;`, /* wgsl */ `
   let j = i / params.d_model;
   let column = i % params.d_model;
   let token = ids[j];
   var value = 0.0;
-  if (token != params.padding) { value = table[u32(token) * params.d_model + column] * params.scale; }
+  if (token != params.padding) { value = table_value(u32(token), column) * params.scale; }
   if (params.with_positions == 1u) { value += positions[(j % params.seq) * params.d_model + column]; }
   out[local] = value;`);
 
@@ -25,7 +26,7 @@ function checkIds(ids, vocabSize) {
   }
 }
 
-// table: a GPU buffer [vocabSize, dModel]; positions: a GPU buffer [maxLength, dModel] or null.
+// table: [vocabSize, dModel] as runtime.uploadRows holds it; positions: a GPU buffer [maxLength, dModel] or null.
 export function gatherRowsGpu(runtime, { table, vocabSize, dModel, paddingIdx, scale, positions = null, seq = 1 }, ids, shape) {
   checkIds(ids, vocabSize);
   const elements = ids.length * dModel;
@@ -33,9 +34,9 @@ export function gatherRowsGpu(runtime, { table, vocabSize, dModel, paddingIdx, s
   const idsBuffer = runtime.upload(ids, 'the ids');
   const placeholder = positions ? null : runtime.buffer(4, 'no positions');
   const done = runtime.dispatch('gather-rows', LOOKUP, {
-    uniforms: uniforms([['u32', elements], ['u32', dModel], ['i32', paddingIdx ?? -1], ['f32', scale], ['u32', seq], ['u32', positions ? 1 : 0]]),
-    buffers: [table, idsBuffer, positions ?? placeholder, out],
-    chunked: { count: elements, sliced: [3] },
+    uniforms: uniforms([['u32', elements], ['u32', dModel], ['i32', paddingIdx ?? -1], ['f32', scale], ['u32', seq], ['u32', positions ? 1 : 0], ['u32', table.rowsPerPart]]),
+    buffers: [...tableBindings(table), idsBuffer, positions ?? placeholder, out],
+    chunked: { count: elements, sliced: [6] },
   });
   runtime.release(idsBuffer);
   if (placeholder) runtime.release(placeholder);
