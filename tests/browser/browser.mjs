@@ -12,8 +12,11 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-// WebGPU without a GPU: Chromium's SwiftShader Vulkan adapter.
-const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader'];
+// WebGPU without a GPU: Chromium's SwiftShader Vulkan adapter. The compositor on ANGLE's SwiftShader too:
+// without it, presenting a WebGPU canvas destroys the WebGPU instance ("A valid external Instance reference
+// no longer exists") in headless Chromium.
+const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader',
+  '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
 
 export function launchChromium({ webgpu = false } = {}) {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...(webgpu ? WEBGPU_ARGS : [])] });

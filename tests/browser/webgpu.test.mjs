@@ -2,7 +2,12 @@
 // the browser loads it, each op inside a validation error scope, every buffer freed.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PNG } from 'pngjs';
+import { build } from 'vite';
+import { colormap } from '../../dist/colormap.js';
 import { REPO } from '../pack.mjs';
 import { interpolateRdBu } from 'd3-scale-chromatic';
 import { assertClose, loadVectors } from '../js/helpers.mjs';
@@ -109,7 +114,9 @@ describe('the site on the webgpu backend', () => {
     const { page, problems } = await openPage(browser, `${server.url}explorer.html`);
     await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
     assert.equal(await page.getAttribute('html', 'data-backend'), 'webgpu');
-    await page.waitForFunction(() => document.querySelector('#heatmap').width === 128 && !document.querySelector('#readout').textContent.includes('reading from the GPU'));
+    // Drawn by the render pipeline: the picture is there before any value was read back.
+    await page.waitForFunction(() => document.querySelector('#heatmap').width === 128);
+    assert.match(await page.locator('#readout').textContent(), /table value \(float32\): \(reading from the GPU\)/);
     const cells = [[0, 0], [1, 0], [0, 1], [4, 10], [20, 63]];
     const pixels = await page.evaluate((at) => at.map(([x, y]) => Array.from(document.querySelector('#heatmap').getContext('2d').getImageData(x, y, 1, 1).data.slice(0, 3))), cells);
     const rgb = (css) => css.match(/\d+/g).map(Number);
@@ -119,8 +126,160 @@ describe('the site on the webgpu backend', () => {
       const expected = rgb(interpolateRdBu((value + 1) / 2));
       assert.ok(pixels[i].every((c, k) => Math.abs(c - expected[k]) <= 3), `cell (${row}, ${column}): rgb(${pixels[i]}) vs rgb(${expected})`);
     });
+    // Looking at a cell reads the table once, for the readout.
+    await page.locator('#heatmap').hover({ position: { x: 2, y: 2 } });
+    await page.waitForFunction(() => !document.querySelector('#readout').textContent.includes('reading from the GPU'));
     assert.match(await page.locator('#readout').textContent(), /table value \(float32\): -?\d\.\d{6}/);
     assert.equal(await page.locator('#lookup-steps .ids').textContent(), 'ids = [15, 17, 3, 19, 8, 19, 4, 18, 0, 0]');
     assert.deepEqual(problems, []);
+  });
+});
+
+describe('renderHeatmap in Chromium: a GpuTensor drawn by a render pipeline', () => {
+  let server;
+  let browser;
+  let page;
+  let problems;
+  let project;
+
+  before(async () => {
+    // The package as an app bundles it (the colormaps' library is a bare import), served under the strict CSP.
+    project = mkdtempSync(join(tmpdir(), 'posembed-render-'));
+    writeFileSync(join(project, 'index.html'), '<!doctype html><title>render</title><body><script type="module" src="./main.js"></script></body>');
+    writeFileSync(join(project, 'main.js'), `
+      import { load } from ${JSON.stringify(join(REPO, 'dist/index.js'))};
+      import { heatmapPixels } from ${JSON.stringify(join(REPO, 'dist/colormap.js'))};
+      globalThis.pe = await load({ backend: 'webgpu' });
+      globalThis.heatmapPixels = heatmapPixels;
+      document.body.dataset.ready = 'true';
+    `);
+    await build({ root: project, logLevel: 'silent', build: { outDir: join(project, 'bundle'), assetsInlineLimit: 0 } });
+    server = await startServer(join(project, 'bundle'));
+    browser = await launchChromium({ webgpu: true });
+    ({ page, problems } = await openPage(browser, server.url));
+    await page.waitForSelector('body[data-ready]', { state: 'attached', timeout: 15000 });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    rmSync(project, { recursive: true, force: true });
+  });
+
+  // Each cell's colour must be the canvas 2D picture's, or its neighbour in the table where the float32
+  // arithmetic of the shader and the float64 of heatmapPixels round a value within 1e-3 of half a step apart.
+  function assertSamePicture(rgba, width, values, { colormap: name, range }, what) {
+    const map = colormap(name, range);
+    let ties = 0;
+    values.forEach((value, cell) => {
+      const actual = Array.from(rgba.subarray(cell * 4, cell * 4 + 3));
+      if (!Number.isFinite(value)) {
+        assert.deepEqual(actual, [0, 0, 0], `${what}: cell ${cell} (masked) is black`);
+        return;
+      }
+      const position = ((value - map.low) / map.span) * (map.steps - 1);
+      const nearest = map.index(value);
+      const allowed = Math.abs((position % 1) - 0.5) < 1e-3 ? [nearest, position < nearest ? nearest - 1 : nearest + 1] : [nearest];
+      if (allowed.length > 1) ties++;
+      const colours = allowed.map((k) => Array.from(map.rgb.subarray(k * 3, k * 3 + 3)));
+      assert.ok(colours.some((c) => c.every((v, k) => v === actual[k])), `${what}: cell (${Math.floor(cell / width)}, ${cell % width}) = ${value}: rgb(${actual}), expected rgb(${colours.join(' or ')})`);
+    });
+    return ties;
+  }
+
+  it('draws onto a page canvas (seen in a screenshot) and onto an OffscreenCanvas, the same colours as canvas 2D, reading nothing back', async () => {
+    const options = { colormap: 'RdBu', range: { min: -1, max: 1 } };
+    const drawn = await page.evaluate(async (o) => {
+      const { pe } = globalThis;
+      const buffers = pe.gpuBuffers;
+      const tensor = pe.sinusoidal({ length: 48, dModel: 64, offset: 5 });
+      let maps = 0;
+      const mapAsync = GPUBuffer.prototype.mapAsync;
+      GPUBuffer.prototype.mapAsync = function counted(...args) { maps++; return mapAsync.apply(this, args); };
+      pe.device.pushErrorScope('validation');
+      const canvas = Object.assign(document.createElement('canvas'), { id: 'gpu' });
+      canvas.style.cssText = 'display:block;width:64px;height:48px';
+      document.body.append(canvas);
+      await pe.renderHeatmap(tensor, canvas, o);
+      const offscreen = new OffscreenCanvas(1, 1);
+      await pe.renderHeatmap(tensor, offscreen, o);
+      const copy = Object.assign(document.createElement('canvas'), { width: offscreen.width, height: offscreen.height });
+      copy.getContext('2d').drawImage(offscreen, 0, 0);
+      const error = await pe.device.popErrorScope();
+      const mapsWhileDrawing = maps;
+      GPUBuffer.prototype.mapAsync = mapAsync;
+      const { data } = await tensor.read();
+      tensor.dispose();
+      return {
+        size: [canvas.width, canvas.height], error: error?.message ?? null, mapsWhileDrawing, leaked: pe.gpuBuffers - buffers,
+        copied: Array.from(copy.getContext('2d').getImageData(0, 0, 64, 48).data), values: Array.from(data),
+      };
+    }, options);
+    assert.deepEqual(drawn.size, [64, 48]);
+    assert.equal(drawn.error, null);
+    assert.equal(drawn.mapsWhileDrawing, 0, 'nothing mapped (read back) while drawing');
+    assert.equal(drawn.leaked, 0);
+    await new Promise((resolve) => setTimeout(resolve, 100));  // presented with the next frame
+    const shot = PNG.sync.read(await page.locator('#gpu').screenshot());
+    assert.deepEqual([shot.width, shot.height], [64, 48]);
+    const ties = assertSamePicture(shot.data, 64, drawn.values, options, 'page canvas');
+    assertSamePicture(Uint8Array.from(drawn.copied), 64, drawn.values, options, 'OffscreenCanvas');
+    assert.ok(ties < 10, `${ties} cells near a rounding tie`);
+    assert.deepEqual(problems, []);
+  });
+
+  it('draws one head of a causal ALiBi bias with viridis, masked cells black', async () => {
+    const options = { colormap: 'viridis', index: 2 };
+    const drawn = await page.evaluate(async (o) => {
+      const { pe } = globalThis;
+      const slope = pe.alibiSlopes(4).data[2];
+      const range = { min: -slope * 23, max: 0 };
+      const tensor = pe.alibiBias({ numHeads: 4, keyLength: 24, causal: true });
+      pe.device.pushErrorScope('validation');
+      const offscreen = new OffscreenCanvas(1, 1);
+      await pe.renderHeatmap(tensor, offscreen, { ...o, range });
+      const copy = Object.assign(document.createElement('canvas'), { width: offscreen.width, height: offscreen.height });
+      copy.getContext('2d').drawImage(offscreen, 0, 0);
+      const error = await pe.device.popErrorScope();
+      const { data } = await tensor.read();
+      tensor.dispose();
+      return { range, error: error?.message ?? null, copied: Array.from(copy.getContext('2d').getImageData(0, 0, 24, 24).data), head: Array.from(data.subarray(2 * 576, 3 * 576), (v) => (v === -Infinity ? null : v)) };
+    }, options);
+    assert.equal(drawn.error, null);
+    const values = drawn.head.map((v) => (v === null ? -Infinity : v));
+    assert.equal(values.filter((v) => v === -Infinity).length, (24 * 23) / 2);
+    assertSamePicture(Uint8Array.from(drawn.copied), 24, values, { colormap: 'viridis', range: drawn.range }, 'ALiBi head 2');
+  });
+
+  it('refuses what it cannot draw, naming the parameter, and stays usable', async () => {
+    const messages = await page.evaluate(async () => {
+      const { pe } = globalThis;
+      const canvas = new OffscreenCanvas(1, 1);
+      const table = pe.sinusoidal({ length: 4, dModel: 8 });
+      const buckets = pe.t5Buckets({ queryLength: 3, keyLength: 3 });
+      const attempts = [
+        () => pe.renderHeatmap(table, canvas, {}),
+        () => pe.renderHeatmap(table, canvas, { range: { min: 1, max: -1 } }),
+        () => pe.renderHeatmap(table, canvas, { range: { min: -1, max: 1 }, index: 1 }),
+        () => pe.renderHeatmap(table, canvas, { range: { min: -1, max: 1 }, colormap: 'jet' }),
+        () => pe.renderHeatmap(buckets, canvas, { range: { min: 0, max: 31 } }),
+        () => pe.renderHeatmap({ data: new Float32Array(4), shape: [2, 2] }, canvas, { range: { min: 0, max: 1 } }),
+      ];
+      const out = [];
+      for (const attempt of attempts) out.push(await attempt().then(() => 'drawn', (error) => `${error.name}: ${error.message}`));
+      buckets.dispose();
+      await pe.renderHeatmap(table, canvas, { range: { min: -1, max: 1 } });
+      out.push(`drawn ${canvas.width} x ${canvas.height}`);
+      table.dispose();
+      out.push(await pe.renderHeatmap(table, canvas, { range: { min: -1, max: 1 } }).then(() => 'drawn', (error) => `${error.name}: ${error.message}`));
+      return out;
+    });
+    assert.match(messages[0], /^RangeError: range must be \{ min, max \} with finite min <= max/);
+    assert.match(messages[1], /^RangeError: range must be/);
+    assert.equal(messages[2], 'RangeError: index must be an integer in [0, 0], got 1');
+    assert.equal(messages[3], "RangeError: colormap must be one of RdBu, viridis, got 'jet'");
+    assert.match(messages[4], /^TypeError: renderHeatmap draws float32 GpuTensors/);
+    assert.match(messages[5], /^TypeError: renderHeatmap draws a GpuTensor that is not disposed/);
+    assert.equal(messages[6], 'drawn 8 x 4');
+    assert.match(messages[7], /^TypeError: renderHeatmap draws a GpuTensor that is not disposed/);
   });
 });

@@ -61,6 +61,7 @@ describe('npm package', () => {
         const onGpu = gpu.sinusoidal({ length: 4, dModel: 8 });
         const rotated = gpu.applyRope(onGpu, { offset: 2 });
         const values: Float32Array = (await rotated.read()).data;
+        if (typeof OffscreenCanvas !== 'undefined') await gpu.renderHeatmap(onGpu, new OffscreenCanvas(8, 4), { range: { min: -1, max: 1 }, colormap: 'RdBu' });
         console.log(values, gpu.gpuBuffers);
         onGpu.dispose(); rotated.dispose();
       }

@@ -31,6 +31,9 @@ export function colormap(name, { min, max }) {
   const span = (scheme.diverging ? 2 * limit : max - min) || 1;
   return {
     rgb,
+    low,
+    span,
+    steps: STEPS,
     index: (value) => Math.min(STEPS - 1, Math.max(0, Math.round(((value - low) / span) * (STEPS - 1)))),
     css: (value) => scheme.interpolate(Math.min(1, Math.max(0, (value - low) / span))),
   };

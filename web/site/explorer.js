@@ -1,6 +1,6 @@
 // The sinusoidal explorer: controls → pe.sinusoidal → heatmap, plus a readout of the cell under the cursor
 // with its formula, the numbers substituted.
-import { drawHeatmap } from './heatmap.js';
+import { drawGpuHeatmap, drawHeatmap } from './heatmap.js';
 
 const LIMIT = { min: -1, max: 1 };
 
@@ -37,7 +37,9 @@ export function mountExplorer(pe, root) {
   const errorBox = root.querySelector('#encoding-error');
   const legend = root.querySelector('#legend');
   let params = null;
-  let tensor = null;
+  let tensor = null;  // the values on the host; on the webgpu backend read only once the readout asks
+  let onGpu = null;   // the GpuTensor drawn last, kept for that read until the next table replaces it
+  let readFor = 0;    // the generation whose GpuTensor is being (or was) read
   let cell = 1;
   let cursor = { row: 0, column: 0 };
   let generation = 0;
@@ -67,24 +69,49 @@ export function mountExplorer(pe, root) {
     errorBox.hidden = true;
     params = next;
     const current = ++generation;
-    if (result.data) {
-      draw(result);
-    } else {
-      // A GpuTensor (webgpu backend): read back, then drawn like any tensor. (A WebGPU render pass onto the
-      // canvas would skip the read, but on Chromium's SwiftShader adapter presenting to a canvas breaks the
-      // GPU instance, so the site does not rely on it.)
-      result.read().then((read) => {
-        if (current === generation) draw(read);
+    onGpu?.dispose();
+    onGpu = null;
+    if (result.buffer) {
+      onGpu = result;  // a GpuTensor: drawn by the render pipeline where it lies
+      tensor = null;
+      drawGpuHeatmap(canvas, result, pe, { colormap: 'RdBu', range: LIMIT }).then((map) => {
+        if (current === generation) frame(map);
       }).catch((error) => {
         errorBox.textContent = error.message;
         errorBox.hidden = false;
-      }).finally(() => result.dispose());
+      });
+    } else if (result.data) {
+      draw(result);
+    } else {
+      // After a WebGPU device loss: the wasm result, behind read().
+      result.read().then((read) => {
+        if (current === generation) draw(read);
+      });
     }
+  }
+
+  // Reads the GpuTensor on screen once, for the readout's stored values.
+  function readValues() {
+    if (tensor || !onGpu || readFor === generation) return;
+    const current = readFor = generation;
+    onGpu.read().then((read) => {
+      if (current !== generation) return;
+      tensor = read;
+      showCell(cursor.row, cursor.column, false);
+    }).catch((error) => {
+      if (current !== generation) return;  // replaced (and disposed) while being read
+      errorBox.textContent = error.message;
+      errorBox.hidden = false;
+    });
   }
 
   function draw(next) {
     tensor = next;
-    const map = drawHeatmap(canvas, tensor, { colormap: 'RdBu', range: LIMIT });
+    frame(drawHeatmap(canvas, next, { colormap: 'RdBu', range: LIMIT }));
+  }
+
+  // Sizes the drawn heatmap, its legend and the cursor.
+  function frame(map) {
     const available = canvas.parentElement.parentElement.parentElement.clientWidth || 800;
     cell = Math.max(1, Math.min(12, Math.floor(available / params.dModel)));
     canvas.style.width = `${params.dModel * cell}px`;
@@ -104,6 +131,7 @@ export function mountExplorer(pe, root) {
     cursor = { row, column };
     const formula = cellFormula(params, row, column);
     const stored = tensor ? tensor.data[row * params.dModel + column].toFixed(6) : '(reading from the GPU)';
+    if (visible || !cursorBox.hidden) readValues();  // only once someone looks at a cell
     readout.textContent = `${formula.text}\n  table value (float32): ${stored}`;
     readout.dataset.row = String(row);
     readout.dataset.column = String(column);

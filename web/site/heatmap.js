@@ -1,13 +1,31 @@
 // Paints a [rows, columns] tensor onto a canvas, one canvas pixel per cell; CSS scales it up with
 // `image-rendering: pixelated`, so cells stay crisp squares and pixel (column, row) is cell (row, column).
-import { heatmapPixels, valueRange } from '../lib/colormap.js';
+// Host tensors are painted with canvas 2D. A GpuTensor is drawn by the webgpu backend's render pipeline
+// (the colormap applied on the GPU, nothing read back) into an OffscreenCanvas, which the page's canvas
+// copies in the same task: one canvas, whichever backend, keeps its 2d context and its listeners.
+import { colormap, heatmapPixels, valueRange } from '../lib/colormap.js';
 
 export { valueRange };
 
+const gpuCanvases = new WeakMap();  // backend -> its OffscreenCanvas
+
+// Paints a host tensor with canvas 2D; options: { colormap, range, scale }.
 export function drawHeatmap(canvas, tensor, options = {}) {
   const { pixels, width, height, map } = heatmapPixels(tensor, options);
   canvas.width = width;
   canvas.height = height;
   canvas.getContext('2d').putImageData(new ImageData(pixels, width, height), 0, 0);
   return map;
+}
+
+// Draws a GpuTensor with `backend`'s render pipeline; options: { colormap, range, index }. Resolves to the
+// colormap once the page's canvas holds the picture.
+export async function drawGpuHeatmap(canvas, tensor, backend, options) {
+  if (!gpuCanvases.has(backend)) gpuCanvases.set(backend, new OffscreenCanvas(1, 1));
+  const drawn = gpuCanvases.get(backend);
+  await backend.renderHeatmap(tensor, drawn, options);
+  canvas.width = drawn.width;
+  canvas.height = drawn.height;
+  canvas.getContext('2d').drawImage(drawn, 0, 0);  // before the next frame, while the picture is current
+  return colormap(options.colormap ?? 'RdBu', options.range);
 }

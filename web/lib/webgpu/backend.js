@@ -175,6 +175,19 @@ export class PosembedGpu {
     }, () => this.#wasm.similarity(hostOf(a), right === a ? undefined : hostOf(right), { metric }));
   }
 
+  // Draws matrix `index` of a GpuTensor [..., rows, columns] on canvas with a render pipeline that applies
+  // the colormap: nothing is read back. `range` is required (finding it would mean reading the tensor).
+  // Resolves once drawn; the module (and the colormaps' library) loads on first use only.
+  async renderHeatmap(tensor, canvas, opts) {
+    if (!(tensor instanceof GpuTensor) || !tensor.buffer) {
+      throw new TypeError('renderHeatmap draws a GpuTensor that is not disposed; draw a host tensor (or the result of read()) with canvas 2D');
+    }
+    if (tensor.type !== Float32Array) throw new TypeError('renderHeatmap draws float32 GpuTensors; this one holds integers');
+    const o = options('renderHeatmap options', opts, ['colormap', 'range', 'index']);
+    const { renderHeatmapGpu } = await import('./heatmap.js');
+    renderHeatmapGpu(this.#runtime, tensor, canvas, o);
+  }
+
   tokenEmbedding(opts) {
     return new GpuTokenEmbedding(this, this.#wasm.tokenEmbedding(opts), this.#runtime);
   }

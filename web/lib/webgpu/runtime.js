@@ -99,6 +99,19 @@ export class GpuRuntime {
     return this.pipelines.get(key);
   }
 
+  // A render pipeline drawing a full-screen triangle into `format` (WGSL `code`, entry points vertex and
+  // fragment), cached by key and format.
+  renderPipeline(key, code, format) {
+    const cacheKey = `${key}:${format}`;
+    if (!this.pipelines.has(cacheKey)) {
+      const module = this.device.createShaderModule({ label: key, code });
+      this.pipelines.set(cacheKey, this.device.createRenderPipeline({
+        label: key, layout: 'auto', vertex: { module, entryPoint: 'vertex' }, fragment: { module, entryPoint: 'fragment', targets: [{ format }] },
+      }));
+    }
+    return this.pipelines.get(cacheKey);
+  }
+
   // Runs kernel `key` (WGSL `code`, entry point main, @workgroup_size(64) unless `workgroups` is given) over
   // `invocations` threads, with `uniforms` (an ArrayBuffer) at binding 0 and `buffers` at 1, 2, ...
   // An elementwise kernel (`chunked`: { count, sliced: indices of the buffers indexed like the output,
@@ -109,7 +122,7 @@ export class GpuRuntime {
     const device = this.device;
     device.pushErrorScope('out-of-memory');
     device.pushErrorScope('validation');
-    const uniformBuffer = this.#uniformBuffer(uniforms);
+    const uniformBuffer = this.uniformBuffer(uniforms);
     const pipeline = this.#pipeline(key, code);
     const slices = chunked ? this.#slices(chunked) : [null];
     const encoder = device.createCommandEncoder();
@@ -123,7 +136,7 @@ export class GpuRuntime {
         entries: [{ binding: 0, resource: { buffer: uniformBuffer } }, ...buffers.map((buffer, i) => ({ binding: i + 1, resource: bound(buffer, i) }))],
       }));
       if (slice) {
-        const chunkBuffer = this.#uniformBuffer(new Uint32Array([slice.first, slice.length, 0, 0]).buffer);
+        const chunkBuffer = this.uniformBuffer(new Uint32Array([slice.first, slice.length, 0, 0]).buffer);
         chunkBuffers.push(chunkBuffer);
         pass.setBindGroup(1, device.createBindGroup({ layout: pipeline.getBindGroupLayout(1), entries: [{ binding: 0, resource: { buffer: chunkBuffer } }] }));
       }
@@ -138,7 +151,7 @@ export class GpuRuntime {
     return Promise.all([validation, memory]).then(([a, b]) => a ?? b);
   }
 
-  #uniformBuffer(data) {
+  uniformBuffer(data) {
     const buffer = this.device.createBuffer({ size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage: this.usage.UNIFORM | this.usage.COPY_DST });
     this.device.queue.writeBuffer(buffer, 0, data);
     return buffer;
