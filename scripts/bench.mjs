@@ -1,5 +1,5 @@
 // npm run bench: every op of DESIGN §5 side by side in one process (posembed wasm SIMD with a fresh output,
-// with `out`, and with `out` on the wasm heap (pe.allocate: no copy), posembed wasm scalar, plain JS, TensorFlow.js wasm, ONNX Runtime Web wasm single-threaded)
+// with `out`, and with `out` on the wasm heap (pe.allocate: no copy; for RoPE also x on the heap), posembed wasm scalar, plain JS, TensorFlow.js wasm, ONNX Runtime Web wasm single-threaded)
 // against the memory limit of the same bytes; medians of repeated runs and the max error vs float64.
 // Prints a table per op and writes JSON (build/bench.json, or --json PATH). --quick for fewer runs;
 // --op NAME to run the ops whose name contains NAME.
@@ -44,12 +44,14 @@ for (const makeOp of OPS) {
   const out = new Float32Array(op.elements);
   const source = new Float32Array(op.elements).fill(0.25);
   const heapOut = engines['posembed wasm SIMD'].allocate(op.elements);
+  const heapInput = op.heapInput?.(engines['posembed wasm SIMD']);
   const contexts = Object.fromEntries(Object.entries(engines).map(([name, pe]) => [name, op.setup?.(pe)]));
   const tasks = {
     [`memory limit (${op.limit} ${(op.elements * 4 / 2 ** 20).toFixed(0)} MiB)`]: op.limit === 'fill' ? () => out.fill(0.5) : () => out.set(source),
     'posembed wasm SIMD': () => op.posembed(engines['posembed wasm SIMD'], undefined, contexts['posembed wasm SIMD']),
     'posembed wasm SIMD, out': () => op.posembed(engines['posembed wasm SIMD'], out, contexts['posembed wasm SIMD']),
     'posembed wasm SIMD, heap out': () => op.posembed(engines['posembed wasm SIMD'], heapOut.data, contexts['posembed wasm SIMD']),
+    ...(heapInput ? { 'posembed wasm SIMD, heap in and out': () => op.posembedOnHeap(engines['posembed wasm SIMD'], heapOut.data, heapInput) } : {}),
     'posembed wasm scalar': () => op.posembed(engines['posembed wasm scalar'], undefined, contexts['posembed wasm scalar']),
     ...(gpuName ? { [gpuName]: async () => {
       const tensor = op.posembed(gpu, undefined, contexts[gpuName]);
@@ -72,6 +74,7 @@ for (const makeOp of OPS) {
   }
   for (const context of Object.values(contexts)) context?.dispose();
   heapOut.dispose();
+  heapInput?.dispose();
   const limit = rows[0].medianMs;
   const posembed = rows.find((r) => r.name === 'posembed wasm SIMD').medianMs;
   for (const row of rows) {

@@ -114,6 +114,13 @@ export function ropeCase({ heads = 32, seq = 2048, headDim = 128 } = {}) {
     },
     inputs: { heads, seq, headDim, half, x, invFreq, shape },
     posembed: (pe, out) => pe.applyRope({ data: x, shape }, { out }),
+    // x already on the wasm heap (pe.allocate), as where the previous op of a pipeline left it: read in place.
+    heapInput: (pe) => {
+      const onHeap = pe.allocate(x.length);
+      onHeap.data.set(x);
+      return onHeap;
+    },
+    posembedOnHeap: (pe, out, onHeap) => pe.applyRope({ data: onHeap.data, shape }, { out }),
     plainJs: () => {
       const out = new Float32Array(x.length);
       const cos = new Float64Array(seq * half);
