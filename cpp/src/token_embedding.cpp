@@ -7,6 +7,7 @@
 #include "posembed/limits.hpp"
 #include "posembed/random.hpp"
 #include "posembed/simd.hpp"
+#include "row_gather.hpp"
 
 namespace posembed {
 
@@ -85,11 +86,11 @@ Status token_embedding_lookup(const TokenEmbeddingShape& shape, float scale, std
   }
   if (out.size() != ids.size() * d) return output_size_error(ids.size() * d, out.size());
   POSEMBED_RETURN_IF_ERROR(validate_ids(shape, ids));
-  for (std::size_t j = 0; j < ids.size(); ++j) {
+  detail::for_each_gathered_row(ids, table.data(), d, [&](std::size_t j) {
     float* destination = out.data() + j * d;
     if (ids[j] == shape.padding_idx) {
       std::memset(destination, 0, d * sizeof(float));
-      continue;
+      return;
     }
     const float* row = table.data() + static_cast<std::size_t>(ids[j]) * d;
     if (scale == 1.0f) {
@@ -97,7 +98,7 @@ Status token_embedding_lookup(const TokenEmbeddingShape& shape, float scale, std
     } else {
       simd::for_each_float(d, [&]<class V>(std::size_t i) { simd::store(destination + i, simd::load<V>(row + i) * V(scale)); });
     }
-  }
+  });
   return {};
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "posembed/simd.hpp"
+#include "row_gather.hpp"
 
 namespace posembed {
 
@@ -25,7 +26,7 @@ Status combined_embedding(const CombinedEmbeddingParams& params, std::span<const
   const float keep_scale = 1.0f / (1.0f - params.dropout);
   const bool drop = training && params.dropout > 0.0f;
   // One pass over the output, row by row: token, scale, position and dropout while the row is hot.
-  for (std::size_t j = 0; j < ids.size(); ++j) {
+  detail::for_each_gathered_row(ids, table.data(), d, [&](std::size_t j) {
     float* row = out.data() + j * d;
     const bool padding = ids[j] == params.shape.padding_idx;
     const float* token = table.data() + static_cast<std::size_t>(ids[j]) * d;
@@ -42,7 +43,7 @@ Status combined_embedding(const CombinedEmbeddingParams& params, std::span<const
     if (drop) {
       for (std::size_t i = 0; i < d; ++i) row[i] = random.uniform() < params.dropout ? 0.0f : row[i] * keep_scale;
     }
-  }
+  });
   return {};
 }
 
