@@ -236,6 +236,43 @@ describe('webgpu tables larger than one binding', () => {
   });
 });
 
+describe('webgpu similarity beyond one binding', () => {
+  it('runs in blocks of rows that fit one binding and one dispatch: dot and cosine, host and GPU operands', async () => {
+    // A small device, as gpuLimits asks (WebGPU itself would raise these to its defaults): 1 MiB bindings and
+    // 8 workgroups a dimension, so blocks of at most 128 rows.
+    const gpuLimits = { maxStorageBufferBindingSize: 2 ** 20, maxComputeWorkgroupsPerDimension: 8 };
+    const pe = await load({ backend: 'webgpu', gpu: create([]), gpuLimits });
+    const wasm = await load();
+    pe.device.pushErrorScope('validation');
+    // Every entry against wasm's (float32 sums in another order: 1e-5 relative).
+    const check = async (result, expected, columns, what) => {
+      const { data } = await result.read();
+      result.dispose();
+      assert.equal(data.length, expected.length);
+      data.forEach((value, index) => {
+        if (Math.abs(value - expected[index]) > 1e-5 * Math.max(1, Math.abs(expected[index]))) {
+          assert.fail(`${what} [${Math.floor(index / columns)}, ${index % columns}]: ${value} vs ${expected[index]}`);
+        }
+      });
+    };
+    const tall = wasm.sinusoidal({ length: 4200, dModel: 64, offset: 3 });  // 1.08 MB: two bindings
+    const few = wasm.sinusoidal({ length: 150, dModel: 64, offset: 4190 });
+    for (const metric of ['dot', 'cosine']) {
+      // out [150, 4200] (2.5 MB): blocks of 128 rows of a by 128 rows of b.
+      await check(pe.similarity(few, tall, { metric }), wasm.similarity(few, tall, { metric }).data, 4200, `few x tall (${metric})`);
+    }
+    const tallOnGpu = pe.sinusoidal({ length: 4200, dModel: 64, offset: 3 });  // written in 66 slices of one dispatch
+    await check(pe.similarity(tallOnGpu, few, { metric: 'cosine' }), wasm.similarity(tall, few, { metric: 'cosine' }).data, 150, 'tall (GpuTensor) x few');
+    tallOnGpu.dispose();
+    // One row of the output wider than a binding cannot be split into blocks of rows: a RangeError naming it.
+    const wide = wasm.sinusoidal({ length: 300000, dModel: 2 });
+    assert.throws(() => pe.similarity(wasm.sinusoidal({ length: 2, dModel: 2 }), wide),
+      { name: 'RangeError', message: /maxStorageBufferBindingSize of 1048576 bytes/ });
+    assert.equal(await pe.device.popErrorScope(), null);
+    assert.equal(pe.gpuBuffers, 0);
+  });
+});
+
 describe('webgpu fallback', () => {
   it("'auto' without WebGPU falls back to wasm and says why; 'webgpu' throws", async () => {
     const auto = await load({ backend: 'auto' });

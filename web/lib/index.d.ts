@@ -13,8 +13,9 @@ export interface LoadOptions {
   backend?: 'wasm' | 'webgpu' | 'auto';
   /** A GPU object where there is no navigator.gpu (Node: `create([])` from the webgpu package). */
   gpu?: { requestAdapter(options?: object): Promise<unknown> };
-  /** Limits to ask the device for instead of the adapter's largest. */
-  gpuLimits?: { maxStorageBufferBindingSize?: number; maxBufferSize?: number };
+  /** Limits to ask the device for instead of the adapter's largest; posembed keeps within them even where the
+   *  device gives more (WebGPU raises requests below its defaults), e.g. to see how a small device would fare. */
+  gpuLimits?: { maxStorageBufferBindingSize?: number; maxBufferSize?: number; maxComputeWorkgroupsPerDimension?: number };
   /** 'auto' (default): the SIMD module where the engine supports wasm SIMD, else the scalar one. */
   simd?: 'auto' | boolean;
   /** Where to fetch the .wasm from (default: next to the package's index.js). */

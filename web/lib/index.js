@@ -109,6 +109,12 @@ export class Posembed {
   }
 }
 
+// load's gpuLimits: whole numbers of bytes (or workgroups), at least 1.
+function gpuLimits(value) {
+  const o = options('gpuLimits', value, ['maxStorageBufferBindingSize', 'maxBufferSize', 'maxComputeWorkgroupsPerDimension']);
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined).map(([name, v]) => [name, integer(`gpuLimits.${name}`, v, 1, 2 ** 53)]));
+}
+
 const LOAD_OPTIONS = ['backend', 'simd', 'wasmUrl', 'wasmBinary', 'gpu', 'gpuLimits'];
 
 export async function load(opts) {
@@ -124,7 +130,7 @@ export async function load(opts) {
   if (backend === 'wasm') return new Posembed(core);
   let gpu;
   try {
-    gpu = await acquireDevice(o.gpu, options('gpuLimits', o.gpuLimits, ['maxStorageBufferBindingSize', 'maxBufferSize']));
+    gpu = await acquireDevice(o.gpu, gpuLimits(o.gpuLimits));
   } catch (error) {
     if (backend === 'webgpu') throw error;
     return new Posembed(core, { backend: 'wasm', fallbackReason: `${error.message}; using wasm` });

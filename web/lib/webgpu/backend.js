@@ -164,8 +164,8 @@ export class PosembedGpu {
     const [m, depthB] = shapeOf('b', right);
     if (depthB !== depth) throw new RangeError(`b.shape[1] must equal a.shape[1] = ${depth}, got ${depthB}`);
     return this.#either(() => {
-      const left = this.#onGpu(a, 'a');
-      const other = right === a ? left : this.#onGpu(right, 'b');
+      const left = this.#onGpu(a, 'a', { chunked: true });  // bound in blocks of rows
+      const other = right === a ? left : this.#onGpu(right, 'b', { chunked: true });
       try {
         return similarityGpu(this.#runtime, { a: left.buffer, n, b: other.buffer, m, depth, metric });
       } finally {

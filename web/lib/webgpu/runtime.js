@@ -10,7 +10,8 @@ const BUFFER_USAGE = { MAP_READ: 0x1, COPY_SRC: 0x4, COPY_DST: 0x8, UNIFORM: 0x4
 const MAP_READ = 0x1;
 
 // Finds an adapter and a device, or throws an Error that says why (the reason 'auto' reports). The device
-// asks for the adapter's largest buffers, unless `limits` says otherwise.
+// asks for the adapter's largest buffers; `limits` (load's gpuLimits) are asked for instead, and the runtime
+// keeps within them even where the device gives more (WebGPU raises a request below its defaults to them).
 export async function acquireDevice(gpu, limits = {}) {
   const source = gpu ?? globalThis.navigator?.gpu;
   if (!source) {
@@ -25,16 +26,17 @@ export async function acquireDevice(gpu, limits = {}) {
       ...limits,
     },
   });
-  return { source, adapter, device };
+  return { source, adapter, device, limits };
 }
 
 export class GpuRuntime {
   // source and adapter are held only to keep them alive as long as the device (Node's WebGPU bindings
   // crash when the instance is collected under a living device).
-  constructor({ source, adapter, device }) {
+  constructor({ source, adapter, device, limits = {} }) {
     this.source = source;
     this.adapter = adapter;
     this.device = device;
+    this.asked = limits;
     this.usage = BUFFER_USAGE;
     this.pipelines = new Map();
     this.liveBuffers = 0;
@@ -42,15 +44,20 @@ export class GpuRuntime {
     device.lost.then((info) => { this.lost = info; });
   }
 
+  // A device limit, or the smaller value load's gpuLimits asked for.
+  limit(name) {
+    return Math.min(this.device.limits[name], this.asked[name] ?? Infinity);
+  }
+
   get maxBindingBytes() {
-    return Math.min(this.device.limits.maxStorageBufferBindingSize, this.device.limits.maxBufferSize);
+    return Math.min(this.limit('maxStorageBufferBindingSize'), this.limit('maxBufferSize'));
   }
 
   // A storage buffer of `bytes`; beyond the device's limits a RangeError that names them. A `chunked`
   // buffer (an output written slice by slice) may exceed one binding, up to maxBufferSize.
   buffer(bytes, what, { chunked = false } = {}) {
-    if (chunked && bytes > this.device.limits.maxBufferSize) {
-      throw new RangeError(`${what} needs ${bytes} bytes, more than this GPU's maxBufferSize of ${this.device.limits.maxBufferSize} bytes`);
+    if (chunked && bytes > this.limit('maxBufferSize')) {
+      throw new RangeError(`${what} needs ${bytes} bytes, more than this GPU's maxBufferSize of ${this.limit('maxBufferSize')} bytes`);
     }
     if (!chunked && bytes > this.maxBindingBytes) {
       throw new RangeError(`${what} needs ${bytes} bytes, more than this GPU's maxStorageBufferBindingSize of ${this.maxBindingBytes} bytes`);
@@ -113,7 +120,8 @@ export class GpuRuntime {
   }
 
   // Runs kernel `key` (WGSL `code`, entry point main, @workgroup_size(64) unless `workgroups` is given) over
-  // `invocations` threads, with `uniforms` (an ArrayBuffer) at binding 0 and `buffers` at 1, 2, ...
+  // `invocations` threads, with `uniforms` (an ArrayBuffer) at binding 0 and `buffers` at 1, 2, ... (each a
+  // GPUBuffer, or a { buffer, offset, size } range of one).
   // An elementwise kernel (`chunked`: { count, sliced: indices of the buffers indexed like the output,
   // align: elements a slice must keep together }) runs once per slice of at most one binding, with the
   // slice's first element and length at @group(1) (see elementwise). Returns a promise of the validation or
@@ -128,7 +136,10 @@ export class GpuRuntime {
     const encoder = device.createCommandEncoder();
     const chunkBuffers = [];
     for (const slice of slices) {
-      const bound = (buffer, i) => (slice && chunked.sliced.includes(i) ? { buffer, offset: slice.first * 4, size: slice.length * 4 } : { buffer });
+      const bound = (buffer, i) => {
+        if (slice && chunked.sliced.includes(i)) return { buffer, offset: slice.first * 4, size: slice.length * 4 };
+        return 'offset' in buffer ? buffer : { buffer };
+      };
       const pass = encoder.beginComputePass();
       pass.setPipeline(pipeline);
       pass.setBindGroup(0, device.createBindGroup({
@@ -158,22 +169,38 @@ export class GpuRuntime {
   }
 
   // Slices of at most one binding, starting on the device's offset alignment and on whole `align` groups.
+  // A slice is also at most one dispatch: its groups of `align` never exceed maxInvocations.
   #slices({ count, align = 1 }) {
-    const alignment = this.device.limits.minStorageBufferOffsetAlignment / 4;
+    return this.rowParts(count / align, [align], Math.floor(this.maxInvocations / align)).map(({ first, rows }) => ({ first: first * align, length: rows * align }));
+  }
+
+  // The most invocations of 64 a dispatch can have (2-D: see #grid).
+  get maxInvocations() {
+    return this.limit('maxComputeWorkgroupsPerDimension') ** 2 * WORKGROUP;
+  }
+
+  // Rows [0, rows) in parts { first, rows } of at most `most` rows, such that for each width w (elements per
+  // row of a tensor bound part by part) a part's w * rows elements fit one binding and start on the
+  // device's minStorageBufferOffsetAlignment. Beyond that, a RangeError naming the limit.
+  rowParts(rows, widths, most = Infinity) {
     const gcd = (a, b) => (b ? gcd(b, a % b) : a);
-    const unit = (alignment * align) / gcd(alignment, align);
-    const most = Math.floor(Math.floor(this.maxBindingBytes / 4) / unit) * unit;
-    if (most === 0) throw new RangeError(`one group of ${align} elements is more than this GPU's maxStorageBufferBindingSize of ${this.maxBindingBytes} bytes`);
-    const slices = [];
-    for (let first = 0; first < count; first += most) slices.push({ first, length: Math.min(most, count - first) });
-    return slices;
+    const alignment = this.device.limits.minStorageBufferOffsetAlignment / 4;
+    const unit = widths.reduce((u, w) => { const r = alignment / gcd(alignment, w); return (u * r) / gcd(u, r); }, 1);
+    const fit = Math.min(most, ...widths.map((w) => Math.floor(this.maxBindingBytes / 4 / w)));
+    const size = Math.floor(fit / unit) * unit;
+    if (size === 0) {
+      throw new RangeError(`${unit} rows of ${Math.max(...widths)} elements are more than this GPU's maxStorageBufferBindingSize of ${this.maxBindingBytes} bytes`);
+    }
+    const parts = [];
+    for (let first = 0; first < rows; first += size) parts.push({ first, rows: Math.min(size, rows - first) });
+    return parts;
   }
 
   // Workgroups of 64 in x, spilling into y past maxComputeWorkgroupsPerDimension; kernels rebuild the flat
   // index from num_workgroups.
   #grid(invocations) {
     const groups = Math.ceil(invocations / WORKGROUP);
-    const limit = this.device.limits.maxComputeWorkgroupsPerDimension;
+    const limit = this.limit('maxComputeWorkgroupsPerDimension');
     if (groups <= limit) return [Math.max(groups, 1), 1];
     const rows = Math.ceil(groups / limit);
     if (rows > limit) throw new RangeError(`${invocations} invocations exceed this GPU's maxComputeWorkgroupsPerDimension of ${limit} squared`);

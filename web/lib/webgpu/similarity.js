@@ -5,10 +5,10 @@ import { FLAT_INDEX, GpuTensor, uniforms } from './runtime.js';
 const TILE = 16;
 
 const NORMS = /* wgsl */ `
-struct Params { rows: u32, depth: u32 }
+struct Params { rows: u32, depth: u32, first: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> x: array<f32>;
-@group(0) @binding(2) var<storage, read_write> norms: array<f32>;
+@group(0) @binding(1) var<storage, read> x: array<f32>;           // rows first .. first + rows of x
+@group(0) @binding(2) var<storage, read_write> norms: array<f32>;  // every row's
 ${FLAT_INDEX}
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) groups: vec3u) {
@@ -16,11 +16,13 @@ fn main(@builtin(global_invocation_id) id: vec3u, @builtin(num_workgroups) group
   if (r >= params.rows) { return; }
   var sum = 0.0;
   for (var k = 0u; k < params.depth; k++) { let v = x[r * params.depth + k]; sum += v * v; }
-  norms[r] = sqrt(sum);
+  norms[params.first + r] = sqrt(sum);
 }`;
 
+// One block of the product: rows a_first .. a_first + n of a against rows b_first .. b_first + m of b, into
+// out's rows a_first .. (bound from there), columns b_first .., out having `columns` columns in all.
 const PRODUCT = /* wgsl */ `
-struct Params { n: u32, m: u32, depth: u32, cosine: u32 }
+struct Params { n: u32, m: u32, depth: u32, cosine: u32, a_first: u32, b_first: u32, columns: u32 }
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> a: array<f32>;
 @group(0) @binding(2) var<storage, read> b: array<f32>;
@@ -31,8 +33,8 @@ var<workgroup> a_tile: array<array<f32, ${TILE}>, ${TILE}>;
 var<workgroup> b_tile: array<array<f32, ${TILE}>, ${TILE}>;
 @compute @workgroup_size(${TILE}, ${TILE})
 fn main(@builtin(workgroup_id) group: vec3u, @builtin(local_invocation_id) local: vec3u) {
-  let i = group.y * ${TILE}u + local.y;  // row of a
-  let j = group.x * ${TILE}u + local.x;  // row of b
+  let i = group.y * ${TILE}u + local.y;  // row of a (in this block)
+  let j = group.x * ${TILE}u + local.x;  // row of b (in this block)
   let b_row = group.x * ${TILE}u + local.y;
   var sum = 0.0;
   for (var k0 = 0u; k0 < params.depth; k0 += ${TILE}u) {
@@ -45,35 +47,47 @@ fn main(@builtin(workgroup_id) group: vec3u, @builtin(local_invocation_id) local
   }
   if (i >= params.n || j >= params.m) { return; }
   if (params.cosine == 1u) {
-    let norms = a_norms[i] * b_norms[j];
+    let norms = a_norms[params.a_first + i] * b_norms[params.b_first + j];
     sum = select(0.0, sum / norms, norms > 0.0);
   }
-  out[i * params.m + j] = sum;
+  out[i * params.columns + params.b_first + j] = sum;
 }`;
+
+// rows [first, first + rows) of a buffer of rows `width` elements wide, as a binding.
+function rowsOf(buffer, width, { first, rows }) {
+  return { buffer, offset: first * width * 4, size: rows * width * 4 };
+}
 
 function norms(runtime, x, rows, depth) {
   const out = runtime.buffer(rows * 4, 'the row norms');
-  const done = runtime.dispatch('norms', NORMS, { uniforms: uniforms([['u32', rows], ['u32', depth]]), buffers: [x, out], invocations: rows });
+  const done = runtime.rowParts(rows, [depth], runtime.maxInvocations).map((part) => runtime.dispatch('norms', NORMS, {
+    uniforms: uniforms([['u32', part.rows], ['u32', depth], ['u32', part.first]]), buffers: [rowsOf(x, depth, part), out], invocations: part.rows,
+  }));
   return { out, done };
 }
 
-// a, b: GPU buffers [n, depth] and [m, depth].
+// a, b: GPU buffers [n, depth] and [m, depth], each as large as maxBufferSize allows. The product runs in
+// blocks of rows of a (with the rows of out they make) and of b that fit one binding and one dispatch.
 export function similarityGpu(runtime, { a, n, b, m, depth, metric }) {
-  const limit = runtime.device.limits.maxComputeWorkgroupsPerDimension;
-  if (Math.ceil(n / TILE) > limit || Math.ceil(m / TILE) > limit) {
-    throw new RangeError(`similarity of ${n} x ${m} rows exceeds this GPU's maxComputeWorkgroupsPerDimension of ${limit} tiles of ${TILE}`);
-  }
-  const out = runtime.buffer(n * m * 4, 'the similarity matrix');
+  const most = runtime.limit('maxComputeWorkgroupsPerDimension') * TILE;
+  const aParts = runtime.rowParts(n, [depth, m], most);  // before anything is made: these may refuse the sizes
+  const bParts = runtime.rowParts(m, [depth], most);
+  const out = runtime.buffer(n * m * 4, 'the similarity matrix', { chunked: true });
   const cosine = metric === 'cosine';
   const passes = cosine ? [norms(runtime, a, n, depth), norms(runtime, b, m, depth)] : [];
   const placeholder = cosine ? null : runtime.buffer(4, 'no norms');
-  const product = runtime.dispatch('similarity', PRODUCT, {
-    uniforms: uniforms([['u32', n], ['u32', m], ['u32', depth], ['u32', cosine ? 1 : 0]]),
-    buffers: [a, b, passes[0]?.out ?? placeholder, passes[1]?.out ?? placeholder, out],
-    workgroups: [Math.ceil(m / TILE), Math.ceil(n / TILE)],
-  });
+  const products = [];
+  for (const aPart of aParts) {
+    for (const bPart of bParts) {
+      products.push(runtime.dispatch('similarity', PRODUCT, {
+        uniforms: uniforms([['u32', aPart.rows], ['u32', bPart.rows], ['u32', depth], ['u32', cosine ? 1 : 0], ['u32', aPart.first], ['u32', bPart.first], ['u32', m]]),
+        buffers: [rowsOf(a, depth, aPart), rowsOf(b, depth, bPart), passes[0]?.out ?? placeholder, passes[1]?.out ?? placeholder, rowsOf(out, m, aPart)],
+        workgroups: [Math.ceil(bPart.rows / TILE), Math.ceil(aPart.rows / TILE)],
+      }));
+    }
+  }
   for (const pass of passes) runtime.release(pass.out);
   if (placeholder) runtime.release(placeholder);
-  const done = Promise.all([...passes.map((p) => p.done), product]).then((errors) => errors.find(Boolean) ?? null);
+  const done = Promise.all([...passes.flatMap((p) => p.done), ...products]).then((errors) => errors.find(Boolean) ?? null);
   return new GpuTensor(runtime, out, [n, m], Float32Array, done);
 }
