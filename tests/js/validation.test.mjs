@@ -153,6 +153,26 @@ describe('heap arrays: out and inputs without copies', () => {
     y.dispose();
   });
 
+  it('a call whose own copies grow the heap still writes a heap out and reads heap inputs where they were', async () => {
+    const pe = await load();  // its own instance: the growth here must not make room for the other tests
+    // x from JS is larger than the heap's free space: copying it in grows the memory mid-call, detaching the
+    // views passed as out and as the heap input.
+    const rows = Math.ceil(pe.memory().heapBytes / 4 / 64) + 1024;
+    const x = { data: Float32Array.from({ length: rows * 64 }, (_, i) => Math.sin(i)), shape: [rows, 64] };
+    const out = pe.allocate(rows * 64);
+    const rotated = pe.applyRope(x, { offset: 5, out: out.data });
+    assert.equal(rotated.data.length, rows * 64);
+    const expected = pe.applyRope(x, { offset: 5 }).data;  // (this call may grow the heap again: read out.data after it)
+    assert.deepEqual(out.data, expected);
+    const a = pe.allocate(3 * 64);
+    a.data.set(x.data.subarray(0, 3 * 64));
+    const grow = { data: Float32Array.from({ length: (pe.memory().heapBytes / 4 / 64 + 1024) * 64 }, (_, i) => Math.cos(i)), shape: [pe.memory().heapBytes / 4 / 64 + 1024, 64] };
+    const products = pe.similarity({ data: a.data, shape: [3, 64] }, grow);
+    assert.deepEqual(products.data, pe.similarity({ data: x.data.slice(0, 3 * 64), shape: [3, 64] }, grow).data);
+    for (const heap of [out, a]) heap.dispose();
+    assert.equal(pe.memory().liveAllocations, 0);
+  });
+
   it('views re-read after a memory growth stay valid', () => {
     const heap = pe.allocate(16);
     const before = heap.data;

@@ -80,14 +80,18 @@ export class WasmCore {
   // in place: no copy in, and an `out` there is written directly (a fresh view of it is returned, since a
   // memory growth during the call detaches old views).
   produce({ elements, what, out, type = Float32Array, inputs = [] }, kernel) {
+    if (out !== undefined) outBuffer(out, elements, type);
+    // Where arrays on the heap lie, read before the allocations below, which may grow the memory and
+    // detach the caller's views of it.
     const direct = out !== undefined && this.onHeap(out);
-    const copied = inputs.filter((input) => !this.onHeap(input.data));
+    const outOffset = direct ? out.byteOffset : null;
+    const inputOffsets = inputs.map((input) => (this.onHeap(input.data) ? input.data.byteOffset : null));
+    const copied = inputs.filter((input, k) => inputOffsets[k] === null);
     const requests = [...(direct ? [] : [[elements * type.BYTES_PER_ELEMENT, what]]), ...copied.map((input) => [input.data.byteLength, input.what])];
     return this.withHeap(requests, (...pointers) => {
-      if (out !== undefined) outBuffer(out, elements, type);
-      const outPointer = direct ? out.byteOffset : pointers.shift();
-      const inputPointers = inputs.map((input) => {
-        if (this.onHeap(input.data)) return input.data.byteOffset;
+      const outPointer = direct ? outOffset : pointers.shift();
+      const inputPointers = inputs.map((input, k) => {
+        if (inputOffsets[k] !== null) return inputOffsets[k];
         const pointer = pointers.shift();
         this.view(input.data.constructor, pointer, input.data.length).set(input.data);
         return pointer;
