@@ -169,7 +169,16 @@ describe('heap arrays: out and inputs without copies', () => {
     const grow = { data: Float32Array.from({ length: (pe.memory().heapBytes / 4 / 64 + 1024) * 64 }, (_, i) => Math.cos(i)), shape: [pe.memory().heapBytes / 4 / 64 + 1024, 64] };
     const products = pe.similarity({ data: a.data, shape: [3, 64] }, grow);
     assert.deepEqual(products.data, pe.similarity({ data: x.data.slice(0, 3 * 64), shape: [3, 64] }, grow).data);
-    for (const heap of [out, a]) heap.dispose();
+    // Weights on the heap for a table whose allocation grows the memory.
+    const length = Math.ceil(pe.memory().heapBytes / 4 / 64 / 2) + 1024;  // the table and its weights do not fit
+    const weights = pe.allocate(length * 64);
+    weights.data.fill(0.25);
+    const view = weights.data;
+    const table = pe.learnedPositions({ maxLength: length, dModel: 64, weights: { data: view, shape: [length, 64] } });
+    assert.equal(view.length, 0, 'the table grew the heap');
+    assert.ok(table.weights.data.every((v) => v === 0.25));
+    table.dispose();
+    for (const heap of [out, a, weights]) heap.dispose();
     assert.equal(pe.memory().liveAllocations, 0);
   });
 
