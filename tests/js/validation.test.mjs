@@ -178,6 +178,13 @@ describe('heap arrays: out and inputs without copies', () => {
     assert.equal(view.length, 0, 'the table grew the heap');
     assert.ok(table.weights.data.every((v) => v === 0.25));
     table.dispose();
+    // A query on the heap is copied from where it lies.
+    const emb = pe.tokenEmbedding({ vocabSize: 50, dModel: 64, init: { seed: 3 } });
+    const query = pe.allocate(64);
+    query.data.set(x.data.subarray(64, 128));
+    assert.deepEqual(emb.nearest(query.data, { k: 4 }), emb.nearest(x.data.slice(64, 128), { k: 4 }));
+    emb.dispose();
+    query.dispose();
     for (const heap of [out, a, weights]) heap.dispose();
     assert.equal(pe.memory().liveAllocations, 0);
   });

@@ -35,8 +35,9 @@ export function nearestRows(core, table, rows, columns, query, opts) {
   if (!vector) throw new TypeError(`query must be a Float32Array or an array of ${columns} numbers, got ${describe(query)}`);
   if (vector.length !== columns) throw new RangeError(`query must hold dModel = ${columns} numbers, got ${vector.length}`);
   vector.forEach((v, i) => { if (!Number.isFinite(v)) throw new RangeError(`query[${i}] must be finite, got ${v}`); });
+  const copyQuery = core.copier(vector);
   return core.withHeap([[k * 4, 'the indices'], [k * 4, 'the scores'], [columns * 4, 'the query']], (indices, scores, queryPointer) => {
-    core.f32(queryPointer, columns).set(vector);
+    copyQuery(queryPointer);
     core.check(core.module.nearestRows(table, rows, columns, queryPointer, metric, k, indices, scores));
     return { indices: core.view(Int32Array, indices, k).slice(), scores: core.f32(scores, k).slice() };
   });

@@ -55,15 +55,12 @@ export class HeapTable {
 
     this.rows = rows;
     this.columns = columns;
-    // Weights already on the heap are copied from where they lie: the allocation may grow the memory and
-    // detach the caller's view of them.
-    const givenOffset = given && core.onHeap(given) ? given.byteOffset : null;
+    const copyGiven = given && core.copier(given);  // before allocating: the table may grow the heap
     this.#block = new HeapBlock(this, core, rows * columns * 4, `a ${rows} x ${columns} ${name} table`);
     const pointer = this.#block.pointer;
     try {
       if (fill) core.check(fill(pointer));
-      else if (givenOffset !== null) core.module.HEAPU8.copyWithin(pointer, givenOffset, givenOffset + rows * columns * 4);
-      else if (given) core.f32(pointer, rows * columns).set(given);
+      else if (given) copyGiven(pointer);
       else core.check(core.module.initEmbeddingTable(pointer, rows, columns, zeroRow, type, std, gain, seed));
     } catch (error) {
       this.dispose();

@@ -105,6 +105,15 @@ export class WasmCore {
     });
   }
 
+  // Copies `array` to a heap pointer, as a function to call after the allocations: an array on the heap
+  // is copied from where it lay before them (they may grow the memory and detach its view).
+  copier(array) {
+    if (!this.onHeap(array)) return (pointer) => this.view(array.constructor, pointer, array.length).set(array);
+    const from = array.byteOffset;
+    const to = from + array.byteLength;
+    return (pointer) => this.module.HEAPU8.copyWithin(pointer, from, to);
+  }
+
   onHeap(array) {
     return ArrayBuffer.isView(array) && array.buffer === this.module.HEAPU8.buffer;
   }

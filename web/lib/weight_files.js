@@ -21,8 +21,9 @@ function fileBytes(bytes) {
 // Copies the file onto the heap once and reads each tensor from there.
 function readFile(core, bytes, npy) {
   const file = fileBytes(bytes);
+  const copyFile = core.copier(file);
   return core.withHeap([[file.length, 'the weights file']], (filePointer) => {
-    core.view(Uint8Array, filePointer, file.length).set(file);
+    copyFile(filePointer);
     const info = core.module.weightFileInfo(filePointer, file.length, npy);
     core.check(info.error);
     return info.tensors.map(({ name, shape }, index) => {
