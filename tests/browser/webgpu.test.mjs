@@ -251,8 +251,10 @@ describe('renderHeatmap in Chromium: a GpuTensor drawn by a render pipeline', ()
   });
 
   it('refuses what it cannot draw, naming the parameter, and stays usable', async () => {
-    const messages = await page.evaluate(async () => {
+    const { messages, error, leaked } = await page.evaluate(async () => {
       const { pe } = globalThis;
+      const buffers = pe.gpuBuffers;
+      pe.device.pushErrorScope('validation');
       const canvas = new OffscreenCanvas(1, 1);
       const table = pe.sinusoidal({ length: 4, dModel: 8 });
       const buckets = pe.t5Buckets({ queryLength: 3, keyLength: 3 });
@@ -271,8 +273,11 @@ describe('renderHeatmap in Chromium: a GpuTensor drawn by a render pipeline', ()
       out.push(`drawn ${canvas.width} x ${canvas.height}`);
       table.dispose();
       out.push(await pe.renderHeatmap(table, canvas, { range: { min: -1, max: 1 } }).then(() => 'drawn', (error) => `${error.name}: ${error.message}`));
-      return out;
+      const scope = await pe.device.popErrorScope();
+      return { messages: out, error: scope?.message ?? null, leaked: pe.gpuBuffers - buffers };
     });
+    assert.equal(error, null);
+    assert.equal(leaked, 0);
     assert.match(messages[0], /^RangeError: range must be \{ min, max \} with finite min <= max/);
     assert.match(messages[1], /^RangeError: range must be/);
     assert.equal(messages[2], 'RangeError: index must be an integer in [0, 0], got 1');
