@@ -21,7 +21,8 @@ need_header xsimd/xsimd.hpp libxsimd-dev
 need_header catch2/catch.hpp catch2
 need_header nlohmann/json.hpp nlohmann-json3-dev
 # WebGPU in Node (the webgpu package, Dawn) loads Vulkan through the system loader; Chromium ships SwiftShader.
-ldconfig -p 2>/dev/null | grep -q 'libvulkan.so.1 ' || missing+=(libvulkan1)
+# (Not `ldconfig -p | grep -q`: grep stopping early kills ldconfig with SIGPIPE, which pipefail reports.)
+[[ "$(ldconfig -p 2>/dev/null)" == *"libvulkan.so.1 "* ]] || missing+=(libvulkan1)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
 
