@@ -110,13 +110,8 @@ describe('the site on the webgpu backend', () => {
     await server?.close();
   });
 
-  it('computes the explorer and the lookup walkthrough on the GPU, with the same pictures and numbers', async () => {
-    const { page, problems } = await openPage(browser, `${server.url}explorer.html`);
-    await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
-    assert.equal(await page.getAttribute('html', 'data-backend'), 'webgpu');
-    // Drawn by the render pipeline: the picture is there before any value was read back.
-    await page.waitForFunction(() => document.querySelector('#heatmap').width === 128);
-    assert.match(await page.locator('#readout').textContent(), /table value \(float32\): \(reading from the GPU\)/);
+  // The explorer's default table (64 x 128 sinusoidal) at a few cells, against the colormap of float64 values.
+  async function assertExplorerPicture(page) {
     const cells = [[0, 0], [1, 0], [0, 1], [4, 10], [20, 63]];
     const pixels = await page.evaluate((at) => at.map(([x, y]) => Array.from(document.querySelector('#heatmap').getContext('2d').getImageData(x, y, 1, 1).data.slice(0, 3))), cells);
     const rgb = (css) => css.match(/\d+/g).map(Number);
@@ -126,12 +121,41 @@ describe('the site on the webgpu backend', () => {
       const expected = rgb(interpolateRdBu((value + 1) / 2));
       assert.ok(pixels[i].every((c, k) => Math.abs(c - expected[k]) <= 3), `cell (${row}, ${column}): rgb(${pixels[i]}) vs rgb(${expected})`);
     });
+  }
+
+  it('computes the explorer and the lookup walkthrough on the GPU, with the same pictures and numbers', async () => {
+    const { page, problems } = await openPage(browser, `${server.url}explorer.html`);
+    await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+    assert.equal(await page.getAttribute('html', 'data-backend'), 'webgpu');
+    // Drawn by the render pipeline: the picture is there before any value was read back.
+    await page.waitForFunction(() => document.querySelector('#heatmap').width === 128);
+    assert.match(await page.locator('#readout').textContent(), /table value \(float32\): \(reading from the GPU\)/);
+    await assertExplorerPicture(page);
     // Looking at a cell reads the table once, for the readout.
     await page.locator('#heatmap').hover({ position: { x: 2, y: 2 } });
     await page.waitForFunction(() => !document.querySelector('#readout').textContent.includes('reading from the GPU'));
     assert.match(await page.locator('#readout').textContent(), /table value \(float32\): -?\d\.\d{6}/);
     assert.equal(await page.locator('#lookup-steps .ids').textContent(), 'ids = [15, 17, 3, 19, 8, 19, 4, 18, 0, 0]');
     assert.deepEqual(problems, []);
+  });
+
+  it('reads the table and paints it with canvas 2D where WebGPU cannot draw into a canvas', async () => {
+    const context = await browser.newContext();
+    await context.addInitScript(() => {
+      const getContext = OffscreenCanvas.prototype.getContext;
+      OffscreenCanvas.prototype.getContext = function withoutWebgpu(kind, ...rest) { return kind === 'webgpu' ? null : getContext.call(this, kind, ...rest); };
+    });
+    const page = await context.newPage();
+    const problems = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(`${server.url}explorer.html`);
+    await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+    assert.equal(await page.getAttribute('html', 'data-backend'), 'webgpu');
+    await page.waitForFunction(() => document.querySelector('#heatmap').width === 128);
+    await assertExplorerPicture(page);
+    assert.ok(await page.locator('#encoding-error').isHidden());
+    assert.deepEqual(problems, []);
+    await context.close();
   });
 });
 
