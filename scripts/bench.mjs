@@ -2,7 +2,9 @@
 // with `out`, and with `out` on the wasm heap (pe.allocate: no copy; for RoPE also x on the heap), posembed wasm scalar, plain JS, TensorFlow.js wasm, ONNX Runtime Web wasm single-threaded)
 // against the memory limit of the same bytes; medians of repeated runs and the max error vs float64.
 // Prints a table per op and writes JSON (build/bench.json, or --json PATH). --quick for fewer runs;
-// --op NAME to run the ops whose name contains NAME.
+// --op NAME to run the ops whose name contains NAME; --gpu-sizes for the WebGPU sizes (sinusoidal 8192 x 4096,
+// similarity 4096 x 4096) with posembed alone, wasm against WebGPU. Node's WebGPU uses SwiftShader unless
+// VK_ICD_FILENAMES names another Vulkan driver (a real GPU's, e.g. /usr/share/vulkan/icd.d/nvidia_icd.json).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -12,10 +14,10 @@ import '@tensorflow/tfjs-backend-wasm';
 import * as ort from 'onnxruntime-web';
 import { create } from 'webgpu';
 import { load } from '../dist/index.js';
-import { OPS } from './bench/ops.mjs';
+import { GPU_SIZE_OPS, OPS } from './bench/ops.mjs';
 import { maxError, sampledIndices } from './bench/cases.mjs';
 
-const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, op: { type: 'string' }, json: { type: 'string', default: 'build/bench.json' } } });
+const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, 'gpu-sizes': { type: 'boolean', default: false }, op: { type: 'string' }, json: { type: 'string', default: 'build/bench.json' } } });
 const SAMPLES = 4096;
 
 const format = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
@@ -36,8 +38,11 @@ console.log(gpuName
   ? 'WebGPU: through Node\'s webgpu package; with SwiftShader (a CPU Vulkan) its column measures API overhead and a software rasteriser, not GPU speed. Times include reading the result back.\n'
   : `WebGPU: no adapter here (${gpu.fallbackReason}); no WebGPU column.\n`);
 
+if (args['gpu-sizes'] && gpuName?.includes('SwiftShader')) {
+  console.log('--gpu-sizes on SwiftShader: the WebGPU similarity of 4096 x 4096 takes minutes on the CPU.\n');
+}
 const results = [];
-for (const makeOp of OPS) {
+for (const makeOp of args['gpu-sizes'] ? GPU_SIZE_OPS : OPS) {
   const op = await makeOp();
   if (args.op && !op.name.includes(args.op)) continue;
   const indices = sampledIndices(op.elements, SAMPLES);
@@ -52,7 +57,7 @@ for (const makeOp of OPS) {
     'posembed wasm SIMD, out': () => op.posembed(engines['posembed wasm SIMD'], out, contexts['posembed wasm SIMD']),
     'posembed wasm SIMD, heap out': () => op.posembed(engines['posembed wasm SIMD'], heapOut.data, contexts['posembed wasm SIMD']),
     ...(heapInput ? { 'posembed wasm SIMD, heap in and out': () => op.posembedOnHeap(engines['posembed wasm SIMD'], heapOut.data, heapInput) } : {}),
-    'posembed wasm scalar': () => op.posembed(engines['posembed wasm scalar'], undefined, contexts['posembed wasm scalar']),
+    ...(args['gpu-sizes'] ? {} : { 'posembed wasm scalar': () => op.posembed(engines['posembed wasm scalar'], undefined, contexts['posembed wasm scalar']) }),
     ...(gpuName ? { [gpuName]: async () => {
       const tensor = op.posembed(gpu, undefined, contexts[gpuName]);
       const { data } = await tensor.read();

@@ -134,3 +134,9 @@ export async function similarityOp() {
 }
 
 export const OPS = [sinusoidalOp, lookupOp, fusedOp, ropeOp, alibiOp, similarityOp];
+
+// The sizes the WebGPU path is judged at, posembed alone (wasm against WebGPU; the peers would take minutes).
+export const GPU_SIZE_OPS = [
+  async () => ({ ...sinusoidalCase({ length: 8192, dModel: 4096 }), impls: {} }),
+  async () => ({ ...similarityCase({ n: 4096, d: 512 }), impls: {} }),
+];
