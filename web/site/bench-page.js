@@ -2,11 +2,20 @@
 import { load } from 'posembed';
 import { alibiCase, fusedCase, lookupCase, maxError, ropeCase, sampledIndices, similarityCase, sinusoidalCase } from '../../scripts/bench/cases.mjs';
 
+// Each size's cases, made when run; `only`: the implementations worth timing at that size.
 const SIZES = {
-  small: [sinusoidalCase({ length: 256, dModel: 128 }), lookupCase({ vocabSize: 4096, dModel: 64, count: 512 }), fusedCase({ vocabSize: 4096, dModel: 64, batch: 2, seq: 128 }),
-    ropeCase({ heads: 4, seq: 128, headDim: 64 }), alibiCase({ heads: 4, length: 128 }), similarityCase({ n: 128, d: 64 })],
-  medium: [sinusoidalCase({ length: 2048, dModel: 512 }), lookupCase({ vocabSize: 32000, dModel: 256, count: 2048 }), fusedCase({ vocabSize: 32000, dModel: 256, batch: 4, seq: 512 }),
-    ropeCase({ heads: 16, seq: 512, headDim: 64 }), alibiCase({ heads: 8, length: 512 }), similarityCase({ n: 512, d: 256 })],
+  small: {
+    cases: () => [sinusoidalCase({ length: 256, dModel: 128 }), lookupCase({ vocabSize: 4096, dModel: 64, count: 512 }), fusedCase({ vocabSize: 4096, dModel: 64, batch: 2, seq: 128 }),
+      ropeCase({ heads: 4, seq: 128, headDim: 64 }), alibiCase({ heads: 4, length: 128 }), similarityCase({ n: 128, d: 64 })],
+  },
+  medium: {
+    cases: () => [sinusoidalCase({ length: 2048, dModel: 512 }), lookupCase({ vocabSize: 32000, dModel: 256, count: 2048 }), fusedCase({ vocabSize: 32000, dModel: 256, batch: 4, seq: 512 }),
+      ropeCase({ heads: 16, seq: 512, headDim: 64 }), alibiCase({ heads: 8, length: 512 }), similarityCase({ n: 512, d: 256 })],
+  },
+  gpu: {
+    cases: () => [sinusoidalCase({ length: 8192, dModel: 4096 }), similarityCase({ n: 4096, d: 512 })],
+    only: ['posembed wasm SIMD', 'posembed WebGPU'],
+  },
 };
 const COLOURS = { 'posembed wasm SIMD': '#1f5fbf', 'posembed wasm scalar': '#92c5de', 'posembed WebGPU': '#1b7837', 'plain JS': '#b2182b' };
 const form = document.querySelector('#bench-controls');
@@ -73,7 +82,8 @@ async function run(event) {
   event.preventDefault();
   const f = new FormData(form);
   const runs = Math.max(1, Math.min(50, Number(f.get('runs')) || 1));
-  const cases = SIZES[f.get('size')] ?? SIZES.small;
+  const size = SIZES[f.get('size')] ?? SIZES.small;
+  const cases = size.cases();
   document.querySelector('#bench-run').disabled = true;
   const results = [];
   for (const c of cases) {
@@ -81,7 +91,7 @@ async function run(event) {
     const row = { name: c.name, times: {}, errors: {} };
     const contexts = Object.fromEntries(Object.entries(engines).map(([name, pe]) => [name, c.setup?.(pe)]));
     const runners = { ...Object.fromEntries(Object.entries(engines).map(([name, pe]) => [name, posembedRunner(pe, c, contexts[name])])), 'plain JS': c.plainJs };
-    for (const [name, fn] of Object.entries(runners)) {
+    for (const [name, fn] of Object.entries(runners).filter(([name]) => !size.only || size.only.includes(name))) {
       status.textContent = `Running ${c.name}: ${name}…`;
       await nextFrame();
       const { median, output } = await time(fn, runs);
