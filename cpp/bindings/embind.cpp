@@ -261,6 +261,16 @@ val js_rope_table(double head_dim, double rotary_dim, double base, const val& sc
   return to_js(rope_table(params, heap_span<const int32_t>(positions, seq), heap_span<float>(out, seq * rotary_dim)));
 }
 
+val js_rope_rotate(double head_dim, double rotary_dim, const std::string& layout, uintptr_t table, double seq, double first, double count,
+                   uintptr_t x, uintptr_t out) {
+  const auto parsed_layout = parse_rope_layout(layout);
+  if (!parsed_layout) return to_js(Status::type_error("layout must be 'half' or 'interleaved', got '" + layout + "'"));
+  const RopeParams params{.head_dim = to_int64(head_dim), .rotary_dim = to_int64(rotary_dim), .layout = *parsed_layout};
+  const double elements = count * head_dim;
+  return to_js(rotate_by_table(params, heap_span<const float>(table, seq * rotary_dim), to_int64(seq), to_int64(first), to_int64(count),
+                               heap_span<const float>(x, elements), heap_span<float>(out, elements)));
+}
+
 val js_limits() {
   val out = val::object();
   out.set("maxDModel", static_cast<double>(limits::kMaxDModel));
@@ -299,5 +309,6 @@ EMSCRIPTEN_BINDINGS(posembed) {
   function("pca", &posembed::js_pca);
   function("combinedEmbedding", &posembed::js_combined_embedding);
   function("ropeTable", &posembed::js_rope_table);
+  function("ropeRotate", &posembed::js_rope_rotate);
   function("limits", &posembed::js_limits);
 }

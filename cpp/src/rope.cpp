@@ -156,49 +156,62 @@ Status rope_table(const RopeParams& params, std::span<const int32_t> positions, 
   return {};
 }
 
+Status rotate_by_table(const RopeParams& params, std::span<const float> table, int64_t seq, int64_t first, int64_t count,
+                       std::span<const float> x, std::span<float> out) {
+  POSEMBED_RETURN_IF_ERROR(validate(params));
+  const auto d = static_cast<std::size_t>(params.head_dim);
+  const auto half = static_cast<std::size_t>(params.rotary_dim / 2);
+  if (seq < 1 || table.size() != static_cast<std::size_t>(seq) * 2 * half) {
+    return Status::range_error("table must hold seq * rotaryDim elements");
+  }
+  if (first < 0 || count < 0) return Status::range_error("first and count must be >= 0");
+  const std::size_t elements = static_cast<std::size_t>(count) * d;
+  if (x.size() != elements) return Status::range_error("x must hold count * headDim = " + std::to_string(elements) + " elements, got " + std::to_string(x.size()));
+  if (out.size() != elements) return output_size_error(elements, out.size());
+
+  const std::size_t pass_through = d - 2 * half;
+  for (std::size_t v = 0; v < static_cast<std::size_t>(count); ++v) {
+    const float* in = x.data() + v * d;
+    float* result = out.data() + v * d;
+    const float* sn = table.data() + ((static_cast<std::size_t>(first) + v) % static_cast<std::size_t>(seq)) * 2 * half;
+    const float* c = sn + half;
+    if (params.layout == RopeLayout::kHalf) {
+      simd::for_each_float(half, [&]<class V>(std::size_t i) {
+        const V x1 = simd::load<V>(in + i);
+        const V x2 = simd::load<V>(in + half + i);
+        const V cosine = simd::load<V>(c + i);
+        const V sine = simd::load<V>(sn + i);
+        simd::store(result + i, x1 * cosine - x2 * sine);
+        simd::store(result + half + i, x2 * cosine + x1 * sine);
+      });
+    } else {
+      for (std::size_t i = 0; i < half; ++i) {
+        const float x1 = in[2 * i];
+        const float x2 = in[2 * i + 1];
+        result[2 * i] = x1 * c[i] - x2 * sn[i];
+        result[2 * i + 1] = x2 * c[i] + x1 * sn[i];
+      }
+    }
+    if (pass_through > 0 && result != in) std::memcpy(result + 2 * half, in + 2 * half, pass_through * sizeof(float));
+  }
+  return {};
+}
+
 Status apply_rope(const RopeParams& params, std::span<const float> x, int64_t rows, std::span<const int32_t> positions,
                   std::span<float> out) {
   POSEMBED_RETURN_IF_ERROR(validate(params));
   const auto seq = positions.size();
   const auto d = static_cast<std::size_t>(params.head_dim);
-  const auto half = static_cast<std::size_t>(params.rotary_dim / 2);
+  const auto rotary_dim = static_cast<std::size_t>(params.rotary_dim);
   const std::size_t elements = static_cast<std::size_t>(rows) * seq * d;
   if (rows < 1 || seq < 1 || x.size() != elements) {
     return Status::range_error("x must hold rows * seq * headDim = " + std::to_string(elements) + " elements, got " + std::to_string(x.size()));
   }
   if (out.size() != elements) return output_size_error(elements, out.size());
-  std::unique_ptr<float[]> table(new (std::nothrow) float[2 * seq * half]);
+  std::unique_ptr<float[]> table(new (std::nothrow) float[seq * rotary_dim]);
   if (!table) return Status::range_error("applyRope: out of memory for its cos/sin table");
-  POSEMBED_RETURN_IF_ERROR(rope_table(params, positions, {table.get(), 2 * seq * half}));
-
-  const std::size_t pass_through = d - 2 * half;
-  for (std::size_t r = 0; r < static_cast<std::size_t>(rows); ++r) {
-    for (std::size_t s = 0; s < seq; ++s) {
-      const float* in = x.data() + (r * seq + s) * d;
-      float* result = out.data() + (r * seq + s) * d;
-      const float* sn = table.get() + s * 2 * half;
-      const float* c = sn + half;
-      if (params.layout == RopeLayout::kHalf) {
-        simd::for_each_float(half, [&]<class V>(std::size_t i) {
-          const V x1 = simd::load<V>(in + i);
-          const V x2 = simd::load<V>(in + half + i);
-          const V cosine = simd::load<V>(c + i);
-          const V sine = simd::load<V>(sn + i);
-          simd::store(result + i, x1 * cosine - x2 * sine);
-          simd::store(result + half + i, x2 * cosine + x1 * sine);
-        });
-      } else {
-        for (std::size_t i = 0; i < half; ++i) {
-          const float x1 = in[2 * i];
-          const float x2 = in[2 * i + 1];
-          result[2 * i] = x1 * c[i] - x2 * sn[i];
-          result[2 * i + 1] = x2 * c[i] + x1 * sn[i];
-        }
-      }
-      if (pass_through > 0 && result != in) std::memcpy(result + 2 * half, in + 2 * half, pass_through * sizeof(float));
-    }
-  }
-  return {};
+  POSEMBED_RETURN_IF_ERROR(rope_table(params, positions, {table.get(), seq * rotary_dim}));
+  return rotate_by_table(params, {table.get(), seq * rotary_dim}, static_cast<int64_t>(seq), 0, rows * static_cast<int64_t>(seq), x, out);
 }
 
 }  // namespace posembed

@@ -1,5 +1,6 @@
 #include "posembed/rope.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -108,6 +109,35 @@ TEST_CASE("applyRope works in place", "[rope]") {
   const auto expected = rotate(params, x, positions);
   REQUIRE(apply_rope(params, x, 1, positions, x).ok());
   CHECK(x == expected);
+}
+
+TEST_CASE("rotating by a table in blocks of any size equals applyRope, in place or not", "[rope]") {
+  for (const auto layout : {RopeLayout::kHalf, RopeLayout::kInterleaved}) {
+    const RopeParams params{.head_dim = 10, .rotary_dim = 8, .layout = layout, .scaling = {.kind = RopeScalingKind::kLinear, .factor = 2}};
+    const int64_t rows = 3;
+    const std::vector<int32_t> positions = {7, 8, 9, 10, 11};
+    const auto seq = static_cast<int64_t>(positions.size());
+    std::vector<float> x(static_cast<std::size_t>(rows * seq * 10));
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::sin(static_cast<float>(i));
+    std::vector<float> expected(x.size());
+    REQUIRE(apply_rope(params, x, rows, positions, expected).ok());
+    std::vector<float> table(static_cast<std::size_t>(seq * 8));
+    REQUIRE(rope_table(params, positions, table).ok());
+    for (const int64_t block : {1, 2, 4, 5, 7, 15}) {  // blocks that split rows and sequences anywhere
+      std::vector<float> out(x.size()), in_place = x;
+      for (int64_t first = 0; first < rows * seq; first += block) {
+        const int64_t count = std::min(block, rows * seq - first);
+        const std::size_t at = static_cast<std::size_t>(first * 10), n = static_cast<std::size_t>(count * 10);
+        REQUIRE(rotate_by_table(params, table, seq, first, count, std::span(x).subspan(at, n), std::span(out).subspan(at, n)).ok());
+        REQUIRE(rotate_by_table(params, table, seq, first, count, std::span(in_place).subspan(at, n), std::span(in_place).subspan(at, n)).ok());
+      }
+      CHECK(out == expected);
+      CHECK(in_place == expected);
+    }
+    std::vector<float> short_table(8);
+    CHECK(rotate_by_table(params, short_table, seq, 0, 1, std::span(x).first(10), std::span(x).first(10)).message() == "table must hold seq * rotaryDim elements");
+    CHECK(rotate_by_table(params, table, seq, 0, 2, std::span(x).first(10), std::span(x).first(20)).message() == "x must hold count * headDim = 20 elements, got 10");
+  }
 }
 
 TEST_CASE("RoPE rejects bad parameters", "[rope]") {

@@ -57,6 +57,30 @@ describeEachModule('rope', (instance) => {
     assert.notDeepEqual(implicit.data, pe.applyRope(x).data);
   });
 
+  it('x larger than a block streams through the heap with the same result as x on the heap (fresh, JS out, heap out)', () => {
+    const shape = [3, 700, 80];  // 168,000 floats: three blocks of 819 vectors, splitting heads and sequences
+    const x = { data: Float32Array.from({ length: 3 * 700 * 80 }, (_, i) => Math.sin(i * 0.37)), shape };
+    const cases = [
+      { offset: 5 },
+      { positions: Array.from({ length: 700 }, (_, i) => (i * 7919) % 100003), layout: 'interleaved', rotaryDim: 64 },
+      { offset: 1_000_000, scaling: { type: 'yarn', factor: 4, originalMaxPositions: 4096 }, rotaryDim: 48 },
+    ];
+    for (const options of cases) {
+      const onHeap = pe.allocate(x.data.length);
+      onHeap.data.set(x.data);
+      const expected = pe.applyRope({ data: onHeap.data, shape }, options).data;  // not streamed: x is on the heap
+      assert.deepEqual(pe.applyRope(x, options).data, expected, JSON.stringify(options));
+      const out = new Float32Array(x.data.length);
+      assert.equal(pe.applyRope(x, { ...options, out }).data, out);
+      assert.deepEqual(out, expected);
+      const heapOut = pe.allocate(x.data.length);
+      pe.applyRope(x, { ...options, out: heapOut.data });
+      assert.deepEqual(heapOut.data, expected);
+      for (const heap of [onHeap, heapOut]) heap.dispose();
+    }
+    assert.equal(pe.memory().liveAllocations, 0);
+  });
+
   it('rejects bad parameters with their ranges', () => {
     const x = { data: new Float32Array(16), shape: [2, 8] };
     assert.throws(() => pe.applyRope(x, { rotaryDim: 5 }), { name: 'RangeError', message: 'rotaryDim must be an even integer in [2, 8], got 5' });

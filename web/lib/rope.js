@@ -1,5 +1,5 @@
 // Rotary position embedding: inverse frequencies with HF's scalings, and the rotation of [..., seq, headDim].
-import { describe, integer, number, oneOf, options } from './validate.js';
+import { describe, integer, number, oneOf, options, outBuffer } from './validate.js';
 import { checkedShape, elementCount, MAX_INT32 } from './tensor.js';
 
 // Per scaling type: its required and optional parameters.
@@ -88,10 +88,46 @@ export function ropeTable(core, { headDim, rotaryDim, base, scaling, positions, 
     (outPointer, positionsPointer) => core.module.ropeTable(headDim, rotaryDim, base, scaling, positionsPointer, seq, outPointer));
 }
 
+// Floats of x rotated per call when x streams through the heap: 256 KiB, which stays in L2 with its rows of
+// the table while it is copied in, rotated and copied out.
+const STREAM_BLOCK = 65536;
+
 // x: [..., seq, headDim] → the same shape, rotated.
 export function applyRope(core, x, opts) {
-  const { shape, elements, rows, headDim, seq, rotaryDim, base, layout, positions, scaling, out } = ropeParams(core, x, opts);
+  const p = ropeParams(core, x, opts);
+  if (!core.onHeap(x.data) && p.elements > STREAM_BLOCK) return streamRope(core, x, p);
+  const { shape, elements, rows, headDim, seq, rotaryDim, base, layout, positions, scaling, out } = p;
   const data = core.produce({ elements, what: 'the rotated x', out, inputs: [{ data: x.data, what: 'x' }, { data: positions, what: 'the positions' }] },
     (outPointer, xPointer, positionsPointer) => core.module.applyRope(headDim, rotaryDim, base, layout, scaling, xPointer, rows, positionsPointer, seq, outPointer));
   return { data, shape };
+}
+
+// x in JS memory and larger than a block: the table is made once, then x is copied onto the heap a block of
+// vectors at a time and rotated there in place while in cache: straight into a heap out; through one block
+// into a JS out; into a heap buffer that is copied out whole for a fresh result (TypedArray slice() is the
+// quickest new array: it needs no zeroing). Copying x in whole and rotating it would cross memory twice more.
+function streamRope(core, x, { shape, elements, headDim, seq, rotaryDim, base, layout, positions, scaling, out }) {
+  if (out !== undefined) outBuffer(out, elements);
+  const direct = out !== undefined && core.onHeap(out);
+  const outOffset = direct ? out.byteOffset : null;  // before allocating: a growth detaches the view
+  const vectors = elements / headDim;
+  const perBlock = Math.max(1, Math.floor(STREAM_BLOCK / headDim));
+  const target = direct ? [] : [[(out === undefined ? elements : perBlock * headDim) * 4, out === undefined ? 'the rotated x' : 'a block of x']];
+  const requests = [[seq * rotaryDim * 4, 'the cos/sin table'], [positions.byteLength, 'the positions'], ...target];
+  return core.withHeap(requests, (table, positionsPointer, heapTarget) => {
+    core.view(Int32Array, positionsPointer, seq).set(positions);
+    core.check(core.module.ropeTable(headDim, rotaryDim, base, scaling, positionsPointer, seq, table));
+    const whole = direct ? outOffset : out === undefined ? heapTarget : null;  // the result's heap address, if any
+    for (let first = 0; first < vectors; first += perBlock) {
+      const count = Math.min(perBlock, vectors - first);
+      const at = whole === null ? heapTarget : whole + first * headDim * 4;
+      const onHeap = core.view(Float32Array, at, count * headDim);
+      onHeap.set(x.data.subarray(first * headDim, (first + count) * headDim));
+      core.check(core.module.ropeRotate(headDim, rotaryDim, layout, table, seq, first, count, at, at));
+      if (whole === null) out.set(onHeap, first * headDim);
+    }
+    if (whole === null) return { data: out, shape };
+    const rotated = core.view(Float32Array, whole, elements);
+    return { data: direct ? rotated : rotated.slice(), shape };
+  });
 }

@@ -53,6 +53,13 @@ Status validate(const RopeParams& params);
 // row the rotary_dim / 2 sines, then the cosines. What apply_rope rotates by; the WebGPU path uploads it.
 Status rope_table(const RopeParams& params, std::span<const int32_t> positions, std::span<float> table);
 
+// Rotates `count` consecutive vectors of a [rows, seq, head_dim] tensor from vector `first` on (x and out
+// hold just those vectors; vector v is at the position of table row v % seq) by table [seq, rotary_dim] from
+// rope_table. out may be x itself. How apply_rope rotates once it has its table; a caller streaming x
+// through memory a block at a time builds the table once and rotates each block.
+Status rotate_by_table(const RopeParams& params, std::span<const float> table, int64_t seq, int64_t first, int64_t count,
+                       std::span<const float> x, std::span<float> out);
+
 // x and out: [rows, seq, head_dim] (rows = product of the leading dims); positions: [seq], each in
 // [0, 2^31 - 1]. out may be x itself.
 Status apply_rope(const RopeParams& params, std::span<const float> x, int64_t rows, std::span<const int32_t> positions,
