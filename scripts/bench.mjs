@@ -66,16 +66,22 @@ for (const makeOp of args['gpu-sizes'] ? GPU_SIZE_OPS : OPS) {
     } } : {}),
     ...op.impls,
   };
-  const rows = [];
+  // Every implementation runs (and is checked) before any is timed: the first timed would otherwise pay for
+  // warming the process (the allocator's thresholds, the JIT) on behalf of the rest.
+  const heavy = (name) => op.slow && (name === 'plain JS' || name === gpuName);
+  const errors = {};
   for (const [name, fn] of Object.entries(tasks)) {
     const result = await fn();
-    const first = result?.data ?? result;
-    const error = name.startsWith('memory limit') ? null : maxError(first, op.reference, indices);
-    const heavy = op.slow && (name === 'plain JS' || name === gpuName);
-    const bench = new Bench({ time: args.quick || heavy ? 0 : 1000, iterations: heavy ? 2 : args.quick ? 5 : 15, warmup: !heavy, warmupIterations: 2, warmupTime: 0 });
+    errors[name] = name.startsWith('memory limit') ? null : maxError(result?.data ?? result, op.reference, indices);
+    for (let warm = 0; warm < (heavy(name) ? 0 : 3); warm++) await fn();
+  }
+  const rows = [];
+  for (const [name, fn] of Object.entries(tasks)) {
+    const bench = new Bench({ time: args.quick || heavy(name) ? 0 : 1000, iterations: heavy(name) ? 2 : args.quick ? 5 : 15, warmup: !heavy(name), warmupIterations: 2, warmupTime: 0 });
     bench.add(name, fn);
+    globalThis.gc?.();  // (node --expose-gc) each implementation starts from a collected heap, not its predecessors' garbage
     await bench.run();
-    rows.push({ name, medianMs: bench.tasks[0].result.latency.p50, samples: bench.tasks[0].result.latency.samplesCount ?? null, maxError: error });
+    rows.push({ name, medianMs: bench.tasks[0].result.latency.p50, samples: bench.tasks[0].result.latency.samplesCount ?? null, maxError: errors[name] });
   }
   for (const context of Object.values(contexts)) context?.dispose();
   heapOut.dispose();

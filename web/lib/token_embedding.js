@@ -36,7 +36,7 @@ export class TokenEmbedding extends HeapTable {
     const { core, pointer } = this.live();
     const o = options('lookup options', opts, ['out']);
     const { data, shape } = tokenIds(ids, this.vocabSize);
-    if (this.scale === 1 && !(o.out !== undefined && core.onHeap(o.out))) {
+    if (this.scale === 1 && o.out !== undefined && !core.onHeap(o.out)) {
       return { data: this.#gatherIntoJs(core, pointer, data, o.out), shape: [...shape, this.dModel] };
     }
     const rows = core.produce({ elements: data.length * this.dModel, what: 'the looked-up rows', out: o.out, inputs: [{ data, what: 'the ids' }] },
@@ -45,8 +45,9 @@ export class TokenEmbedding extends HeapTable {
     return { data: rows, shape: [...shape, this.dModel] };
   }
 
-  // An unscaled lookup that must end in JS memory: the rows go straight from the heap table into the
-  // result, one copy, where the kernel would write them to the heap first and copy them again.
+  // An unscaled lookup into a caller's JS array: the rows go straight from the heap table into it, one copy,
+  // where the kernel would write them to the heap first and copy them again. (A fresh result is quicker the
+  // other way: the kernel into the heap, then slice(), which allocates without zeroing.)
   #gatherIntoJs(core, pointer, ids, given) {
     const d = this.dModel;
     for (let j = 0; j < ids.length; j++) {
