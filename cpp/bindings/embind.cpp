@@ -107,9 +107,9 @@ val js_alibi_slopes(double num_heads, uintptr_t out) {
   return to_js(alibi_slopes(to_int64(num_heads), heap_span<float>(out, num_heads)));
 }
 
-val js_alibi_bias(double num_heads, double query_length, double key_length, bool causal, uintptr_t out, double out_count) {
+val js_alibi_bias_rows(double num_heads, double query_length, double key_length, bool causal, double first_row, double row_count, uintptr_t out) {
   const AlibiBiasParams params{to_int64(num_heads), to_int64(query_length), to_int64(key_length), causal};
-  return to_js(alibi_bias(params, heap_span<float>(out, out_count)));
+  return to_js(alibi_bias_rows(params, to_int64(first_row), heap_span<float>(out, row_count * key_length)));
 }
 
 T5BucketParams t5_params(double num_buckets, double max_distance, bool bidirectional) {
@@ -240,16 +240,17 @@ val js_pca(uintptr_t x, double n, double d, double components, uintptr_t out) {
 }
 
 // positions: 0 for none. random_state: a uint64 on the heap, advanced by the dropout draws.
-val js_combined_embedding(uintptr_t table, double vocab_size, double d_model, double padding_idx, double scale, uintptr_t positions,
-                          double max_length, uintptr_t ids, double count, double seq, bool training, double dropout, uintptr_t random_state,
-                          uintptr_t out) {
+val js_combined_embedding_rows(uintptr_t table, double vocab_size, double d_model, double padding_idx, double scale, uintptr_t positions,
+                               double max_length, uintptr_t ids, double count, double seq, double first_row, bool training, double dropout,
+                               uintptr_t random_state, uintptr_t out) {
   const CombinedEmbeddingParams params{embedding_shape(vocab_size, d_model, padding_idx), static_cast<float>(scale), to_int64(max_length),
                                        static_cast<float>(dropout)};
   auto* state = reinterpret_cast<uint64_t*>(random_state);
   Random random(*state);
-  const Status status = combined_embedding(params, heap_span<const float>(table, vocab_size * d_model),
-                                           positions ? heap_span<const float>(positions, max_length * d_model) : std::span<const float>(),
-                                           heap_span<const int32_t>(ids, count), to_int64(seq), training, random, heap_span<float>(out, count * d_model));
+  const Status status = combined_embedding_rows(params, heap_span<const float>(table, vocab_size * d_model),
+                                                positions ? heap_span<const float>(positions, max_length * d_model) : std::span<const float>(),
+                                                heap_span<const int32_t>(ids, count), to_int64(seq), to_int64(first_row), training, random,
+                                                heap_span<float>(out, count * d_model));
   *state = random.state();
   return to_js(status);
 }
@@ -293,7 +294,7 @@ EMSCRIPTEN_BINDINGS(posembed) {
   function("tokenEmbeddingLookup", &posembed::js_token_embedding_lookup);
   function("embeddingScaleFactor", &posembed::js_embedding_scale_factor);
   function("alibiSlopes", &posembed::js_alibi_slopes);
-  function("alibiBias", &posembed::js_alibi_bias);
+  function("alibiBiasRows", &posembed::js_alibi_bias_rows);
   function("t5Buckets", &posembed::js_t5_buckets);
   function("t5BucketMatrix", &posembed::js_t5_bucket_matrix);
   function("t5Bias", &posembed::js_t5_bias);
@@ -307,7 +308,7 @@ EMSCRIPTEN_BINDINGS(posembed) {
   function("similarity", &posembed::js_similarity);
   function("nearestRows", &posembed::js_nearest_rows);
   function("pca", &posembed::js_pca);
-  function("combinedEmbedding", &posembed::js_combined_embedding);
+  function("combinedEmbeddingRows", &posembed::js_combined_embedding_rows);
   function("ropeTable", &posembed::js_rope_table);
   function("ropeRotate", &posembed::js_rope_rotate);
   function("limits", &posembed::js_limits);

@@ -4,6 +4,9 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <new>
+#include <string>
 
 #include "posembed/limits.hpp"
 #include "posembed/simd.hpp"
@@ -43,28 +46,37 @@ Status validate(const AlibiBiasParams& params) {
 
 Status alibi_bias(const AlibiBiasParams& params, std::span<float> out) {
   POSEMBED_RETURN_IF_ERROR(validate(params));
+  const std::size_t needed = static_cast<std::size_t>(params.num_heads * params.query_length * params.key_length);
+  if (out.size() != needed) return output_size_error(needed, out.size());
+  return alibi_bias_rows(params, 0, out);
+}
+
+Status alibi_bias_rows(const AlibiBiasParams& params, int64_t first_row, std::span<float> out) {
+  POSEMBED_RETURN_IF_ERROR(validate(params));
   const auto q = static_cast<std::size_t>(params.query_length);
   const auto k = static_cast<std::size_t>(params.key_length);
-  const std::size_t needed = static_cast<std::size_t>(params.num_heads) * q * k;
-  if (out.size() != needed) return output_size_error(needed, out.size());
+  const std::size_t total_rows = static_cast<std::size_t>(params.num_heads) * q;
+  const std::size_t rows = out.size() / k;
+  if (first_row < 0 || out.size() % k != 0 || static_cast<std::size_t>(first_row) + rows > total_rows) {
+    return Status::range_error("the rows must lie within numHeads * queryLength = " + std::to_string(total_rows) + " rows of keyLength values");
+  }
   std::unique_ptr<float[]> slopes(new (std::nothrow) float[static_cast<std::size_t>(params.num_heads)]);
   if (!slopes) return Status::range_error("alibiBias: out of memory for the slopes");
   POSEMBED_RETURN_IF_ERROR(alibi_slopes(params.num_heads, {slopes.get(), static_cast<std::size_t>(params.num_heads)}));
   const std::size_t first_query = k - q;
-  for (int64_t h = 0; h < params.num_heads; ++h) {
-    const float negative_slope = -slopes[h];
-    for (std::size_t i = 0; i < q; ++i) {
-      float* row = out.data() + (static_cast<std::size_t>(h) * q + i) * k;
-      const std::size_t query = first_query + i;
-      // Keys beyond the query are masked when causal; distances are exact integers in float up to 2^24.
-      const std::size_t visible = params.causal ? query + 1 : k;
-      const auto query_f = static_cast<float>(query);
-      simd::for_each_float(visible, [&]<class V>(std::size_t j) {
-        const V key = simd::iota<V>(static_cast<float>(j));
-        simd::store(row + j, xsimd::abs(V(query_f) - key) * V(negative_slope));
-      });
-      std::fill(row + visible, row + k, -std::numeric_limits<float>::infinity());
-    }
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::size_t head = (static_cast<std::size_t>(first_row) + r) / q;
+    const std::size_t query = first_query + (static_cast<std::size_t>(first_row) + r) % q;
+    float* row = out.data() + r * k;
+    const float negative_slope = -slopes[head];
+    // Keys beyond the query are masked when causal; distances are exact integers in float up to 2^24.
+    const std::size_t visible = params.causal ? query + 1 : k;
+    const auto query_f = static_cast<float>(query);
+    simd::for_each_float(visible, [&]<class V>(std::size_t j) {
+      const V key = simd::iota<V>(static_cast<float>(j));
+      simd::store(row + j, xsimd::abs(V(query_f) - key) * V(negative_slope));
+    });
+    std::fill(row + visible, row + k, -std::numeric_limits<float>::infinity());
   }
   return {};
 }

@@ -64,10 +64,10 @@ Status init_embedding_table(const TokenEmbeddingShape& shape, const EmbeddingIni
   return {};
 }
 
-Status validate_ids(const TokenEmbeddingShape& shape, std::span<const int32_t> ids) {
+Status validate_ids(const TokenEmbeddingShape& shape, std::span<const int32_t> ids, int64_t first_index) {
   for (std::size_t j = 0; j < ids.size(); ++j) {
     if (ids[j] < 0 || ids[j] >= shape.vocab_size) {
-      return out_of_range("ids[" + std::to_string(j) + "]",
+      return out_of_range("ids[" + std::to_string(first_index + static_cast<int64_t>(j)) + "]",
                           "a token id in [0, vocabSize - 1] = [0, " + std::to_string(shape.vocab_size - 1) + "]", ids[j]);
     }
   }

@@ -1,5 +1,6 @@
 #include "posembed/alibi.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -76,6 +77,25 @@ TEST_CASE("ALiBi bias sweep: kv-cache alignment, causal mask, relative error", "
         }
       }
     }
+  }
+}
+
+TEST_CASE("ALiBi bias written in blocks of rows equals it written whole", "[alibi]") {
+  for (const bool causal : {false, true}) {
+    const AlibiBiasParams params{.num_heads = 5, .query_length = 6, .key_length = 9, .causal = causal};
+    std::vector<float> whole(5 * 6 * 9);
+    REQUIRE(alibi_bias(params, whole).ok());
+    for (const std::size_t block : {1, 4, 7, 30}) {  // blocks that split heads anywhere
+      std::vector<float> blocks(whole.size());
+      for (std::size_t first = 0; first < 30; first += block) {
+        const std::size_t count = std::min<std::size_t>(block, 30 - first);
+        REQUIRE(alibi_bias_rows(params, static_cast<int64_t>(first), std::span(blocks).subspan(first * 9, count * 9)).ok());
+      }
+      CHECK(blocks == whole);
+    }
+    std::vector<float> two_rows(2 * 9);
+    CHECK(alibi_bias_rows(params, 29, two_rows).message() == "the rows must lie within numHeads * queryLength = 30 rows of keyLength values");
+    CHECK(alibi_bias_rows(params, -1, two_rows).message() == "the rows must lie within numHeads * queryLength = 30 rows of keyLength values");
   }
 }
 

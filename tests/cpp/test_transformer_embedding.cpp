@@ -1,5 +1,6 @@
 #include "posembed/transformer_embedding.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -45,6 +46,35 @@ TEST_CASE("dropout: only when training, inverted, reproducible from the seed", "
   }
   CHECK(std::abs(static_cast<double>(dropped) / static_cast<double>(a.size()) - 0.25) < 0.02);
   for (float v : eval) REQUIRE(v == 2.0f);
+}
+
+TEST_CASE("the fused layer written in blocks of rows equals it written whole, dropout included", "[transformer_embedding]") {
+  const CombinedEmbeddingParams params{.shape = {.vocab_size = 11, .d_model = 8, .padding_idx = 2}, .scale = 3.0f, .max_length = 7, .dropout = 0.3f};
+  std::vector<float> table(11 * 8), positions(7 * 8);
+  for (std::size_t i = 0; i < table.size(); ++i) table[i] = std::sin(static_cast<float>(i));
+  for (std::size_t i = 0; i < positions.size(); ++i) positions[i] = std::cos(static_cast<float>(i));
+  std::vector<int32_t> ids(3 * 7);
+  for (std::size_t j = 0; j < ids.size(); ++j) ids[j] = static_cast<int32_t>((j * 5) % 11);
+  for (const bool training : {false, true}) {
+    std::vector<float> whole(ids.size() * 8);
+    Random once(4);
+    REQUIRE(combined_embedding(params, table, positions, ids, 7, training, once, whole).ok());
+    for (const std::size_t block : {1, 3, 5, 8, 21}) {  // blocks that split sequences anywhere
+      std::vector<float> blocks(whole.size());
+      Random streamed(4);
+      for (std::size_t first = 0; first < ids.size(); first += block) {
+        const std::size_t count = std::min(block, ids.size() - first);
+        REQUIRE(combined_embedding_rows(params, table, positions, std::span(ids).subspan(first, count), 7, static_cast<int64_t>(first), training,
+                                        streamed, std::span(blocks).subspan(first * 8, count * 8)).ok());
+      }
+      CHECK(blocks == whole);
+      CHECK(streamed.state() == once.state());
+    }
+  }
+  std::vector<int32_t> bad = {1, 12};
+  std::vector<float> out(16);
+  Random random(0);
+  CHECK(combined_embedding_rows(params, table, positions, bad, 7, 40, false, random, out).message() == "ids[41] must be a token id in [0, vocabSize - 1] = [0, 10], got 12");
 }
 
 TEST_CASE("the fused layer checks ids, sequence length and dropout", "[transformer_embedding]") {

@@ -35,6 +35,15 @@ describeEachModule('alibi', (instance) => {
     assert.deepEqual(result.shape, [3, 4, 4]);
   });
 
+  it('a JS out larger than a block is written a block at a time, with the same values', () => {
+    for (const options of [{ numHeads: 5, keyLength: 200, queryLength: 150, causal: true }, { numHeads: 3, keyLength: 70000, queryLength: 20 }]) {
+      const expected = pe.alibiBias(options).data;  // 150,000 floats: 3 blocks; rows of 70,000 keys: one row per block
+      const out = new Float32Array(expected.length);
+      assert.equal(pe.alibiBias({ ...options, out }).data, out);
+      assert.deepEqual(out, expected);
+    }
+  });
+
   it('rejects bad parameters with their ranges', () => {
     assert.throws(() => pe.alibiSlopes(0), { name: 'RangeError', message: 'numHeads must be an integer in [1, 4096], got 0' });
     assert.throws(() => pe.alibiSlopes(2.5), { name: 'RangeError', message: 'numHeads must be an integer in [1, 4096], got 2.5' });

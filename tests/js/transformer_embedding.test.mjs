@@ -42,6 +42,26 @@ describeEachModule('transformerEmbedding', (instance) => {
     b.dispose();
   });
 
+  it('a JS out larger than a block is written a block at a time: the same values, dropout included; a bad id leaves it untouched', () => {
+    const options = { vocabSize: 500, dModel: 96, maxLength: 300, positional: 'sinusoidal', scale: 'sqrt', paddingIdx: 3, dropout: 0.2, seed: 8 };
+    const ids = { data: Int32Array.from({ length: 4 * 300 }, (_, j) => (j * 37) % 500), shape: [4, 300] };  // 115,200 floats: 2 blocks
+    for (const training of [false, true]) {
+      const [whole, streamed] = [pe.transformerEmbedding(options), pe.transformerEmbedding(options)];  // the same seed
+      const expected = whole.forward(ids, { training }).data;
+      const out = new Float32Array(expected.length);
+      assert.equal(streamed.forward(ids, { training, out }).data, out);
+      assert.deepEqual(out, expected);
+      // Both generators are where the whole call left its own: the next calls agree too.
+      assert.deepEqual(streamed.forward(ids, { training, out }).data, whole.forward(ids, { training }).data);
+      const bad = { data: ids.data.map((id, j) => (j === 1000 ? 500 : id)), shape: ids.shape };
+      const before = out.slice();
+      assert.throws(() => streamed.forward(bad, { training, out }), { name: 'RangeError', message: 'ids[1000] must be a token id in [0, vocabSize - 1] = [0, 499], got 500' });
+      assert.deepEqual(out, before);
+      whole.dispose();
+      streamed.dispose();
+    }
+  });
+
   it('rejects sequences past maxLength and bad options; dispose frees everything', () => {
     const before = pe.memory().liveAllocations;
     const layer = pe.transformerEmbedding({ vocabSize: 10, dModel: 4, maxLength: 4 });

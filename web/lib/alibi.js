@@ -21,8 +21,7 @@ export function alibiParams(core, opts) {
 
 export function alibiBias(core, opts) {
   const { numHeads, keyLength, queryLength, causal, out } = alibiParams(core, opts);
-  const elements = numHeads * queryLength * keyLength;
-  const data = core.produce({ elements, what: 'the ALiBi bias', out },
-    (pointer) => core.module.alibiBias(numHeads, queryLength, keyLength, causal, pointer, elements));
+  const data = core.produceRows({ rows: numHeads * queryLength, rowElements: keyLength, what: 'the ALiBi bias', out },
+    (pointer, firstRow, rowCount) => core.module.alibiBiasRows(numHeads, queryLength, keyLength, causal, firstRow, rowCount, pointer));
   return { data, shape: [numHeads, queryLength, keyLength] };
 }

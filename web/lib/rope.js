@@ -1,6 +1,7 @@
 // Rotary position embedding: inverse frequencies with HF's scalings, and the rotation of [..., seq, headDim].
 import { describe, integer, number, oneOf, options, outBuffer } from './validate.js';
 import { checkedShape, elementCount, MAX_INT32 } from './tensor.js';
+import { STREAM_BLOCK } from './wasm.js';
 
 // Per scaling type: its required and optional parameters.
 const SCALINGS = {
@@ -87,10 +88,6 @@ export function ropeTable(core, { headDim, rotaryDim, base, scaling, positions, 
   return core.produce({ elements: seq * rotaryDim, what: 'the cos/sin table', inputs: [{ data: positions, what: 'the positions' }] },
     (outPointer, positionsPointer) => core.module.ropeTable(headDim, rotaryDim, base, scaling, positionsPointer, seq, outPointer));
 }
-
-// Floats of x rotated per call when x streams through the heap: 256 KiB, which stays in L2 with its rows of
-// the table while it is copied in, rotated and copied out.
-const STREAM_BLOCK = 65536;
 
 // x: [..., seq, headDim] → the same shape, rotated.
 export function applyRope(core, x, opts) {

@@ -36,6 +36,16 @@ export function tokenIds(ids, vocabSize, name = 'ids') {
   throw new TypeError(`${name} must be an array of token ids, an Int32Array or a tensor { data: Int32Array, shape }, got ${describe(ids)}`);
 }
 
+// Every id of an Int32Array in [0, vocabSize), checked in JS where no kernel will check them first: before
+// a lookup copies rows into a JS array, a GPU kernel reads them, or a streamed output is written.
+export function checkTokenIds(ids, vocabSize) {
+  for (let j = 0; j < ids.length; j++) {
+    if (ids[j] < 0 || ids[j] >= vocabSize) {
+      throw new RangeError(`ids[${j}] must be a token id in [0, vocabSize - 1] = [0, ${vocabSize - 1}], got ${ids[j]}`);
+    }
+  }
+}
+
 function nonEmpty(name, tensor) {
   if (tensor.data.length === 0) throw new RangeError(`${name} must hold at least one id, got none`);
   return tensor;

@@ -1,6 +1,6 @@
 // Token embedding: a [vocabSize, dModel] table on the wasm heap; lookup gathers rows by id.
 import { describe, integer, number, options, outBuffer } from './validate.js';
-import { tokenIds } from './tensor.js';
+import { checkTokenIds, tokenIds } from './tensor.js';
 import { HeapTable } from './table.js';
 import { nearestRows } from './analysis.js';
 
@@ -50,11 +50,7 @@ export class TokenEmbedding extends HeapTable {
   // other way: the kernel into the heap, then slice(), which allocates without zeroing.)
   #gatherIntoJs(core, pointer, ids, given) {
     const d = this.dModel;
-    for (let j = 0; j < ids.length; j++) {
-      if (ids[j] < 0 || ids[j] >= this.vocabSize) {
-        throw new RangeError(`ids[${j}] must be a token id in [0, vocabSize - 1] = [0, ${this.vocabSize - 1}], got ${ids[j]}`);
-      }
-    }
+    checkTokenIds(ids, this.vocabSize);
     const out = outBuffer(given, ids.length * d);
     const table = core.f32(pointer, this.vocabSize * d);
     for (let j = 0; j < ids.length; j++) {

@@ -15,6 +15,10 @@ export function simdSupported() {
 // Heap pointers stay below 2^31 (-sMAXIMUM_MEMORY=2GB); one allocation can take at most this.
 export const MAX_HEAP_BYTES = 2 ** 31 - 2 ** 24;
 
+// Floats an output (or RoPE's x) passes through the heap in when it streams to or from JS memory: 256 KiB,
+// which stays in L2 while it is written and copied.
+export const STREAM_BLOCK = 65536;
+
 const ERROR_TYPES = { RangeError, TypeError, Error, WeightFileError };
 
 async function readBytes(url) {
@@ -81,28 +85,59 @@ export class WasmCore {
   // memory growth during the call detaches old views).
   produce({ elements, what, out, type = Float32Array, inputs = [] }, kernel) {
     if (out !== undefined) outBuffer(out, elements, type);
-    // Where arrays on the heap lie, read before the allocations below, which may grow the memory and
-    // detach the caller's views of it.
     const direct = out !== undefined && this.onHeap(out);
-    const outOffset = direct ? out.byteOffset : null;
-    const inputOffsets = inputs.map((input) => (this.onHeap(input.data) ? input.data.byteOffset : null));
-    const copied = inputs.filter((input, k) => inputOffsets[k] === null);
-    const requests = [...(direct ? [] : [[elements * type.BYTES_PER_ELEMENT, what]]), ...copied.map((input) => [input.data.byteLength, input.what])];
+    const outOffset = direct ? out.byteOffset : null;  // before allocating: a growth detaches the view
+    const placed = this.#placed(inputs);
+    const requests = [...(direct ? [] : [[elements * type.BYTES_PER_ELEMENT, what]]), ...placed.requests];
     return this.withHeap(requests, (...pointers) => {
       const outPointer = direct ? outOffset : pointers.shift();
-      const inputPointers = inputs.map((input, k) => {
-        if (inputOffsets[k] !== null) return inputOffsets[k];
-        const pointer = pointers.shift();
-        this.view(input.data.constructor, pointer, input.data.length).set(input.data);
-        return pointer;
-      });
-      this.check(kernel(outPointer, ...inputPointers));
+      this.check(kernel(outPointer, ...placed.pointers(pointers)));
       const result = this.view(type, outPointer, elements);
       if (direct) return result;
       if (out === undefined) return result.slice();  // one allocation and copy, much faster than new + set
       out.set(result);
       return out;
     });
+  }
+
+  // produce() for an output of `rows` rows of `rowElements` values, with kernel(outPointer, firstRow,
+  // rowCount, ...inputPointers) able to write any run of rows (the same values whatever the run). Into a
+  // caller's JS array larger than a block, the rows are written a block at a time into one heap block that
+  // stays in cache and each block is copied out: one pass over the caller's memory, where writing it whole on
+  // the heap and copying it would take three.
+  produceRows({ rows, rowElements, what, out, type = Float32Array, inputs = [] }, kernel) {
+    const elements = rows * rowElements;
+    if (out === undefined || this.onHeap(out) || elements <= STREAM_BLOCK) {
+      return this.produce({ elements, what, out, type, inputs }, (outPointer, ...pointers) => kernel(outPointer, 0, rows, ...pointers));
+    }
+    outBuffer(out, elements, type);
+    const perBlock = Math.max(1, Math.floor(STREAM_BLOCK / rowElements));
+    const placed = this.#placed(inputs);
+    return this.withHeap([[perBlock * rowElements * type.BYTES_PER_ELEMENT, what], ...placed.requests], (block, ...pointers) => {
+      const inputPointers = placed.pointers(pointers);
+      for (let first = 0; first < rows; first += perBlock) {
+        const count = Math.min(perBlock, rows - first);
+        this.check(kernel(block, first, count, ...inputPointers));
+        out.set(this.view(type, block, count * rowElements), first * rowElements);
+      }
+      return out;
+    });
+  }
+
+  // Inputs on their way to the heap: `requests` for the allocations the ones elsewhere need, then, once
+  // allocated, pointers(allocated) copies them in and gives every input's address. Those already on the
+  // heap stay where they are, found before any allocation (which may grow the memory and detach views).
+  #placed(inputs) {
+    const offsets = inputs.map((input) => (this.onHeap(input.data) ? input.data.byteOffset : null));
+    return {
+      requests: inputs.filter((_, k) => offsets[k] === null).map((input) => [input.data.byteLength, input.what]),
+      pointers: (allocated) => inputs.map((input, k) => {
+        if (offsets[k] !== null) return offsets[k];
+        const pointer = allocated.shift();
+        this.view(input.data.constructor, pointer, input.data.length).set(input.data);
+        return pointer;
+      }),
+    };
   }
 
   // Copies `array` to a heap pointer, as a function to call after the allocations: an array on the heap

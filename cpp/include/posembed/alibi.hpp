@@ -28,4 +28,8 @@ Status validate(const AlibiBiasParams& params);
 // out: [numHeads, queryLength, keyLength].
 Status alibi_bias(const AlibiBiasParams& params, std::span<float> out);
 
+// Rows first_row .. first_row + out.size() / keyLength of that bias (a row: one head and query), the same
+// values: for writing it a block at a time.
+Status alibi_bias_rows(const AlibiBiasParams& params, int64_t first_row, std::span<float> out);
+
 }  // namespace posembed

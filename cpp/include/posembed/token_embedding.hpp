@@ -38,8 +38,9 @@ std::optional<EmbeddingScaleKind> parse_embedding_scale(std::string_view name);
 // The factor rows are multiplied by: 1, sqrt(d_model), or the given constant.
 double embedding_scale_factor(EmbeddingScaleKind kind, double constant, int64_t d_model);
 
-// Every id in [0, vocab_size); else a RangeError naming the first bad one.
-Status validate_ids(const TokenEmbeddingShape& shape, std::span<const int32_t> ids);
+// Every id in [0, vocab_size); else a RangeError naming the first bad one (ids[first_index + j], for ids
+// that are a block of a larger array).
+Status validate_ids(const TokenEmbeddingShape& shape, std::span<const int32_t> ids, int64_t first_index = 0);
 
 // out[j, :] = table[ids[j], :] * scale (zeros for the padding id). Every id is checked first; on error
 // nothing is written.

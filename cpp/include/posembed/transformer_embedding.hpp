@@ -23,4 +23,11 @@ struct CombinedEmbeddingParams {
 Status combined_embedding(const CombinedEmbeddingParams& params, std::span<const float> table, std::span<const float> positions,
                           std::span<const int32_t> ids, int64_t seq, bool training, Random& random, std::span<float> out);
 
+// The rows of ids first_row .. first_row + ids.size() of such a [batch, seq] call (ids and out hold just
+// those), the same values, the generator drawing on where the previous block left it: for writing the
+// output a block at a time.
+Status combined_embedding_rows(const CombinedEmbeddingParams& params, std::span<const float> table, std::span<const float> positions,
+                               std::span<const int32_t> ids, int64_t seq, int64_t first_row, bool training, Random& random,
+                               std::span<float> out);
+
 }  // namespace posembed

@@ -1,4 +1,5 @@
 // Token lookup and the fused token * scale + position layer on the GPU: row gathers, exact in float32.
+import { checkTokenIds } from '../tensor.js';
 import { GpuTensor, elementwise, tableBindings, tableRows, uniforms } from './runtime.js';
 
 const LOOKUP = elementwise(/* wgsl */ `
@@ -17,18 +18,9 @@ ${tableRows(1)}
   if (params.with_positions == 1u) { value += positions[(j % params.seq) * params.d_model + column]; }
   out[local] = value;`);
 
-// Every id in [0, vocabSize): the kernel trusts them, since WGSL out-of-bounds reads may return anything.
-function checkIds(ids, vocabSize) {
-  for (let j = 0; j < ids.length; j++) {
-    if (ids[j] < 0 || ids[j] >= vocabSize) {
-      throw new RangeError(`ids[${j}] must be a token id in [0, vocabSize - 1] = [0, ${vocabSize - 1}], got ${ids[j]}`);
-    }
-  }
-}
-
 // table: [vocabSize, dModel] as runtime.uploadRows holds it; positions: a GPU buffer [maxLength, dModel] or null.
 export function gatherRowsGpu(runtime, { table, vocabSize, dModel, paddingIdx, scale, positions = null, seq = 1 }, ids, shape) {
-  checkIds(ids, vocabSize);
+  checkTokenIds(ids, vocabSize);  // the kernel trusts them: WGSL out-of-bounds reads may return anything
   const elements = ids.length * dModel;
   const out = runtime.buffer(elements * 4, 'the looked-up rows', { chunked: true });
   const idsBuffer = runtime.upload(ids, 'the ids');
