@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <variant>
 
 #include "posembed/alibi.hpp"
 #include "posembed/analysis.hpp"
@@ -56,25 +57,39 @@ std::span<T> heap_span(uintptr_t address, double count) {
   return {reinterpret_cast<T*>(address), static_cast<std::size_t>(count)};
 }
 
-val js_sinusoidal(double length, double d_model, double base, const std::string& layout,
-                  const std::string& timescale, double offset, uintptr_t out, double out_count) {
+// The sinusoidal parameters from JS, or the error that names the unknown layout or timescale.
+std::variant<SinusoidalParams, Status> sinusoidal_params(double length, double d_model, double base, const std::string& layout,
+                                                         const std::string& timescale, double offset) {
   const auto parsed_layout = parse_sinusoidal_layout(layout);
   const auto parsed_timescale = parse_sinusoidal_timescale(timescale);
-  if (!parsed_layout) return to_js(Status::type_error("layout must be 'interleaved' or 'split', got '" + layout + "'"));
-  if (!parsed_timescale) return to_js(Status::type_error("timescale must be 'standard' or 't2t', got '" + timescale + "'"));
-  const SinusoidalParams params{.length = to_int64(length), .d_model = to_int64(d_model), .base = base,
-                                .layout = *parsed_layout, .timescale = *parsed_timescale, .offset = to_int64(offset)};
-  return to_js(sinusoidal(params, heap_span<float>(out, out_count)));
+  if (!parsed_layout) return Status::type_error("layout must be 'interleaved' or 'split', got '" + layout + "'");
+  if (!parsed_timescale) return Status::type_error("timescale must be 'standard' or 't2t', got '" + timescale + "'");
+  return SinusoidalParams{.length = to_int64(length), .d_model = to_int64(d_model), .base = base,
+                          .layout = *parsed_layout, .timescale = *parsed_timescale, .offset = to_int64(offset)};
+}
+
+val js_sinusoidal(double length, double d_model, double base, const std::string& layout,
+                  const std::string& timescale, double offset, uintptr_t out, double out_count) {
+  const auto params = sinusoidal_params(length, d_model, base, layout, timescale, offset);
+  if (const auto* error = std::get_if<Status>(&params)) return to_js(*error);
+  return to_js(sinusoidal(std::get<SinusoidalParams>(params), heap_span<float>(out, out_count)));
+}
+
+// on_block(firstRow, rows): a JS function called while the block holds those rows.
+val js_sinusoidal_blocks(double length, double d_model, double base, const std::string& layout, const std::string& timescale,
+                         double offset, uintptr_t block, double block_rows, val on_block) {
+  const auto params = sinusoidal_params(length, d_model, base, layout, timescale, offset);
+  if (const auto* error = std::get_if<Status>(&params)) return to_js(*error);
+  return to_js(sinusoidal_blocks(std::get<SinusoidalParams>(params), heap_span<float>(block, block_rows * d_model),
+                                 [&](int64_t first, int64_t rows) { on_block(static_cast<double>(first), static_cast<double>(rows)); }));
 }
 
 val js_sinusoidal_at(double d_model, double base, const std::string& layout, const std::string& timescale, uintptr_t positions,
                      double count, uintptr_t out) {
-  const auto parsed_layout = parse_sinusoidal_layout(layout);
-  const auto parsed_timescale = parse_sinusoidal_timescale(timescale);
-  if (!parsed_layout || !parsed_timescale) return to_js(Status::type_error("unknown layout or timescale"));
-  const SinusoidalParams params{.length = to_int64(count), .d_model = to_int64(d_model), .base = base, .layout = *parsed_layout,
-                                .timescale = *parsed_timescale};
-  return to_js(sinusoidal_at_positions(params, heap_span<const int32_t>(positions, count), heap_span<float>(out, count * d_model)));
+  const auto params = sinusoidal_params(count, d_model, base, layout, timescale, 0);
+  if (const auto* error = std::get_if<Status>(&params)) return to_js(*error);
+  return to_js(sinusoidal_at_positions(std::get<SinusoidalParams>(params), heap_span<const int32_t>(positions, count),
+                                       heap_span<float>(out, count * d_model)));
 }
 
 TokenEmbeddingShape embedding_shape(double vocab_size, double d_model, double padding_idx) {
@@ -280,6 +295,7 @@ val js_limits() {
   out.set("maxVocabSize", static_cast<double>(limits::kMaxVocabSize));
   out.set("minBase", limits::kMinBase);
   out.set("maxBase", limits::kMaxBase);
+  out.set("sinusoidalBlockRows", static_cast<double>(kSinusoidalBlockRows));
   return out;
 }
 
@@ -290,6 +306,7 @@ EMSCRIPTEN_BINDINGS(posembed) {
   using namespace emscripten;
   function("sinusoidal", &posembed::js_sinusoidal);
   function("sinusoidalAt", &posembed::js_sinusoidal_at);
+  function("sinusoidalBlocks", &posembed::js_sinusoidal_blocks);
   function("initEmbeddingTable", &posembed::js_init_embedding_table);
   function("tokenEmbeddingLookup", &posembed::js_token_embedding_lookup);
   function("embeddingScaleFactor", &posembed::js_embedding_scale_factor);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <new>
 #include <string>
@@ -22,6 +23,7 @@ namespace {
 // block costs 2 * kSteps + 1 rows of sin/cos instead of kRowsPerAnchor + 1.
 constexpr int64_t kSteps = 8;
 constexpr int64_t kRowsPerAnchor = kSteps * kSteps;
+static_assert(kSinusoidalBlockRows % kRowsPerAnchor == 0, "a block for sinusoidal_blocks must hold whole anchor blocks");
 // The anchors themselves walk in double precision, each rotated from the one before by kRowsPerAnchor * w
 // (an error near 1e-16 per step), and are computed afresh every kBlocksPerExactAnchor blocks.
 constexpr int64_t kBlocksPerExactAnchor = 256;
@@ -62,7 +64,11 @@ class SinusoidalWriter {
     return static_cast<std::size_t>((3 + 4 * kSteps) * (params.d_model / 2) + (2 + 2 * kRowsPerAnchor) * params.d_model);
   }
 
-  void write(float* out) {
+  // Writes every row of the table, one block of kRowsPerAnchor rows (fewer at the end) at a time:
+  // destination(first, rows) gives the memory for rows first .. first + rows, written(first, rows) hears
+  // when they are there.
+  template <class Destination, class Written>
+  void write(Destination&& destination, Written&& written) {
     // step rows 0 .. kSteps-1: angles b*w (fine); kSteps .. 2*kSteps-1: angles kSteps*a*w (coarse).
     for (int64_t step = 0; step < 2 * kSteps; ++step) {
       sincos_at(static_cast<double>(step < kSteps ? step : kSteps * (step - kSteps)));
@@ -105,8 +111,9 @@ class SinusoidalWriter {
       scatter_pairs(anchor_, frequency_sin_, frequency_cos_);
       scatter_pairs(anchor_partner_, frequency_cos_, frequency_sin_);
       const int64_t block_rows = std::min(kRowsPerAnchor, params_.length - first);
+      float* rows = destination(first, block_rows);
       for (int64_t k = 0; k < block_rows; ++k) {
-        float* row = out + (first + k) * params_.d_model;
+        float* row = rows + k * params_.d_model;
         const float* cos_k = rotation_cos_ + k * params_.d_model;
         const float* sin_k = rotation_sin_ + k * params_.d_model;
         simd::for_each_float(d, [&]<class V>(std::size_t j) {
@@ -114,7 +121,12 @@ class SinusoidalWriter {
           simd::store(row + j, simd::mul_add(simd::load<V>(anchor_ + j), simd::load<V>(cos_k + j), rotated));
         });
       }
+      written(first, block_rows);
     }
+  }
+
+  void write(float* out) {
+    write([&](int64_t first, int64_t) { return out + first * params_.d_model; }, [](int64_t, int64_t) {});
   }
 
  private:
@@ -215,12 +227,19 @@ double sinusoidal_frequency(const SinusoidalParams& params, int64_t pair) {
 namespace detail {
 
 
-Status write_sinusoidal_rows(const SinusoidalParams& params, const double* frequencies, float* out) {
+// Runs write(writer) with a writer for params, or says there is no memory for its workspace.
+template <class Write>
+Status with_sinusoidal_writer(const SinusoidalParams& params, const double* frequencies, Write&& write) {
   std::unique_ptr<double[]> doubles(new (std::nothrow) double[SinusoidalWriter::workspace_doubles(params)]);
   std::unique_ptr<float[]> workspace(new (std::nothrow) float[SinusoidalWriter::workspace_floats(params)]);
   if (!doubles || !workspace) return Status::range_error("sinusoidal: out of memory for its workspace");
-  SinusoidalWriter(params, frequencies, doubles.get(), workspace.get()).write(out);
+  SinusoidalWriter writer(params, frequencies, doubles.get(), workspace.get());
+  write(writer);
   return {};
+}
+
+Status write_sinusoidal_rows(const SinusoidalParams& params, const double* frequencies, float* out) {
+  return with_sinusoidal_writer(params, frequencies, [&](SinusoidalWriter& writer) { writer.write(out); });
 }
 
 Status write_sinusoidal_rows_at(const SinusoidalParams& params, const double* frequencies, std::span<const int32_t> positions, float* out) {
@@ -266,15 +285,48 @@ Status sinusoidal_at_positions(const SinusoidalParams& params, std::span<const i
   return detail::write_sinusoidal_rows_at(params, frequencies.get(), positions, out.data());
 }
 
+namespace {
+
+// The frequencies of params into a new array, or nothing when out of memory.
+std::unique_ptr<double[]> frequencies_of(const SinusoidalParams& params) {
+  const auto half = static_cast<std::size_t>(params.d_model / 2);
+  std::unique_ptr<double[]> frequencies(new (std::nothrow) double[half]);
+  if (frequencies) {
+    for (std::size_t i = 0; i < half; ++i) frequencies[i] = sinusoidal_frequency(params, static_cast<int64_t>(i));
+  }
+  return frequencies;
+}
+
+}  // namespace
+
 Status sinusoidal(const SinusoidalParams& params, std::span<float> out) {
   POSEMBED_RETURN_IF_ERROR(validate(params));
   const auto needed = static_cast<std::size_t>(params.length * params.d_model);
   if (out.size() != needed) return output_size_error(needed, out.size());
-  const auto half = static_cast<std::size_t>(params.d_model / 2);
-  std::unique_ptr<double[]> frequencies(new (std::nothrow) double[half]);
+  const auto frequencies = frequencies_of(params);
   if (!frequencies) return Status::range_error("sinusoidal: out of memory for its frequencies");
-  for (std::size_t i = 0; i < half; ++i) frequencies[i] = sinusoidal_frequency(params, static_cast<int64_t>(i));
   return detail::write_sinusoidal_rows(params, frequencies.get(), out.data());
+}
+
+Status sinusoidal_blocks(const SinusoidalParams& params, std::span<float> block, const std::function<void(int64_t, int64_t)>& on_block) {
+  POSEMBED_RETURN_IF_ERROR(validate(params));
+  const auto d = static_cast<std::size_t>(params.d_model);
+  const std::size_t block_rows = block.size() / d;
+  if (block_rows == 0 || block.size() % d != 0 || block_rows % kSinusoidalBlockRows != 0) {
+    return Status::range_error("block must hold a positive multiple of " + std::to_string(kSinusoidalBlockRows) + " rows of dModel values");
+  }
+  const auto frequencies = frequencies_of(params);
+  if (!frequencies) return Status::range_error("sinusoidal: out of memory for its frequencies");
+  const auto rows_held = static_cast<int64_t>(block_rows);
+  return detail::with_sinusoidal_writer(params, frequencies.get(), [&](SinusoidalWriter& writer) {
+    writer.write([&](int64_t first, int64_t) { return block.data() + static_cast<std::size_t>(first % rows_held) * d; },
+                 [&](int64_t first, int64_t rows) {
+                   // Anchor blocks never straddle two fills of the block: it holds a multiple of them.
+                   const int64_t block_first = first - first % rows_held;
+                   const int64_t end = first + rows;
+                   if (end % rows_held == 0 || end == params.length) on_block(block_first, end - block_first);
+                 });
+  });
 }
 
 }  // namespace posembed

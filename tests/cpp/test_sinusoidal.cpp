@@ -1,5 +1,6 @@
 #include "posembed/sinusoidal.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -111,6 +112,28 @@ TEST_CASE("sinusoidal rows are the same whatever block they fall in", "[sinusoid
   double worst = 0.0;
   for (std::size_t i = 0; i < b.size(); ++i) worst = std::max(worst, static_cast<double>(std::abs(a[i + 5 * 64] - b[i])));
   CHECK(worst <= 1e-6);
+}
+
+TEST_CASE("sinusoidal written through a block equals the whole table bit for bit", "[sinusoidal]") {
+  // 17,000 rows: past 16,384, where the anchors are computed afresh; a length that is no multiple of a block.
+  for (const auto layout : {SinusoidalLayout::kInterleaved, SinusoidalLayout::kSplit}) {
+    const SinusoidalParams params{.length = 17000, .d_model = 16, .layout = layout, .offset = 123456};
+    const auto whole = encode(params);
+    for (const int64_t block_rows : {kSinusoidalBlockRows, 3 * kSinusoidalBlockRows, 20000 / kSinusoidalBlockRows * kSinusoidalBlockRows}) {
+      std::vector<float> block(static_cast<std::size_t>(block_rows * 16)), copied(whole.size(), -9.0f);
+      int64_t next = 0;
+      REQUIRE(sinusoidal_blocks(params, block, [&](int64_t first, int64_t rows) {
+        CHECK(first == next);  // in order, each row once
+        std::copy_n(block.begin(), rows * 16, copied.begin() + first * 16);
+        next = first + rows;
+      }).ok());
+      CHECK(next == params.length);
+      CHECK(copied == whole);
+    }
+  }
+  std::vector<float> odd(100 * 16);
+  CHECK(sinusoidal_blocks({.length = 5, .d_model = 16}, odd, [](int64_t, int64_t) {}).message() == "block must hold a positive multiple of 64 rows of dModel values");
+  CHECK(sinusoidal_blocks({.length = 5, .d_model = 15}, odd, [](int64_t, int64_t) {}).message() == "dModel must be an even integer in [2, 65536], got 15");
 }
 
 TEST_CASE("sinusoidal at arbitrary positions equals the consecutive rows", "[sinusoidal]") {

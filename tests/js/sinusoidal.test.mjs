@@ -42,6 +42,14 @@ describeEachModule('sinusoidal', (instance) => {
     assert.deepEqual(Array.from(out), Array.from(pe.sinusoidal({ length: 8, dModel: 16 }).data));
   });
 
+  it('writes a JS out larger than a block a block at a time, bit for bit the fresh table', () => {
+    for (const options of [{ length: 17000, dModel: 16, offset: 99 }, { length: 300, dModel: 2048, layout: 'split', timescale: 't2t' }]) {
+      const out = new Float32Array(options.length * options.dModel).fill(NaN);
+      assert.equal(pe.sinusoidal({ ...options, out }).data, out);
+      assert.deepEqual(out, pe.sinusoidal(options).data);
+    }
+  });
+
   it('rejects an out of the wrong size or type and leaves it untouched', () => {
     const out = new Float32Array(10).fill(7);
     assert.throws(() => pe.sinusoidal({ length: 8, dModel: 16, out }), { name: 'RangeError', message: 'out must hold exactly 128 elements, got 10' });

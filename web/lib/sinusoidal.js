@@ -1,7 +1,8 @@
 // Sinusoidal positional encoding: [length, dModel], rows are positions offset .. offset + length - 1, or the
 // given positions.
-import { describe, integer, number, oneOf, options } from './validate.js';
+import { describe, integer, number, oneOf, options, outBuffer } from './validate.js';
 import { MAX_INT32 } from './tensor.js';
+import { STREAM_BLOCK } from './wasm.js';
 
 const KNOWN = ['length', 'dModel', 'base', 'layout', 'timescale', 'offset', 'positions', 'out'];
 
@@ -30,10 +31,25 @@ export function sinusoidalParams(core, opts) {
 export function sinusoidal(core, opts) {
   const { length, dModel, base, layout, timescale, offset, positions, out } = sinusoidalParams(core, opts);
   const elements = length * dModel;
+  if (!positions && out !== undefined && !core.onHeap(out) && elements > STREAM_BLOCK) {
+    return { data: streamTable(core, { length, dModel, base, layout, timescale, offset }, outBuffer(out, elements)), shape: [length, dModel] };
+  }
   const data = positions
     ? core.produce({ elements, what: 'the sinusoidal rows', out, inputs: [{ data: positions, what: 'the positions' }] },
       (pointer, positionsPointer) => core.module.sinusoidalAt(dModel, base, layout, timescale, positionsPointer, length, pointer))
     : core.produce({ elements, what: 'the sinusoidal table', out },
       (pointer) => core.module.sinusoidal(length, dModel, base, layout, timescale, offset, pointer, elements));
   return { data, shape: [length, dModel] };
+}
+
+// A table for a caller's JS array, written a block of rows at a time into one heap block that stays in
+// cache, each block copied out as soon as it is full (the values are sinusoidal()'s, bit for bit).
+function streamTable(core, { length, dModel, base, layout, timescale, offset }, out) {
+  const unit = core.limits.sinusoidalBlockRows;
+  const blockRows = unit * Math.max(1, Math.floor(STREAM_BLOCK / dModel / unit));
+  return core.withHeap([[blockRows * dModel * 4, 'a block of the sinusoidal table']], (block) => {
+    core.check(core.module.sinusoidalBlocks(length, dModel, base, layout, timescale, offset, block, blockRows,
+      (firstRow, rows) => out.set(core.view(Float32Array, block, rows * dModel), firstRow * dModel)));
+    return out;
+  });
 }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -40,6 +41,15 @@ double sinusoidal_frequency(const SinusoidalParams& params, int64_t pair);
 
 // Fills out ([length, d_model], row-major) with the encoding.
 Status sinusoidal(const SinusoidalParams& params, std::span<float> out);
+
+// Rows a block for sinusoidal_blocks holds a multiple of.
+inline constexpr int64_t kSinusoidalBlockRows = 64;
+
+// The same table, written through `block` (a multiple of kSinusoidalBlockRows rows): each time the block is
+// full, or the table done, on_block(first_row, rows) is called while the block holds rows first_row ..
+// first_row + rows. Values equal sinusoidal()'s bit for bit: for writing the table a block at a time
+// (into memory elsewhere) while the block stays in cache.
+Status sinusoidal_blocks(const SinusoidalParams& params, std::span<float> block, const std::function<void(int64_t, int64_t)>& on_block);
 
 // Rows at arbitrary positions (each in [0, 2^31 - 1]), each computed from its own reduced angles:
 // out [positions.size(), d_model]. params.length and params.offset are not used.
