@@ -1,6 +1,7 @@
 // libFuzzer target: parameters decoded from the input bytes, through validation and the kernels. Every call
 // either fails validation or writes exactly its output; sinusoidal values stay in [-1, 1] (to rounding),
 // T5 buckets in range, rotated values finite.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -35,11 +36,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     if (!sinusoidal(p, out).ok()) fail("sinusoidal rejected validated parameters");
     // A rotated anchor may round one ulp past 1; more would be an error beyond float32's.
     for (float v : out) if (!(std::abs(v) <= 1.0f + 4e-7f)) fail("a sinusoidal value outside [-1, 1] by more than rounding");
+    // Through a block, the same table bit for bit, each row handed over once, in order.
+    std::vector<float> block(static_cast<std::size_t>(kSinusoidalBlockRows * (1 + in.next<uint8_t>() % 3) * p.d_model));
+    int64_t next = 0;
+    const Status blocks = sinusoidal_blocks(p, block, [&](int64_t first, int64_t rows) {
+      if (first != next || rows < 1) fail("sinusoidal_blocks handed over rows out of order");
+      if (!std::equal(block.begin(), block.begin() + rows * p.d_model, out.begin() + first * p.d_model)) fail("sinusoidal_blocks differs from sinusoidal");
+      next = first + rows;
+    });
+    if (!blocks.ok() || next != p.length) fail("sinusoidal_blocks did not write the whole table");
   } else if (op == 1) {
     const AlibiBiasParams p{in.next<int8_t>(), in.next<int16_t>(), in.next<int16_t>(), (in.next<uint8_t>() & 1) != 0};
     if (!validate(p).ok() || static_cast<std::size_t>(p.num_heads * p.query_length * p.key_length) > kMaxOutput) return 0;
     std::vector<float> out(static_cast<std::size_t>(p.num_heads * p.query_length * p.key_length));
     if (!alibi_bias(p, out).ok()) fail("alibi_bias rejected validated parameters");
+    // Any run of rows: the same values, or an error when the run leaves the bias.
+    const int64_t rows = p.num_heads * p.query_length;
+    const int64_t first = static_cast<int64_t>(in.next<uint16_t>() % (rows + 2)) - 1;
+    const int64_t count = in.next<uint8_t>() % 8;
+    std::vector<float> run(static_cast<std::size_t>(count * p.key_length));
+    const bool inside = first >= 0 && first + count <= rows;
+    if (alibi_bias_rows(p, first, run).ok() != inside) fail("alibi_bias_rows accepted a run outside the bias, or refused one inside");
+    if (inside && !std::equal(run.begin(), run.end(), out.begin() + first * p.key_length)) fail("alibi_bias_rows differs from alibi_bias");
   } else if (op == 2) {
     const T5BucketParams p{in.next<int16_t>(), in.next<int32_t>(), (in.next<uint8_t>() & 1) != 0};
     if (!validate(p).ok()) return 0;
