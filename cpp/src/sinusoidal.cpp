@@ -111,9 +111,9 @@ class SinusoidalWriter {
       scatter_pairs(anchor_, frequency_sin_, frequency_cos_);
       scatter_pairs(anchor_partner_, frequency_cos_, frequency_sin_);
       const int64_t block_rows = std::min(kRowsPerAnchor, params_.length - first);
-      float* rows = destination(first, block_rows);
+      float* block = destination(first, block_rows);
       for (int64_t k = 0; k < block_rows; ++k) {
-        float* row = rows + k * params_.d_model;
+        float* row = block + k * params_.d_model;
         const float* cos_k = rotation_cos_ + k * params_.d_model;
         const float* sin_k = rotation_sin_ + k * params_.d_model;
         simd::for_each_float(d, [&]<class V>(std::size_t j) {

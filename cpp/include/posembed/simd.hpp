@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <utility>
 
@@ -76,6 +77,33 @@ V mul_add(const V& a, const V& b, const V& c) {
     return xsimd::fma(a, b, c);
   }
 }
+
+// Calls batch_step.template operator()<V>(i) for i = 0, W, 2W, ... over whole batches, then pair_step(i) for
+// each remaining pair i, i + 1 (n even; W is): for kernels whose lanes need the other lane of their pair.
+template <class BatchStep, class PairStep>
+void for_each_float_pair(std::size_t n, [[maybe_unused]] BatchStep&& batch_step, PairStep&& pair_step) {
+  std::size_t i = 0;
+#ifdef POSEMBED_HAS_SIMD
+  for (; i + kFloatLanes <= n; i += kFloatLanes) batch_step.template operator()<FloatBatch>(i);
+#endif
+  for (; i < n; i += 2) pair_step(i);
+}
+
+// A batch with lanes 2k and 2k + 1 exchanged (for the batch steps of for_each_float_pair).
+#ifdef POSEMBED_HAS_SIMD
+template <class V, std::size_t... Lane>
+V swap_pairs(const V& v, std::index_sequence<Lane...>) {
+  using Mask = xsimd::batch_constant<xsimd::batch<uint32_t, typename V::arch_type>, static_cast<uint32_t>(Lane ^ 1)...>;
+  return xsimd::swizzle(v, Mask());
+}
+template <class V>
+V swap_pairs(const V& v) {
+  return swap_pairs(v, std::make_index_sequence<V::size>());
+}
+#else
+template <class V>
+V swap_pairs(const V& v);  // never called: without SIMD there are no batch steps
+#endif
 
 // The sum of the lanes.
 inline float reduce_add(float v) { return v; }
