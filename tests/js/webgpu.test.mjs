@@ -273,6 +273,28 @@ describe('webgpu similarity beyond one binding', () => {
   });
 });
 
+describe('webgpu position tables beyond one binding', () => {
+  it('bind only the rows a sequence uses; a sequence whose rows exceed a binding is refused, naming the limit', async () => {
+    const pe = await load({ backend: 'webgpu', gpu: create([]), gpuLimits: { maxStorageBufferBindingSize: 2 ** 20 } });
+    const wasm = await load();
+    // Learned positions [2000, 256]: 2 MB, twice the 1 MiB bindings this device is held to.
+    const positionWeights = { data: wasm.learnedPositions({ maxLength: 2000, dModel: 256, init: { seed: 2 } }).weights.data, shape: [2000, 256] };
+    const options = { vocabSize: 50, dModel: 256, maxLength: 2000, positional: 'learned', positionWeights, seed: 1 };
+    const [onGpu, onWasm] = [pe.transformerEmbedding(options), wasm.transformerEmbedding(options)];
+    const ids = { data: Int32Array.from({ length: 3 * 700 }, (_, j) => (j * 7) % 50), shape: [3, 700] };
+    pe.device.pushErrorScope('validation');
+    const result = onGpu.forward(ids);
+    assert.ok(maxAbsError((await result.read()).data, onWasm.forward(ids).data) < 1e-6);
+    result.dispose();
+    const long = { data: new Int32Array(1100), shape: [1, 1100] };
+    assert.throws(() => onGpu.forward(long), { name: 'RangeError', message: "the position rows of a sequence of 1100 need 1126400 bytes, more than this GPU's maxStorageBufferBindingSize of 1048576 bytes" });
+    assert.equal(await pe.device.popErrorScope(), null);
+    onGpu.dispose();
+    onWasm.dispose();
+    assert.equal(pe.gpuBuffers, 0);
+  });
+});
+
 describe('webgpu fallback', () => {
   it("'auto' without WebGPU falls back to wasm and says why; 'webgpu' throws", async () => {
     const auto = await load({ backend: 'auto' });

@@ -283,7 +283,8 @@ class GpuTransformerEmbedding {
     this.#host = host;
     try {
       this.#tokens = runtime.uploadRows(host.tokens.weights.data, host.dModel, 'the token table');
-      this.#positions = host.positions ? runtime.upload(host.positions.weights.data, 'the position table') : null;
+      // Up to maxBufferSize; a forward binds only the rows its sequence length uses.
+      this.#positions = host.positions ? runtime.upload(host.positions.weights.data, 'the position table', { chunked: true }) : null;
     } catch (error) {
       if (this.#tokens) runtime.releaseRows(this.#tokens);
       host.dispose();

@@ -18,8 +18,12 @@ ${tableRows(1)}
   if (params.with_positions == 1u) { value += positions[(j % params.seq) * params.d_model + column]; }
   out[local] = value;`);
 
-// table: [vocabSize, dModel] as runtime.uploadRows holds it; positions: a GPU buffer [maxLength, dModel] or null.
+// table: [vocabSize, dModel] as runtime.uploadRows holds it; positions: a GPU buffer [maxLength, dModel] or
+// null, of which the first seq rows are bound.
 export function gatherRowsGpu(runtime, { table, vocabSize, dModel, paddingIdx, scale, positions = null, seq = 1 }, ids, shape) {
+  if (positions && seq * dModel * 4 > runtime.maxBindingBytes) {
+    throw new RangeError(`the position rows of a sequence of ${seq} need ${seq * dModel * 4} bytes, more than this GPU's maxStorageBufferBindingSize of ${runtime.maxBindingBytes} bytes`);
+  }
   checkTokenIds(ids, vocabSize);  // the kernel trusts them: WGSL out-of-bounds reads may return anything
   const elements = ids.length * dModel;
   const out = runtime.buffer(elements * 4, 'the looked-up rows', { chunked: true });
@@ -27,7 +31,7 @@ export function gatherRowsGpu(runtime, { table, vocabSize, dModel, paddingIdx, s
   const placeholder = positions ? null : runtime.buffer(4, 'no positions');
   const done = runtime.dispatch('gather-rows', LOOKUP, {
     uniforms: uniforms([['u32', elements], ['u32', dModel], ['i32', paddingIdx ?? -1], ['f32', scale], ['u32', seq], ['u32', positions ? 1 : 0], ['u32', table.rowsPerPart]]),
-    buffers: [...tableBindings(table), idsBuffer, positions ?? placeholder, out],
+    buffers: [...tableBindings(table), idsBuffer, positions ? { buffer: positions, offset: 0, size: seq * dModel * 4 } : placeholder, out],
     chunked: { count: elements, sliced: [6] },
   });
   runtime.release(idsBuffer);
