@@ -293,6 +293,13 @@ describe('renderHeatmap in Chromium: a GpuTensor drawn by a render pipeline', ()
       const out = [];
       for (const attempt of attempts) out.push(await attempt().then(() => 'drawn', (error) => `${error.name}: ${error.message}`));
       buckets.dispose();
+      // Fault injection: the next bind group misses its last binding, which WebGPU's validation rejects.
+      const createBindGroup = pe.device.createBindGroup.bind(pe.device);
+      pe.device.createBindGroup = (descriptor) => {
+        pe.device.createBindGroup = createBindGroup;
+        return createBindGroup({ ...descriptor, entries: descriptor.entries.slice(0, -1) });
+      };
+      out.push(await pe.renderHeatmap(table, canvas, { range: { min: -1, max: 1 } }).then(() => 'drawn', (error) => `${error.name}: ${error.message}`));
       await pe.renderHeatmap(table, canvas, { range: { min: -1, max: 1 } });
       out.push(`drawn ${canvas.width} x ${canvas.height}`);
       table.dispose();
@@ -308,7 +315,8 @@ describe('renderHeatmap in Chromium: a GpuTensor drawn by a render pipeline', ()
     assert.equal(messages[3], "RangeError: colormap must be one of RdBu, viridis, got 'jet'");
     assert.match(messages[4], /^TypeError: renderHeatmap draws float32 GpuTensors/);
     assert.match(messages[5], /^TypeError: renderHeatmap draws a GpuTensor that is not disposed/);
-    assert.equal(messages[6], 'drawn 8 x 4');
-    assert.match(messages[7], /^TypeError: renderHeatmap draws a GpuTensor that is not disposed/);
+    assert.match(messages[6], /^Error: WebGPU error while drawing the heatmap: /);
+    assert.equal(messages[7], 'drawn 8 x 4');
+    assert.match(messages[8], /^TypeError: renderHeatmap draws a GpuTensor that is not disposed/);
   });
 });

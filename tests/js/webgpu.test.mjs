@@ -1,6 +1,6 @@
 // The webgpu backend in Node: Dawn (the webgpu package) on Chromium's SwiftShader Vulkan driver. Every case
 // runs inside a validation error scope, asserts no error, and frees every GPU buffer it made.
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { create } from 'webgpu';
 import { load, GpuTensor } from '../../dist/index.js';
@@ -22,6 +22,9 @@ describe('webgpu backend', () => {
     assert.equal(pe.gpuBuffers, 0, 'GPU buffers left behind');
     assert.deepEqual(unhandled, []);
   });
+  // Every test in a validation error scope of its own, which must come back empty.
+  beforeEach(() => pe.device.pushErrorScope('validation'));
+  afterEach(async () => assert.equal(await pe.device.popErrorScope(), null, 'a WebGPU validation error'));
 
   // Runs fn inside validation and out-of-memory error scopes; every tensor it returns is read, then disposed.
   async function onGpu(fn) {
@@ -180,6 +183,7 @@ describe('webgpu outputs larger than one binding', () => {
     const pe = await load({ backend: 'webgpu', gpu: create([]), gpuLimits: { maxStorageBufferBindingSize: 2 ** 27 } });
     const wasm = await load();
     assert.equal(pe.device.limits.maxStorageBufferBindingSize, 2 ** 27);
+    pe.device.pushErrorScope('validation');
     const length = 40000;
     const dModel = 1024;
     const table = pe.sinusoidal({ length, dModel, offset: 7 });
@@ -191,8 +195,12 @@ describe('webgpu outputs larger than one binding', () => {
     }
     // The same 164 MB as x [4 heads, 10000 positions, 1024]: x is read slice by slice with the output.
     table.shape = [4, 10000, dModel];
-    const rotated = await pe.applyRope(table, { offset: 3 }).read();
+    const rotatedOnGpu = pe.applyRope(table, { offset: 3 });
+    const rotated = await rotatedOnGpu.read();
     table.dispose();
+    rotatedOnGpu.dispose();
+    assert.equal(await pe.device.popErrorScope(), null);
+    assert.equal(pe.gpuBuffers, 0);
     for (const row of [0, 32767, 32768, length - 1]) {
       const x = { data: data.slice(row * dModel, (row + 1) * dModel), shape: [1, dModel] };
       const expected = wasm.applyRope(x, { positions: [3 + (row % 10000)] }).data;

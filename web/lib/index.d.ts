@@ -236,7 +236,8 @@ export interface PosembedGpu extends Omit<Posembed, 'backend' | 'sinusoidal' | '
   /** Draws matrix `index` (default 0) of a float32 GpuTensor [..., rows, columns] on a canvas (one pixel per cell,
    *  resized to columns x rows) with a render pipeline that applies the colormap: nothing is read back.
    *  `range` spans the colormap (diverging maps: ±max |min|, |max|); non-finite cells are black. Resolves once
-   *  drawn (an OffscreenCanvas can then be drawn onto a 2d canvas, before the next frame). */
+   *  the GPU took the work without error (an OffscreenCanvas can then be drawn onto a 2d canvas); rejects with
+   *  the WebGPU error otherwise. */
   renderHeatmap(tensor: GpuTensor, canvas: HTMLCanvasElement | OffscreenCanvas, options: { range: { min: number; max: number }; colormap?: 'RdBu' | 'viridis'; index?: number }): Promise<void>;
   tokenEmbedding(options: TokenEmbeddingOptions): Omit<TokenEmbedding, 'lookup'> & { lookup(ids: TokenIds): GpuResult };
   transformerEmbedding(options: TransformerEmbeddingOptions): Omit<TransformerEmbedding, 'forward'> & { forward(ids: TokenIds, options?: { training?: boolean }): GpuResult };

@@ -2,7 +2,7 @@
 // `image-rendering: pixelated`, so cells stay crisp squares and pixel (column, row) is cell (row, column).
 // Host tensors are painted with canvas 2D. A GpuTensor is drawn by the webgpu backend's render pipeline
 // (the colormap applied on the GPU, nothing read back) into an OffscreenCanvas, which the page's canvas
-// copies in the same task: one canvas, whichever backend, keeps its 2d context and its listeners.
+// then copies: one canvas, whichever backend, keeps its 2d context and its listeners.
 import { colormap, heatmapPixels, valueRange } from '../lib/colormap.js';
 
 export { valueRange };
@@ -26,6 +26,6 @@ export async function drawGpuHeatmap(canvas, tensor, backend, options) {
   await backend.renderHeatmap(tensor, drawn, options);
   canvas.width = drawn.width;
   canvas.height = drawn.height;
-  canvas.getContext('2d').drawImage(drawn, 0, 0);  // before the next frame, while the picture is current
+  canvas.getContext('2d').drawImage(drawn, 0, 0);
   return colormap(options.colormap ?? 'RdBu', options.range);
 }

@@ -177,7 +177,8 @@ export class PosembedGpu {
 
   // Draws matrix `index` of a GpuTensor [..., rows, columns] on canvas with a render pipeline that applies
   // the colormap: nothing is read back. `range` is required (finding it would mean reading the tensor).
-  // Resolves once drawn; the module (and the colormaps' library) loads on first use only.
+  // Resolves once drawn, rejects with any WebGPU error it raised; the module (and the colormaps' library)
+  // loads on first use only.
   async renderHeatmap(tensor, canvas, opts) {
     if (!(tensor instanceof GpuTensor) || !tensor.buffer) {
       throw new TypeError('renderHeatmap draws a GpuTensor that is not disposed; draw a host tensor (or the result of read()) with canvas 2D');
@@ -185,7 +186,7 @@ export class PosembedGpu {
     if (tensor.type !== Float32Array) throw new TypeError('renderHeatmap draws float32 GpuTensors; this one holds integers');
     const o = options('renderHeatmap options', opts, ['colormap', 'range', 'index']);
     const { renderHeatmapGpu } = await import('./heatmap.js');
-    renderHeatmapGpu(this.#runtime, tensor, canvas, o);
+    await renderHeatmapGpu(this.#runtime, tensor, canvas, o);
   }
 
   tokenEmbedding(opts) {

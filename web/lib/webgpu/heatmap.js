@@ -41,8 +41,9 @@ function checkRange(range) {
 }
 
 // Draws matrix `index` of tensor [..., rows, columns] onto canvas (an HTMLCanvasElement or OffscreenCanvas
-// without a 2d context), resized to columns x rows.
-export function renderHeatmapGpu(runtime, tensor, canvas, { colormap: name = 'RdBu', range, index = 0 } = {}) {
+// without a 2d context), resized to columns x rows, inside error scopes: resolves once the GPU has taken the
+// work without error, rejects with the error otherwise.
+export async function renderHeatmapGpu(runtime, tensor, canvas, { colormap: name = 'RdBu', range, index = 0 } = {}) {
   if (tensor.shape.length < 2) throw new RangeError(`the tensor must have at least 2 dimensions [rows, columns], got shape [${tensor.shape}]`);
   const [rows, columns] = tensor.shape.slice(-2);
   const matrices = tensor.elements / (rows * columns);
@@ -55,24 +56,32 @@ export function renderHeatmapGpu(runtime, tensor, canvas, { colormap: name = 'Rd
   const context = canvas.getContext('webgpu');
   if (!context) throw new TypeError('canvas must be a canvas that can take a webgpu context (not one already drawn in 2d)');
   const format = globalThis.navigator?.gpu?.getPreferredCanvasFormat?.() ?? 'bgra8unorm';
-  canvas.width = columns;
-  canvas.height = rows;
-  context.configure({ device: runtime.device, format, alphaMode: 'opaque' });
-
   const device = runtime.device;
-  const pipeline = runtime.renderPipeline('heatmap', CODE, format);
-  const params = runtime.uniformBuffer(uniforms([['u32', rows], ['u32', columns], ['u32', first], ['u32', map.steps], ['f32', map.low], ['f32', map.span]]));
-  const colours = runtime.upload(packedColours(map.rgb), 'the colormap');
-  const encoder = device.createCommandEncoder();
-  const pass = encoder.beginRenderPass({ colorAttachments: [{ view: context.getCurrentTexture().createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 1] }] });
-  pass.setPipeline(pipeline);
-  pass.setBindGroup(0, device.createBindGroup({
-    layout: pipeline.getBindGroupLayout(0),
-    entries: [{ binding: 0, resource: { buffer: params } }, { binding: 1, resource: { buffer: tensor.buffer } }, { binding: 2, resource: { buffer: colours } }],
-  }));
-  pass.draw(3);
-  pass.end();
-  device.queue.submit([encoder.finish()]);
-  params.destroy();
-  runtime.release(colours);
+  device.pushErrorScope('out-of-memory');
+  device.pushErrorScope('validation');
+  try {
+    canvas.width = columns;
+    canvas.height = rows;
+    context.configure({ device, format, alphaMode: 'opaque' });
+    const pipeline = runtime.renderPipeline('heatmap', CODE, format);
+    const params = runtime.uniformBuffer(uniforms([['u32', rows], ['u32', columns], ['u32', first], ['u32', map.steps], ['f32', map.low], ['f32', map.span]]));
+    const colours = runtime.upload(packedColours(map.rgb), 'the colormap');
+    const encoder = device.createCommandEncoder();
+    const pass = encoder.beginRenderPass({ colorAttachments: [{ view: context.getCurrentTexture().createView(), loadOp: 'clear', storeOp: 'store', clearValue: [0, 0, 0, 1] }] });
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, device.createBindGroup({
+      layout: pipeline.getBindGroupLayout(0),
+      entries: [{ binding: 0, resource: { buffer: params } }, { binding: 1, resource: { buffer: tensor.buffer } }, { binding: 2, resource: { buffer: colours } }],
+    }));
+    pass.draw(3);
+    pass.end();
+    device.queue.submit([encoder.finish()]);
+    params.destroy();
+    runtime.release(colours);
+  } finally {
+    const validation = device.popErrorScope();
+    const memory = device.popErrorScope();
+    const error = (await validation) ?? (await memory);
+    if (error) throw new Error(`WebGPU error while drawing the heatmap: ${error.message}`);
+  }
 }
