@@ -24,9 +24,10 @@ Status validate_heads(int64_t num_heads) {
 Status alibi_slopes(int64_t num_heads, std::span<float> out) {
   POSEMBED_RETURN_IF_ERROR(validate_heads(num_heads));
   if (out.size() != static_cast<std::size_t>(num_heads)) return output_size_error(static_cast<std::size_t>(num_heads), out.size());
-  const int64_t power = static_cast<int64_t>(std::bit_floor(static_cast<uint64_t>(num_heads)));
-  for (int64_t k = 0; k < power; ++k) out[k] = static_cast<float>(std::exp2(-8.0 * static_cast<double>(k + 1) / static_cast<double>(power)));
-  for (int64_t k = 0; k < num_heads - power; ++k) {
+  const auto heads = static_cast<std::size_t>(num_heads);
+  const std::size_t power = std::bit_floor(heads);
+  for (std::size_t k = 0; k < power; ++k) out[k] = static_cast<float>(std::exp2(-8.0 * static_cast<double>(k + 1) / static_cast<double>(power)));
+  for (std::size_t k = 0; k < heads - power; ++k) {
     out[power + k] = static_cast<float>(std::exp2(-8.0 * static_cast<double>(2 * k + 1) / static_cast<double>(2 * power)));
   }
   return {};

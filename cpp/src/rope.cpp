@@ -88,7 +88,7 @@ Status rope_inv_freq(int64_t rotary_dim, double base, const RopeScaling& s, std:
     const double ratio = s.factor * static_cast<double>(s.sequence_length) / static_cast<double>(s.original_max_positions) - (s.factor - 1.0);
     effective_base = base * std::pow(ratio, static_cast<double>(rotary_dim) / static_cast<double>(rotary_dim - 2));
   }
-  for (int64_t i = 0; i < half; ++i) inv_freq[i] = default_inv_freq(effective_base, i, rotary_dim);
+  for (int64_t i = 0; i < half; ++i) inv_freq[static_cast<std::size_t>(i)] = default_inv_freq(effective_base, i, rotary_dim);
 
   if (s.kind == RopeScalingKind::kLinear) {
     for (double& f : inv_freq) f /= s.factor;
@@ -111,7 +111,7 @@ Status rope_inv_freq(int64_t rotary_dim, double base, const RopeScaling& s, std:
     low = std::max(low, 0.0);
     high = std::min(high, static_cast<double>(rotary_dim - 1));
     if (low == high) high += 0.001;
-    for (int64_t i = 0; i < half; ++i) {
+    for (std::size_t i = 0; i < inv_freq.size(); ++i) {
       // HF evaluates the ramp in float32.
       const float ramp = std::clamp((static_cast<float>(i) - static_cast<float>(low)) / static_cast<float>(high - low), 0.0f, 1.0f);
       const double extrapolation = 1.0 - static_cast<double>(ramp);
