@@ -134,7 +134,7 @@ export class WasmCore {
       pointers: (allocated) => inputs.map((input, k) => {
         if (offsets[k] !== null) return offsets[k];
         const pointer = allocated.shift();
-        this.view(input.data.constructor, pointer, input.data.length).set(input.data);
+        this.copier(input.data)(pointer);
         return pointer;
       }),
     };
