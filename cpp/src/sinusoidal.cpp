@@ -15,14 +15,15 @@
 namespace posembed {
 namespace {
 
-// Every row is produced from an exact "anchor" row at position p0 by the angle-addition identities
-//   sin(a + kw) = sin a cos kw + cos a sin kw,   cos(a + kw) = cos a cos kw - sin a sin kw,
-// with a table of cos kw, ±sin kw for k < kRowsPerAnchor. That is two multiplies per value, not a sin,
-// and no error accumulates: each value is one rotation away from an anchor computed from a reduced angle.
-// The table itself is built from kSteps coarse (k = kSteps * a) and kSteps fine (k = b) rotations, so one
-// block costs 2 * kSteps + 1 rows of sin/cos instead of kRowsPerAnchor + 1.
-constexpr int64_t kSteps = 8;
-constexpr int64_t kRowsPerAnchor = kSteps * kSteps;
+// Rows are produced from an exact "anchor" row at position p0 by the angle-addition identities
+//   sin(a + kw) = sin a cos kw + cos a sin kw,   cos(a + kw) = cos a cos kw - sin a sin kw.
+// Every kRowsPerRotation-th row is the anchor rotated by k*w from a table of cos kw, ±sin kw (exact sin/cos
+// of reduced angles); each row between is the row before it rotated by one step w. That is two multiplies
+// per value, not a sin, and the error stays bounded: at most kRowsPerRotation - 1 float rotations (about
+// 1e-7 each) from a value that is one rotation from an anchor.
+constexpr int64_t kRowsPerRotation = 8;
+constexpr int64_t kRotations = 8;
+constexpr int64_t kRowsPerAnchor = kRowsPerRotation * kRotations;
 static_assert(kSinusoidalBlockRows % kRowsPerAnchor == 0, "a block for sinusoidal_blocks must hold whole anchor blocks");
 // The anchors themselves walk in double precision, each rotated from the one before by kRowsPerAnchor * w
 // (an error near 1e-16 per step), and are computed afresh every kBlocksPerExactAnchor blocks.
@@ -54,14 +55,12 @@ class SinusoidalWriter {
         anchor_(frequency_cos_ + half_),
         anchor_partner_(anchor_ + params.d_model),
         rotation_cos_(anchor_partner_ + params.d_model),
-        rotation_sin_(rotation_cos_ + kRowsPerAnchor * params.d_model),
-        step_sin_(rotation_sin_ + kRowsPerAnchor * params.d_model),
-        step_cos_(step_sin_ + 2 * kSteps * (params.d_model / 2)) {}
+        rotation_sin_(rotation_cos_ + (kRotations + 1) * params.d_model) {}
 
   static std::size_t workspace_doubles(const SinusoidalParams& params) { return static_cast<std::size_t>(4 * (params.d_model / 2)); }
 
   static std::size_t workspace_floats(const SinusoidalParams& params) {
-    return static_cast<std::size_t>((3 + 4 * kSteps) * (params.d_model / 2) + (2 + 2 * kRowsPerAnchor) * params.d_model);
+    return static_cast<std::size_t>(3 * (params.d_model / 2) + (2 + 2 * (kRotations + 1)) * params.d_model);
   }
 
   // Writes every row of the table, one block of kRowsPerAnchor rows (fewer at the end) at a time:
@@ -69,27 +68,14 @@ class SinusoidalWriter {
   // when they are there.
   template <class Destination, class Written>
   void write(Destination&& destination, Written&& written) {
-    // step rows 0 .. kSteps-1: angles b*w (fine); kSteps .. 2*kSteps-1: angles kSteps*a*w (coarse).
-    for (int64_t step = 0; step < 2 * kSteps; ++step) {
-      sincos_at(static_cast<double>(step < kSteps ? step : kSteps * (step - kSteps)));
-      std::copy(frequency_sin_, frequency_sin_ + half_, step_sin_ + step * half_);
-      std::copy(frequency_cos_, frequency_cos_ + half_, step_cos_ + step * half_);
-    }
-    const int64_t rows = std::min(kRowsPerAnchor, params_.length);
-    for (int64_t k = 0; k < rows; ++k) {
-      const float* fine_sin = step_sin_ + (k % kSteps) * half_;
-      const float* fine_cos = step_cos_ + (k % kSteps) * half_;
-      const float* coarse_sin = step_sin_ + (kSteps + k / kSteps) * half_;
-      const float* coarse_cos = step_cos_ + (kSteps + k / kSteps) * half_;
+    // Rotation r < kRotations turns an anchor by kRowsPerRotation * r * w; rotation kRotations, the step,
+    // by w. Cosines stay in every column; sines carry the identity's sign.
+    for (int64_t r = 0; r <= kRotations; ++r) {
+      sincos_at(static_cast<double>(r < kRotations ? kRowsPerRotation * r : 1));
+      scatter_pairs(rotation_cos_ + r * params_.d_model, frequency_cos_, frequency_cos_);
+      scatter_pairs(rotation_sin_ + r * params_.d_model, frequency_sin_, frequency_sin_);
       for (int64_t i = 0; i < half_; ++i) {
-        frequency_cos_[i] = coarse_cos[i] * fine_cos[i] - coarse_sin[i] * fine_sin[i];
-        frequency_sin_[i] = coarse_sin[i] * fine_cos[i] + coarse_cos[i] * fine_sin[i];
-      }
-      // Row k of the table rotates an anchor by k*w: cosines stay, sines carry the identity's sign.
-      scatter_pairs(rotation_cos_ + k * params_.d_model, frequency_cos_, frequency_cos_);
-      scatter_pairs(rotation_sin_ + k * params_.d_model, frequency_sin_, frequency_sin_);
-      for (int64_t i = 0; i < half_; ++i) {
-        rotation_sin_[k * params_.d_model + pair_columns(params_.layout, half_, i).cosine] *= -1.0f;
+        rotation_sin_[r * params_.d_model + pair_columns(params_.layout, half_, i).cosine] *= -1.0f;
       }
     }
     const auto d = static_cast<std::size_t>(params_.d_model);
@@ -114,8 +100,12 @@ class SinusoidalWriter {
       float* block = destination(first, block_rows);
       for (int64_t k = 0; k < block_rows; ++k) {
         float* row = block + k * params_.d_model;
-        const float* cos_k = rotation_cos_ + k * params_.d_model;
-        const float* sin_k = rotation_sin_ + k * params_.d_model;
+        if (k % kRowsPerRotation != 0) {
+          step_row(row - params_.d_model, row);
+          continue;
+        }
+        const float* cos_k = rotation_cos_ + k / kRowsPerRotation * params_.d_model;
+        const float* sin_k = rotation_sin_ + k / kRowsPerRotation * params_.d_model;
         simd::for_each_float(d, [&]<class V>(std::size_t j) {
           const V rotated = simd::load<V>(anchor_partner_ + j) * simd::load<V>(sin_k + j);
           simd::store(row + j, simd::mul_add(simd::load<V>(anchor_ + j), simd::load<V>(cos_k + j), rotated));
@@ -130,6 +120,34 @@ class SinusoidalWriter {
   }
 
  private:
+  // row = prev turned by one step w: prev * cos w + (each value's pair partner in prev) * (±sin w). The
+  // partner is the neighbour in the pair (interleaved) or the value half a row away (split).
+  void step_row(const float* prev, float* row) const {
+    const float* cosine = rotation_cos_ + kRotations * params_.d_model;
+    const float* sine = rotation_sin_ + kRotations * params_.d_model;
+    if (params_.layout == SinusoidalLayout::kInterleaved) {
+      simd::for_each_float_pair(
+          static_cast<std::size_t>(params_.d_model),
+          [&]<class V>(std::size_t j) {
+            const V values = simd::load<V>(prev + j);
+            simd::store(row + j, simd::mul_add(values, simd::load<V>(cosine + j), simd::swap_pairs(values) * simd::load<V>(sine + j)));
+          },
+          [&](std::size_t j) {
+            row[j] = prev[j] * cosine[j] + prev[j + 1] * sine[j];
+            row[j + 1] = prev[j + 1] * cosine[j + 1] + prev[j] * sine[j + 1];
+          });
+      return;
+    }
+    const auto half = static_cast<std::size_t>(half_);
+    for (const std::size_t from : {std::size_t{0}, half}) {
+      const float* partner = prev + (from == 0 ? half : 0);
+      simd::for_each_float(half, [&]<class V>(std::size_t j) {
+        const V rotated = simd::load<V>(partner + j) * simd::load<V>(sine + from + j);
+        simd::store(row + from + j, simd::mul_add(simd::load<V>(prev + from + j), simd::load<V>(cosine + from + j), rotated));
+      });
+    }
+  }
+
   void exact_anchor(double position) {
     for (int64_t i = 0; i < half_; ++i) {
       const double angle = detail::reduced_angle_double(position, frequencies_[i]);
@@ -179,10 +197,8 @@ class SinusoidalWriter {
   float* frequency_cos_;
   float* anchor_;          // the encoding at the block's first position
   float* anchor_partner_;  // the other member of each pair: cos where anchor_ has sin, and sin where cos
-  float* rotation_cos_;    // [kRowsPerAnchor, d_model]
-  float* rotation_sin_;    // [kRowsPerAnchor, d_model]
-  float* step_sin_;        // [2 * kSteps, d_model / 2]: sin of the fine and coarse steps
-  float* step_cos_;        // [2 * kSteps, d_model / 2]
+  float* rotation_cos_;    // [kRotations + 1, d_model]: the rotations from an anchor, then the one-row step
+  float* rotation_sin_;    // [kRotations + 1, d_model]
 };
 
 }  // namespace
