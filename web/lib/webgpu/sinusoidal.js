@@ -43,7 +43,9 @@ export function sinusoidalGpu(runtime, wasm, p) {
   const out = runtime.buffer(elements * 4, 'the sinusoidal table', { chunked: true });
   const blocks = Math.ceil(length / ROWS_PER_ANCHOR);
   const anchors = wasm.sinusoidal({ positions: Int32Array.from({ length: blocks }, (_, b) => offset + b * ROWS_PER_ANCHOR), dModel, base, layout, timescale });
-  const rotations = wasm.sinusoidal({ length: Math.min(ROWS_PER_ANCHOR, length), dModel, base, layout, timescale });
+  // Each rotation from its own reduced angle (positions, not a consecutive table, whose rows between every
+  // 8th are stepped from the row before): one rounding each.
+  const rotations = wasm.sinusoidal({ positions: Int32Array.from({ length: Math.min(ROWS_PER_ANCHOR, length) }, (_, k) => k), dModel, base, layout, timescale });
   const anchorBuffer = runtime.upload(anchors.data, 'the anchors');
   const rotationBuffer = runtime.upload(rotations.data, 'the rotations');
   const done = runtime.dispatch('sinusoidal', CODE, {
