@@ -10,20 +10,28 @@
 namespace posembed::detail {
 
 // A gather from a large table (GPT-2's is 154 MB) is bound by DRAM latency, one miss per row, not by
-// bandwidth. WebAssembly has no prefetch instruction, so before each group of kGatherGroup rows is visited
-// the first float of each row of the next group is loaded: those misses then overlap the copies instead of
-// following them (about 15% faster in V8 on random ids from GPT-2's table). The sum of the loaded floats is
-// stored where no compiler can drop it.
+// bandwidth. WebAssembly has no prefetch instruction, so before each group of kGatherGroup rows is visited,
+// the rows of the next group are touched (loaded, and the sum of what was loaded stored where no compiler can
+// drop it): their misses then overlap this group's work instead of following it. How much to touch depends
+// on the visit (measured in V8 on random ids from GPT-2's table):
+enum class GatherTouch {
+  kFirstLine,  // a row copied by memcpy (memory.copy), which streams the rest itself: ~15% faster
+  kEveryLine,  // a row read by a SIMD loop, which needs every 64-byte line on its way: ~12% faster than copying first
+};
 inline std::atomic<float> gather_touched{0.0f};
 constexpr std::size_t kGatherGroup = 8;
 
 // Calls visit(j) for j = 0 .. ids.size() - 1, in order. Every id must be a row of table (d floats each).
 template <class Visit>
-void for_each_gathered_row(std::span<const int32_t> ids, const float* table, std::size_t d, Visit visit) {
+void for_each_gathered_row(std::span<const int32_t> ids, const float* table, std::size_t d, GatherTouch touch, Visit visit) {
+  const std::size_t stride = touch == GatherTouch::kFirstLine ? d : 16;  // 16 floats: one 64-byte line
   float touched = 0.0f;
   for (std::size_t first = 0; first < ids.size(); first += kGatherGroup) {
     const std::size_t next_end = std::min(ids.size(), first + 2 * kGatherGroup);
-    for (std::size_t j = first + kGatherGroup; j < next_end; ++j) touched += table[static_cast<std::size_t>(ids[j]) * d];
+    for (std::size_t j = first + kGatherGroup; j < next_end; ++j) {
+      const float* row = table + static_cast<std::size_t>(ids[j]) * d;
+      for (std::size_t at = 0; at < d; at += stride) touched += row[at];
+    }
     const std::size_t end = std::min(ids.size(), first + kGatherGroup);
     for (std::size_t j = first; j < end; ++j) visit(j);
   }

@@ -1,6 +1,5 @@
 #include "posembed/transformer_embedding.hpp"
 
-#include <cstring>
 #include <string>
 
 #include "posembed/simd.hpp"
@@ -33,19 +32,18 @@ Status combined_embedding_rows(const CombinedEmbeddingParams& params, std::span<
   const float keep_scale = 1.0f / (1.0f - params.dropout);
   const bool drop = training && params.dropout > 0.0f;
   // One pass over the output, row by row: token, scale, position and dropout while the row is hot.
-  detail::for_each_gathered_row(ids, table.data(), d, [&](std::size_t j) {
+  detail::for_each_gathered_row(ids, table.data(), d, detail::GatherTouch::kEveryLine, [&](std::size_t j) {
     float* row = out.data() + j * d;
     const bool padding = ids[j] == params.shape.padding_idx;
     const float* token = table.data() + static_cast<std::size_t>(ids[j]) * d;
     const float* position = positions.empty() ? nullptr : positions.data() + ((static_cast<std::size_t>(first_row) + j) % static_cast<std::size_t>(seq)) * d;
     const float scale = padding ? 0.0f : params.scale;
-    // The token row is far away (a random row of a large table): memcpy (memory.copy on wasm) reads it
-    // fastest. Scale and position are then applied while the row sits in L1.
-    std::memcpy(row, token, d * sizeof(float));
+    // The token row is far away (a random row of a large table), but touched ahead line by line: one SIMD
+    // pass reads it, scales it and adds the position.
     if (position) {
-      simd::for_each_float(d, [&]<class V>(std::size_t i) { simd::store(row + i, simd::mul_add(simd::load<V>(row + i), V(scale), simd::load<V>(position + i))); });
+      simd::for_each_float(d, [&]<class V>(std::size_t i) { simd::store(row + i, simd::mul_add(simd::load<V>(token + i), V(scale), simd::load<V>(position + i))); });
     } else {
-      simd::for_each_float(d, [&]<class V>(std::size_t i) { simd::store(row + i, simd::load<V>(row + i) * V(scale)); });
+      simd::for_each_float(d, [&]<class V>(std::size_t i) { simd::store(row + i, simd::load<V>(token + i) * V(scale)); });
     }
     if (drop) {
       for (std::size_t i = 0; i < d; ++i) row[i] = random.uniform() < params.dropout ? 0.0f : row[i] * keep_scale;
