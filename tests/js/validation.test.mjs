@@ -102,6 +102,11 @@ describe('validation', () => {
     await assert.rejects(load({ simd: 'yes' }), { name: 'TypeError', message: "simd must be 'auto', true or false, got yes" });
     await assert.rejects(load({ wasmBinary: 'x' }), { name: 'TypeError' });
     await assert.rejects(load({ threads: 4 }), { name: 'TypeError', message: /unknown option 'threads'/ });
+    // Bad gpuLimits throw on every backend: with 'auto' they are no reason to fall back quietly.
+    for (const backend of ['wasm', 'auto']) {
+      await assert.rejects(load({ backend, gpuLimits: { maxBufferSize: -1 } }), { name: 'RangeError', message: 'gpuLimits.maxBufferSize must be an integer in [1, 9007199254740992], got -1' });
+      await assert.rejects(load({ backend, gpuLimits: { maxTextureSize: 4 } }), { name: 'TypeError', message: /gpuLimits: unknown option 'maxTextureSize'/ });
+    }
   });
 
   it("backend 'auto' uses wasm and says why", async () => {

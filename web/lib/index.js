@@ -126,11 +126,12 @@ export async function load(opts) {
   if (o.wasmBinary !== undefined && !(o.wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(o.wasmBinary))) {
     throw new TypeError('wasmBinary must be an ArrayBuffer or a typed array holding the .wasm file');
   }
+  const limits = gpuLimits(o.gpuLimits);  // bad options throw, whichever backend; they are no reason to fall back
   const core = await loadWasmCore({ simd: simd === 'auto' ? simdSupported() : simd, wasmUrl: o.wasmUrl, wasmBinary: o.wasmBinary });
   if (backend === 'wasm') return new Posembed(core);
   let gpu;
   try {
-    gpu = await acquireDevice(o.gpu, gpuLimits(o.gpuLimits));
+    gpu = await acquireDevice(o.gpu, limits);
   } catch (error) {
     if (backend === 'webgpu') throw error;
     return new Posembed(core, { backend: 'wasm', fallbackReason: `${error.message}; using wasm` });
