@@ -1,5 +1,6 @@
 // Debian's Chromium, driven by playwright-core, and the site's own server: what the browser tests share.
 import { spawn } from 'node:child_process';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 import { REPO } from '../pack.mjs';
 
@@ -49,4 +50,27 @@ export async function openPage(browser, url) {
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   await page.goto(url);
   return { page, problems };
+}
+
+// For a describe block: its before hook starts the server (on siteRoot, a path or a function giving one once
+// earlier hooks have made it; the site by default) and Chromium, its after hook closes both. Returns the object
+// they fill: { server, browser, open(path) }; open opens a page and, unless { ready: false }, waits until the
+// site's page says it is ready.
+export function useSite({ siteRoot, webgpu = false } = {}) {
+  const site = {
+    async open(path, { ready = true, timeout = 30000 } = {}) {
+      const opened = await openPage(site.browser, `${site.server.url}${path}`);
+      if (ready) await opened.page.waitForSelector('html[data-ready="true"]', { timeout });
+      return opened;
+    },
+  };
+  before(async () => {
+    site.server = await startServer(typeof siteRoot === 'function' ? siteRoot() : siteRoot);
+    site.browser = await launchChromium({ webgpu });
+  });
+  after(async () => {
+    await site.browser?.close();
+    await site.server?.close();
+  });
+  return site;
 }

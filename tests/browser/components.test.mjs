@@ -1,6 +1,6 @@
 // The pages and the web components, in Chromium under the site's strict CSP: every page loads cleanly, the
 // components draw the expected colours, follow their attributes, work twice on a page and free what they hold.
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { rgb as parseColour } from 'd3-color';
 import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pngjs from 'pngjs';
 import { REPO } from '../pack.mjs';
-import { launchChromium, openPage, startServer } from './browser.mjs';
+import { useSite } from './browser.mjs';
 
 const rgb = (css) => { const { r, g, b } = parseColour(css); return [r, g, b]; };
 
@@ -28,21 +28,11 @@ async function rendered(page, selector) {
 }
 
 describe('site pages and components', () => {
-  let server;
-  let browser;
-
-  before(async () => {
-    server = await startServer();
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const site = useSite();
 
   for (const name of ['index', 'explorer', 'tokens', 'rope', 'bias', 'patches', 'learned', 'bench', 'components']) {
     it(`${name}.html loads under the strict CSP with no console errors, and links to every page`, async () => {
-      const { page, problems } = await openPage(browser, `${server.url}${name}.html`);
+      const { page, problems } = await site.open(`${name}.html`, { ready: false });
       const links = await page.locator('nav.site-nav a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
       assert.deepEqual(links, ['./index.html', './explorer.html', './tokens.html', './rope.html', './bias.html', './patches.html', './learned.html', './bench.html', './components.html']);
       await page.waitForTimeout(300);
@@ -52,7 +42,7 @@ describe('site pages and components', () => {
   }
 
   it('home: the hero heatmap draws row 0 with sin columns neutral and cos columns at the top colour', async () => {
-    const { page, problems } = await openPage(browser, `${server.url}index.html`);
+    const { page, problems } = await site.open('index.html', { ready: false });
     await rendered(page, '#hero');
     for (const column of [0, 2, 100]) assert.deepEqual(await shadowPixel(page, '#hero', column, 0), rgb(interpolateRdBu(0.5)));
     for (const column of [1, 3, 101]) assert.deepEqual(await shadowPixel(page, '#hero', column, 0), rgb(interpolateRdBu(1)));
@@ -61,7 +51,7 @@ describe('site pages and components', () => {
   });
 
   it("the command line's PNG has the page's pixels for the same parameters", async () => {
-    const { page } = await openPage(browser, `${server.url}index.html`);
+    const { page } = await site.open('index.html', { ready: false });
     await rendered(page, '#hero');
     const onPage = await page.evaluate(() => {
       const canvas = document.querySelector('#hero').shadowRoot.querySelector('canvas');
@@ -76,7 +66,7 @@ describe('site pages and components', () => {
   });
 
   it('components page: two of each render; attributes re-render; the keyboard reads values out', async () => {
-    const { page, problems } = await openPage(browser, `${server.url}components.html`);
+    const { page, problems } = await site.open('components.html', { ready: false });
     for (const id of ['#heatmap-a', '#heatmap-b', '#lookup-a', '#lookup-b', '#rope-a', '#rope-b', '#bias-a', '#bias-b']) await rendered(page, id);
     // heatmap-b: ALiBi head 2 of 8, causal, viridis: the diagonal (distance 0) is the largest value.
     assert.deepEqual(await shadowPixel(page, '#heatmap-b', 5, 5), rgb(interpolateViridis(1)));
@@ -98,7 +88,7 @@ describe('site pages and components', () => {
   });
 
   it('rope: pauses, steps with the arrow keys, and draws the hands from applyRope', async () => {
-    const { page, problems } = await openPage(browser, `${server.url}rope.html`);
+    const { page, problems } = await site.open('rope.html', { ready: false });
     await rendered(page, '#rope-half');
     await page.locator('#rope-half').evaluate((el) => el.shadowRoot.querySelector('button').click());
     const paused = Number(await page.getAttribute('#rope-half', 'data-position'));
@@ -113,7 +103,7 @@ describe('site pages and components', () => {
   });
 
   it('removing a component frees its resources; including the script twice is harmless', async () => {
-    const { page, problems } = await openPage(browser, `${server.url}components.html`);
+    const { page, problems } = await site.open('components.html', { ready: false });
     await rendered(page, '#lookup-a');
     await page.waitForFunction(() => document.querySelector('#lookup-a').holdsTable);
     const released = await page.evaluate(() => {
@@ -129,54 +119,40 @@ describe('site pages and components', () => {
 });
 
 describe('rope page: scalings', () => {
+  const site = useSite();
+
   it('tabulates and plots ropeInvFreq of every scaling, following its parameters', async () => {
-    const server = await startServer();
-    const browser = await launchChromium();
-    try {
-      const { page, problems } = await openPage(browser, `${server.url}rope.html`);
-      await page.waitForSelector('html[data-ready="true"]');
-      const { load } = await import('../../dist/index.js');
-      const pe = await load();
-      const check = async (headDim, base, scaling) => {
-        const { invFreq, attentionFactor } = pe.ropeInvFreq({ headDim, base, scaling });
-        const cells = (await page.locator(`#scaling-table tr[data-scaling="${scaling.type}"] td`).allTextContents()).slice(1).map(Number);
-        const expected = [invFreq.data[0], invFreq.data.at(-1), attentionFactor];
-        cells.forEach((v, i) => assert.ok(Math.abs(v / expected[i] - 1) < 1e-4, `${scaling.type}: ${v} vs ${expected[i]}`));
-      };
-      await check(128, 500000, { type: 'llama3', factor: 8, originalMaxPositions: 8192, lowFreqFactor: 1, highFreqFactor: 4 });
-      await check(128, 500000, { type: 'yarn', factor: 8, originalMaxPositions: 8192, betaFast: 32, betaSlow: 1 });
-      await page.fill('#scaling-controls [name="factor"]', '4');
-      await page.fill('#scaling-controls [name="headDim"]', '64');
-      await check(64, 500000, { type: 'linear', factor: 4 });
-      await check(64, 500000, { type: 'dynamic', factor: 4, originalMaxPositions: 8192, sequenceLength: 32768 });
-      await page.fill('#scaling-controls [name="factor"]', '0.5');
-      assert.equal(await page.locator('#scaling-error').textContent(), 'scaling.factor must be a number in [1, 1000000], got 0.5');
-      assert.deepEqual(problems, []);
-    } finally {
-      await browser.close();
-      await server.close();
-    }
+    const { page, problems } = await site.open('rope.html');
+    const { load } = await import('../../dist/index.js');
+    const pe = await load();
+    const check = async (headDim, base, scaling) => {
+      const { invFreq, attentionFactor } = pe.ropeInvFreq({ headDim, base, scaling });
+      const cells = (await page.locator(`#scaling-table tr[data-scaling="${scaling.type}"] td`).allTextContents()).slice(1).map(Number);
+      const expected = [invFreq.data[0], invFreq.data.at(-1), attentionFactor];
+      cells.forEach((v, i) => assert.ok(Math.abs(v / expected[i] - 1) < 1e-4, `${scaling.type}: ${v} vs ${expected[i]}`));
+    };
+    await check(128, 500000, { type: 'llama3', factor: 8, originalMaxPositions: 8192, lowFreqFactor: 1, highFreqFactor: 4 });
+    await check(128, 500000, { type: 'yarn', factor: 8, originalMaxPositions: 8192, betaFast: 32, betaSlow: 1 });
+    await page.fill('#scaling-controls [name="factor"]', '4');
+    await page.fill('#scaling-controls [name="headDim"]', '64');
+    await check(64, 500000, { type: 'linear', factor: 4 });
+    await check(64, 500000, { type: 'dynamic', factor: 4, originalMaxPositions: 8192, sequenceLength: 32768 });
+    await page.fill('#scaling-controls [name="factor"]', '0.5');
+    assert.equal(await page.locator('#scaling-error').textContent(), 'scaling.factor must be a number in [1, 1000000], got 0.5');
+    assert.deepEqual(problems, []);
   });
 });
 
 describe('patches and learned pages', () => {
-  let server;
-  let browser;
+  const site = useSite();
   let pe;
   before(async () => {
-    server = await startServer();
-    browser = await launchChromium();
     const { load } = await import('../../dist/index.js');
     pe = await load();
   });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   it('patches: the chosen patch is the most similar to itself, keys move it, the cls token shifts the table', async () => {
-    const { page, problems } = await openPage(browser, `${server.url}patches.html`);
-    await page.waitForSelector('html[data-ready="true"]');
+    const { page, problems } = await site.open('patches.html');
     const pixel = (x, y) => page.evaluate(([px, py]) => Array.from(document.querySelector('#patches').getContext('2d').getImageData(px, py, 1, 1).data.slice(0, 3)), [x, y]);
     assert.deepEqual(await pixel(4, 3), rgb(interpolateViridis(1)));
     await page.focus('#patches');
@@ -194,8 +170,7 @@ describe('patches and learned pages', () => {
   });
 
   it('learned: interpolation stretches the table, and a lookup past maxLength names the ways out', async () => {
-    const { page, problems } = await openPage(browser, `${server.url}learned.html`);
-    await page.waitForSelector('html[data-ready="true"]');
+    const { page, problems } = await site.open('learned.html');
     assert.deepEqual(await page.evaluate(() => ['learned', 'stretched', 'sinusoidal'].map((id) => [document.querySelector(`#${id}`).width, document.querySelector(`#${id}`).height])), [[32, 32], [32, 64], [32, 64]]);
     assert.match(await page.locator('#past-end').textContent(), /^lookup\(48\) → RangeError: length 48 is past maxLength 32: .*interpolatePositions.*sinusoidal/);
     await page.fill('#learned-controls [name="lookup"]', '16');
@@ -213,64 +188,52 @@ describe('patches and learned pages', () => {
 });
 
 describe('benchmark page', () => {
+  const site = useSite();
+
   it('runs the shared cases in the browser and reports times and errors against float64', async () => {
-    const server = await startServer();
-    const browser = await launchChromium();
-    try {
-      const { page, problems } = await openPage(browser, `${server.url}bench.html`);
-      await page.waitForSelector('html[data-ready="true"]');
-      await page.selectOption('#bench-controls [name="size"]', 'small');
-      await page.fill('#bench-controls [name="runs"]', '2');
-      await page.click('#bench-run');
-      await page.waitForFunction(() => document.querySelector('#bench-status').textContent.startsWith('Done'), null, { timeout: 120000 });
-      const rows = await page.locator('#bench-table tbody tr').count();
-      assert.equal(rows, 6);
-      const errors = await page.evaluate(() => Array.from(document.querySelectorAll('#bench-table td[data-error]'), (td) => [td.dataset.error, Number(td.textContent)]));
-      for (const [name, error] of errors) assert.ok(error < (name === 'plain JS' ? 1e-3 : 1e-4), `${name}: ${error}`);
-      assert.ok(errors.some(([name]) => name === 'posembed wasm scalar'));
-      const times = await page.evaluate(() => Array.from(document.querySelectorAll('#bench-table td[data-impl]'), (td) => Number(td.textContent)));
-      assert.ok(times.every((t) => Number.isFinite(t) && t >= 0));
-      assert.deepEqual(problems, []);
-    } finally {
-      await browser.close();
-      await server.close();
-    }
+    const { page, problems } = await site.open('bench.html');
+    await page.selectOption('#bench-controls [name="size"]', 'small');
+    await page.fill('#bench-controls [name="runs"]', '2');
+    await page.click('#bench-run');
+    await page.waitForFunction(() => document.querySelector('#bench-status').textContent.startsWith('Done'), null, { timeout: 120000 });
+    const rows = await page.locator('#bench-table tbody tr').count();
+    assert.equal(rows, 6);
+    const errors = await page.evaluate(() => Array.from(document.querySelectorAll('#bench-table td[data-error]'), (td) => [td.dataset.error, Number(td.textContent)]));
+    for (const [name, error] of errors) assert.ok(error < (name === 'plain JS' ? 1e-3 : 1e-4), `${name}: ${error}`);
+    assert.ok(errors.some(([name]) => name === 'posembed wasm scalar'));
+    const times = await page.evaluate(() => Array.from(document.querySelectorAll('#bench-table td[data-impl]'), (td) => Number(td.textContent)));
+    assert.ok(times.every((t) => Number.isFinite(t) && t >= 0));
+    assert.deepEqual(problems, []);
   });
 });
 
 describe('ALiBi and T5 page', () => {
+  const site = useSite();
+
   it('its controls drive the components and the bucket plot, with the package numbers', async () => {
-    const server = await startServer();
-    const browser = await launchChromium();
-    try {
-      const { page, problems } = await openPage(browser, `${server.url}bias.html`);
-      await page.waitForSelector('html[data-ready="true"]');
-      const { load } = await import('../../dist/index.js');
-      const pe = await load();
-      const readout = (o) => {
-        const b = pe.t5Bucket([-1, 0, 1, -200, 200], o).data;
-        return `bucket(−1) = ${b[0]}, bucket(0) = ${b[1]}, bucket(+1) = ${b[2]}, bucket(±200) = ${b[3]}, ${b[4]}`;
-      };
-      assert.equal(await page.locator('#t5-readout').textContent(), readout({ numBuckets: 32, maxDistance: 128, bidirectional: true }));
-      await page.uncheck('#t5-controls [name="bidirectional"]');
-      await page.fill('#t5-controls [name="buckets"]', '16');
-      await page.waitForFunction((text) => document.querySelector('#t5-readout').textContent === text, readout({ numBuckets: 16, maxDistance: 128, bidirectional: false }));
-      assert.equal(await page.getAttribute('#t5-buckets', 'bidirectional'), 'false');
-      await page.fill('#t5-controls [name="maxDistance"]', '2');
-      assert.match(await page.locator('#t5-error').textContent(), /^maxDistance must be an integer in \[9, 2147483647\], got 2$/);
-      await page.fill('#alibi-controls [name="heads"]', '3');
-      await page.uncheck('#alibi-controls [name="causal"]');
-      await page.locator('#alibi').scrollIntoViewIfNeeded();
-      await page.waitForFunction(() => document.querySelector('#alibi').shadowRoot.querySelectorAll('canvas').length === 3 && !document.querySelector('#alibi').hasAttribute('causal'));
-      // Not causal: the top-right corner is a finite bias, not the black of a masked cell.
-      await page.waitForFunction(() => {
-        const canvas = document.querySelector('#alibi').shadowRoot.querySelector('canvas');
-        return Array.from(canvas.getContext('2d').getImageData(canvas.width - 1, 0, 1, 1).data.slice(0, 3)).some((v) => v > 0);
-      });
-      assert.deepEqual(problems, []);
-    } finally {
-      await browser.close();
-      await server.close();
-    }
+    const { page, problems } = await site.open('bias.html');
+    const { load } = await import('../../dist/index.js');
+    const pe = await load();
+    const readout = (o) => {
+      const b = pe.t5Bucket([-1, 0, 1, -200, 200], o).data;
+      return `bucket(−1) = ${b[0]}, bucket(0) = ${b[1]}, bucket(+1) = ${b[2]}, bucket(±200) = ${b[3]}, ${b[4]}`;
+    };
+    assert.equal(await page.locator('#t5-readout').textContent(), readout({ numBuckets: 32, maxDistance: 128, bidirectional: true }));
+    await page.uncheck('#t5-controls [name="bidirectional"]');
+    await page.fill('#t5-controls [name="buckets"]', '16');
+    await page.waitForFunction((text) => document.querySelector('#t5-readout').textContent === text, readout({ numBuckets: 16, maxDistance: 128, bidirectional: false }));
+    assert.equal(await page.getAttribute('#t5-buckets', 'bidirectional'), 'false');
+    await page.fill('#t5-controls [name="maxDistance"]', '2');
+    assert.match(await page.locator('#t5-error').textContent(), /^maxDistance must be an integer in \[9, 2147483647\], got 2$/);
+    await page.fill('#alibi-controls [name="heads"]', '3');
+    await page.uncheck('#alibi-controls [name="causal"]');
+    await page.locator('#alibi').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('#alibi').shadowRoot.querySelectorAll('canvas').length === 3 && !document.querySelector('#alibi').hasAttribute('causal'));
+    // Not causal: the top-right corner is a finite bias, not the black of a masked cell.
+    await page.waitForFunction(() => {
+      const canvas = document.querySelector('#alibi').shadowRoot.querySelector('canvas');
+      return Array.from(canvas.getContext('2d').getImageData(canvas.width - 1, 0, 1, 1).data.slice(0, 3)).some((v) => v > 0);
+    });
+    assert.deepEqual(problems, []);
   });
 });

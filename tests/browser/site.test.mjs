@@ -1,11 +1,11 @@
 // The site as `npm start` serves it, in Chromium: it loads cleanly, the heatmap's pixels are the encoding's
 // colours, the controls re-render, and the lookup walkthrough shows the right numbers.
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { rgb as parseColour } from 'd3-color';
 import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
 import { load } from '../../dist/index.js';
-import { launchChromium, openPage, startServer } from './browser.mjs';
+import { useSite } from './browser.mjs';
 
 const rgb = (css) => {
   const { r, g, b } = parseColour(css);
@@ -29,20 +29,12 @@ function assertColour(actual, expected, tolerance, label) {
 }
 
 describe('site: positional encoding explorer', () => {
-  let server;
-  let browser;
+  const site = useSite();
   let page;
   let problems;
 
   before(async () => {
-    server = await startServer();
-    browser = await launchChromium();
-    ({ page, problems } = await openPage(browser, `${server.url}explorer.html`));
-    await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
+    ({ page, problems } = await site.open('explorer.html'));
   });
 
   it('loads with no console errors, under the strict CSP', async () => {

@@ -1,31 +1,23 @@
 // The token embeddings page: real GPT-2 tokens, the looked-up rows drawn, nearest tokens, and weights files
 // dropped in (read in a worker): the good ones become the table, the malformed ones a readable error.
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { encode } from 'gpt-tokenizer/encoding/r50k_base';
 import { load } from '../../dist/index.js';
 import { heatmapPixels } from '../../dist/colormap.js';
 import { VECTORS_DIR } from '../js/helpers.mjs';
-import { launchChromium, openPage, startServer } from './browser.mjs';
+import { useSite } from './browser.mjs';
 
 const FORMATS = `${VECTORS_DIR}/formats`;
 
 describe('token embeddings page', () => {
-  let server;
-  let browser;
+  const site = useSite();
   let page;
   let problems;
 
   before(async () => {
-    server = await startServer();
-    browser = await launchChromium();
-    ({ page, problems } = await openPage(browser, `${server.url}tokens.html`));
-    await page.waitForSelector('html[data-ready="true"]', { timeout: 20000 });
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
+    ({ page, problems } = await site.open('tokens.html'));
   });
 
   it('tokenizes with GPT-2 BPE and draws the rows of the seeded table', async () => {

@@ -11,18 +11,15 @@ import { colormap } from '../../dist/colormap.js';
 import { REPO } from '../pack.mjs';
 import { interpolateRdBu } from 'd3-scale-chromatic';
 import { assertClose, loadVectors } from '../js/helpers.mjs';
-import { launchChromium, openPage, startServer } from './browser.mjs';
+import { useSite } from './browser.mjs';
 
 describe('webgpu backend in Chromium', () => {
-  let server;
-  let browser;
+  const site = useSite({ siteRoot: join(REPO, 'dist'), webgpu: true });
   let page;
   let problems;
 
   before(async () => {
-    server = await startServer(join(REPO, 'dist'));
-    browser = await launchChromium({ webgpu: true });
-    ({ page, problems } = await openPage(browser, `${server.url}index.js`));
+    ({ page, problems } = await site.open('index.js', { ready: false }));
     const backend = await page.evaluate(async () => {
       const { load } = await import('/index.js');
       globalThis.pe = await load({ backend: 'webgpu' });
@@ -43,10 +40,6 @@ describe('webgpu backend in Chromium', () => {
       return globalThis.pe.backend;
     });
     assert.equal(backend, 'webgpu');
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   // Runs a function of pe (as source text, with its arguments) in the page.
@@ -98,17 +91,7 @@ describe('webgpu backend in Chromium', () => {
 });
 
 describe('the site on the webgpu backend', () => {
-  let server;
-  let browser;
-
-  before(async () => {
-    server = await startServer();
-    browser = await launchChromium({ webgpu: true });
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const site = useSite({ webgpu: true });
 
   // The explorer's default table (64 x 128 sinusoidal) at a few cells, against the colormap of float64 values.
   async function assertExplorerPicture(page) {
@@ -124,8 +107,7 @@ describe('the site on the webgpu backend', () => {
   }
 
   it('computes the explorer and the lookup walkthrough on the GPU, with the same pictures and numbers', async () => {
-    const { page, problems } = await openPage(browser, `${server.url}explorer.html`);
-    await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
+    const { page, problems } = await site.open('explorer.html');
     assert.equal(await page.getAttribute('html', 'data-backend'), 'webgpu');
     // Drawn by the render pipeline: the picture is there before any value was read back.
     await page.waitForFunction(() => document.querySelector('#heatmap').width === 128);
@@ -140,7 +122,7 @@ describe('the site on the webgpu backend', () => {
   });
 
   it('reads the table and paints it with canvas 2D where WebGPU cannot draw into a canvas', async () => {
-    const context = await browser.newContext();
+    const context = await site.browser.newContext();
     await context.addInitScript(() => {
       const getContext = OffscreenCanvas.prototype.getContext;
       OffscreenCanvas.prototype.getContext = function withoutWebgpu(kind, ...rest) { return kind === 'webgpu' ? null : getContext.call(this, kind, ...rest); };
@@ -148,7 +130,7 @@ describe('the site on the webgpu backend', () => {
     const page = await context.newPage();
     const problems = [];
     page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(`${server.url}explorer.html`);
+    await page.goto(`${site.server.url}explorer.html`);
     await page.waitForSelector('html[data-ready="true"]', { timeout: 15000 });
     assert.equal(await page.getAttribute('html', 'data-backend'), 'webgpu');
     await page.waitForFunction(() => document.querySelector('#heatmap').width === 128);
@@ -160,8 +142,6 @@ describe('the site on the webgpu backend', () => {
 });
 
 describe('renderHeatmap in Chromium: a GpuTensor drawn by a render pipeline', () => {
-  let server;
-  let browser;
   let page;
   let problems;
   let project;
@@ -178,15 +158,12 @@ describe('renderHeatmap in Chromium: a GpuTensor drawn by a render pipeline', ()
       document.body.dataset.ready = 'true';
     `);
     await build({ root: project, logLevel: 'silent', build: { outDir: join(project, 'bundle'), assetsInlineLimit: 0 } });
-    server = await startServer(join(project, 'bundle'));
-    browser = await launchChromium({ webgpu: true });
-    ({ page, problems } = await openPage(browser, server.url));
-    await page.waitForSelector('body[data-ready]', { state: 'attached', timeout: 15000 });
   });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    rmSync(project, { recursive: true, force: true });
+  after(() => rmSync(project, { recursive: true, force: true }));
+  const site = useSite({ siteRoot: () => join(project, 'bundle'), webgpu: true });  // after the build above
+  before(async () => {
+    ({ page, problems } = await site.open('', { ready: false }));
+    await page.waitForSelector('body[data-ready]', { state: 'attached', timeout: 15000 });
   });
 
   // Each cell's colour must be the canvas 2D picture's, or its neighbour in the table where the float32
