@@ -170,22 +170,6 @@ Status rotate_by_table(const RopeParams& params, std::span<const float> table, i
   if (out.size() != elements) return output_size_error(elements, out.size());
 
   const std::size_t pass_through = d - 2 * half;
-  // Interleaved pairs (2i, 2i + 1) rotate as x * (cos, cos) + (x with each pair swapped) * (-sin, sin): the
-  // table is spread to those columns once, so that whole batches rotate with one swizzle.
-  std::unique_ptr<float[]> spread;
-  if (params.layout == RopeLayout::kInterleaved) {
-    spread.reset(new (std::nothrow) float[2 * table.size()]);
-    if (!spread) return Status::range_error("applyRope: out of memory for its spread table");
-    for (std::size_t s = 0; s < static_cast<std::size_t>(seq); ++s) {
-      const float* sines = table.data() + s * 2 * half;
-      float* row = spread.get() + s * 4 * half;  // [cos, cos, ...] then [-sin, sin, ...]
-      for (std::size_t i = 0; i < half; ++i) {
-        row[2 * i] = row[2 * i + 1] = sines[half + i];
-        row[2 * half + 2 * i] = -sines[i];
-        row[2 * half + 2 * i + 1] = sines[i];
-      }
-    }
-  }
   for (std::size_t v = 0; v < static_cast<std::size_t>(count); ++v) {
     const float* in = x.data() + v * d;
     float* result = out.data() + v * d;
@@ -202,19 +186,24 @@ Status rotate_by_table(const RopeParams& params, std::span<const float> table, i
         simd::store(result + half + i, x2 * cosine + x1 * sine);
       });
     } else {
-      const float* cosines = spread.get() + position * 4 * half;
-      const float* signed_sines = cosines + 2 * half;
-      simd::for_each_float_pair(
-          2 * half,
-          [&]<class V>(std::size_t i) {
-            const V pairs = simd::load<V>(in + i);
-            simd::store(result + i, pairs * simd::load<V>(cosines + i) + simd::swap_pairs(pairs) * simd::load<V>(signed_sines + i));
+      // Pairs (2i, 2i + 1) turn as x * (cos, cos) + (x with each pair swapped) * (-sin, +sin): the table's
+      // per-pair values are spread over both columns in registers, W pairs (two batches) at a time.
+      simd::for_each_pair_run(
+          half,
+          [&]<class V>(std::size_t p) {
+            const V cosines = simd::load<V>(c + p);
+            const V sines = simd::load<V>(sn + p);
+            const V signs = simd::alternating_signs<V>();
+            const V low = simd::load<V>(in + 2 * p);
+            const V high = simd::load<V>(in + 2 * p + V::size);
+            simd::store(result + 2 * p, low * simd::twice_low(cosines) + simd::swap_pairs(low) * (simd::twice_low(sines) * signs));
+            simd::store(result + 2 * p + V::size, high * simd::twice_high(cosines) + simd::swap_pairs(high) * (simd::twice_high(sines) * signs));
           },
-          [&](std::size_t i) {
-            const float x1 = in[i];
-            const float x2 = in[i + 1];
-            result[i] = x1 * c[i / 2] - x2 * sn[i / 2];
-            result[i + 1] = x2 * c[i / 2] + x1 * sn[i / 2];
+          [&](std::size_t p) {
+            const float x1 = in[2 * p];
+            const float x2 = in[2 * p + 1];
+            result[2 * p] = x1 * c[p] - x2 * sn[p];
+            result[2 * p + 1] = x2 * c[p] + x1 * sn[p];
           });
     }
     if (pass_through > 0 && result != in) std::memcpy(result + 2 * half, in + 2 * half, pass_through * sizeof(float));

@@ -89,7 +89,20 @@ void for_each_float_pair(std::size_t n, [[maybe_unused]] BatchStep&& batch_step,
   for (; i < n; i += 2) pair_step(i);
 }
 
-// A batch with lanes 2k and 2k + 1 exchanged (for the batch steps of for_each_float_pair).
+// Calls batch_step.template operator()<V>(p) for p = 0, W, 2W, ... while W pairs remain, each call for pairs
+// p .. p + W - 1 (interleaved: 2W columns, two batches), then pair_step(p) for each remaining pair.
+template <class BatchStep, class PairStep>
+void for_each_pair_run(std::size_t pairs, [[maybe_unused]] BatchStep&& batch_step, PairStep&& pair_step) {
+  std::size_t p = 0;
+#ifdef POSEMBED_HAS_SIMD
+  for (; p + kFloatLanes <= pairs; p += kFloatLanes) batch_step.template operator()<FloatBatch>(p);
+#endif
+  for (; p < pairs; ++p) pair_step(p);
+}
+
+// Lane helpers for the batch steps above (never called without SIMD, where there are none):
+// swap_pairs exchanges lanes 2k and 2k + 1; twice_low / twice_high give each lane of v's low / high half
+// twice (v0, v0, v1, v1, ...), a per-pair value over its two columns; alternating_signs is (-1, +1, -1, ...).
 #ifdef POSEMBED_HAS_SIMD
 template <class V, std::size_t... Lane>
 V swap_pairs(const V& v, std::index_sequence<Lane...>) {
@@ -100,9 +113,35 @@ template <class V>
 V swap_pairs(const V& v) {
   return swap_pairs(v, std::make_index_sequence<V::size>());
 }
+// (Not zip_lo/zip_hi: on AVX those interleave within each 128-bit half.)
+template <class V, std::size_t Offset, std::size_t... Lane>
+V twice(const V& v, std::index_sequence<Lane...>) {
+  using Mask = xsimd::batch_constant<xsimd::batch<uint32_t, typename V::arch_type>, static_cast<uint32_t>(Offset + Lane / 2)...>;
+  return xsimd::swizzle(v, Mask());
+}
+template <class V>
+V twice_low(const V& v) {
+  return twice<V, 0>(v, std::make_index_sequence<V::size>());
+}
+template <class V>
+V twice_high(const V& v) {
+  return twice<V, V::size / 2>(v, std::make_index_sequence<V::size>());
+}
+inline constexpr float kAlternatingSigns[16] = {-1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1};
+template <class V>
+V alternating_signs() {
+  static_assert(V::size <= 16);
+  return V::load_unaligned(kAlternatingSigns);
+}
 #else
 template <class V>
-V swap_pairs(const V& v);  // never called: without SIMD there are no batch steps
+V swap_pairs(const V& v);
+template <class V>
+V twice_low(const V& v);
+template <class V>
+V twice_high(const V& v);
+template <class V>
+V alternating_signs();
 #endif
 
 // The sum of the lanes.
