@@ -35,6 +35,18 @@ export function assertClose(tensor, expected, tolerance, label = '') {
   assert.ok(error <= tolerance, `${label} max abs error ${error} > ${tolerance}`);
 }
 
+// What call(out) writes into an out on the wasm heap, which is written whole by one kernel call: the
+// reference for results streamed through the heap a block at a time (fresh ones and a JS out).
+export function writtenOnHeap(pe, elements, call) {
+  const heap = pe.allocate(elements);
+  try {
+    call(heap.data);
+    return heap.data.slice();
+  } finally {
+    heap.dispose();
+  }
+}
+
 // Runs a suite against the SIMD and the scalar module alike. body receives a getter of the instance; after
 // the suite, every heap allocation it made must have been freed.
 export function describeEachModule(title, body) {

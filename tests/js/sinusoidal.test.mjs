@@ -1,6 +1,6 @@
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClose, describeEachModule, loadVectors } from './helpers.mjs';
+import { assertClose, describeEachModule, loadVectors, writtenOnHeap } from './helpers.mjs';
 
 describeEachModule('sinusoidal', (instance) => {
   let pe;
@@ -42,11 +42,13 @@ describeEachModule('sinusoidal', (instance) => {
     assert.deepEqual(Array.from(out), Array.from(pe.sinusoidal({ length: 8, dModel: 16 }).data));
   });
 
-  it('writes a JS out larger than a block a block at a time, bit for bit the fresh table', () => {
+  it('writes a fresh table or JS out larger than a block a block at a time, bit for bit the table written whole on the heap', () => {
     for (const options of [{ length: 17000, dModel: 16, offset: 99 }, { length: 300, dModel: 2048, layout: 'split', timescale: 't2t' }]) {
+      const expected = writtenOnHeap(pe, options.length * options.dModel, (out) => pe.sinusoidal({ ...options, out }));
+      assert.deepEqual(pe.sinusoidal(options).data, expected);
       const out = new Float32Array(options.length * options.dModel).fill(NaN);
       assert.equal(pe.sinusoidal({ ...options, out }).data, out);
-      assert.deepEqual(out, pe.sinusoidal(options).data);
+      assert.deepEqual(out, expected);
     }
   });
 

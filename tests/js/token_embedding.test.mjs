@@ -1,6 +1,6 @@
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClose, describeEachModule, loadVectors } from './helpers.mjs';
+import { assertClose, describeEachModule, loadVectors, writtenOnHeap } from './helpers.mjs';
 
 describeEachModule('tokenEmbedding', (instance) => {
   let pe;
@@ -82,6 +82,20 @@ describeEachModule('tokenEmbedding', (instance) => {
     assert.equal(result.data, out);
     assert.deepEqual(Array.from(out), Array.from(emb.lookup([4, 2]).data));
     assert.throws(() => emb.lookup([4, 2], { out: new Float32Array(9) }), { name: 'RangeError', message: 'out must hold exactly 8 elements, got 9' });
+    emb.dispose();
+  });
+
+  it('a fresh result or JS out larger than a block is written a block at a time, with the rows written whole on the heap; a bad id leaves out untouched', () => {
+    const emb = pe.tokenEmbedding({ vocabSize: 300, dModel: 40, paddingIdx: 7, scale: 'sqrt', init: { seed: 5 } });
+    const ids = { data: Int32Array.from({ length: 2 * 1700 }, (_, j) => (j * 131) % 300), shape: [2, 1700] };  // 136,000 floats: 3 blocks
+    const expected = writtenOnHeap(pe, ids.data.length * 40, (out) => emb.lookup(ids, { out }));
+    assert.deepEqual(emb.lookup(ids).data, expected);
+    const out = new Float32Array(expected.length);
+    assert.equal(emb.lookup(ids, { out }).data, out);
+    assert.deepEqual(out, expected);
+    const bad = Int32Array.from(ids.data, (id, j) => (j === 3000 ? 300 : id));
+    assert.throws(() => emb.lookup(bad, { out }), { name: 'RangeError', message: 'ids[3000] must be a token id in [0, vocabSize - 1] = [0, 299], got 300' });
+    assert.deepEqual(out, expected);
     emb.dispose();
   });
 

@@ -1,6 +1,6 @@
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClose, describeEachModule, loadVectors } from './helpers.mjs';
+import { assertClose, describeEachModule, loadVectors, writtenOnHeap } from './helpers.mjs';
 
 describeEachModule('transformerEmbedding', (instance) => {
   let pe;
@@ -42,17 +42,18 @@ describeEachModule('transformerEmbedding', (instance) => {
     b.dispose();
   });
 
-  it('a JS out larger than a block is written a block at a time: the same values, dropout included; a bad id leaves it untouched', () => {
+  it('a fresh result or JS out larger than a block is written a block at a time: the values written whole on the heap, dropout included; a bad id leaves out untouched', () => {
     const options = { vocabSize: 500, dModel: 96, maxLength: 300, positional: 'sinusoidal', scale: 'sqrt', paddingIdx: 3, dropout: 0.2, seed: 8 };
     const ids = { data: Int32Array.from({ length: 4 * 300 }, (_, j) => (j * 37) % 500), shape: [4, 300] };  // 115,200 floats: 2 blocks
     for (const training of [false, true]) {
       const [whole, streamed] = [pe.transformerEmbedding(options), pe.transformerEmbedding(options)];  // the same seed
-      const expected = whole.forward(ids, { training }).data;
-      const out = new Float32Array(expected.length);
+      const elements = ids.data.length * 96;
+      const expected = writtenOnHeap(pe, elements, (out) => whole.forward(ids, { training, out }));
+      const out = new Float32Array(elements);
       assert.equal(streamed.forward(ids, { training, out }).data, out);
       assert.deepEqual(out, expected);
-      // Both generators are where the whole call left its own: the next calls agree too.
-      assert.deepEqual(streamed.forward(ids, { training, out }).data, whole.forward(ids, { training }).data);
+      // Both generators are where the whole call left its own: the next calls agree too, fresh this time.
+      assert.deepEqual(streamed.forward(ids, { training }).data, writtenOnHeap(pe, elements, (heapOut) => whole.forward(ids, { training, out: heapOut })));
       const bad = { data: ids.data.map((id, j) => (j === 1000 ? 500 : id)), shape: ids.shape };
       const before = out.slice();
       assert.throws(() => streamed.forward(bad, { training, out }), { name: 'RangeError', message: 'ids[1000] must be a token id in [0, vocabSize - 1] = [0, 499], got 500' });

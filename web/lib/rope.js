@@ -1,7 +1,7 @@
 // Rotary position embedding: inverse frequencies with HF's scalings, and the rotation of [..., seq, headDim].
 import { describe, integer, number, oneOf, options, outBuffer } from './validate.js';
 import { checkedShape, elementCount, MAX_INT32 } from './tensor.js';
-import { STREAM_BLOCK } from './wasm.js';
+import { STREAM_BLOCK, freshArray } from './wasm.js';
 
 // Per scaling type: its required and optional parameters.
 const SCALINGS = {
@@ -100,31 +100,27 @@ export function applyRope(core, x, opts) {
 }
 
 // x in JS memory and larger than a block: the table is made once, then x is copied onto the heap a block of
-// vectors at a time and rotated there in place while in cache: straight into a heap out; through one block
-// into a JS out; into a heap buffer that is copied out whole for a fresh result (TypedArray slice() is the
-// quickest new array: it needs no zeroing). Copying x in whole and rotating it would cross memory twice more.
+// vectors at a time and rotated there in place while in cache, straight into a heap out, or through one block
+// into a JS array (the caller's, or a new one for a fresh result). Copying x in whole and rotating it would
+// cross memory twice more.
 function streamRope(core, x, { shape, elements, headDim, seq, rotaryDim, base, layout, positions, scaling, out }) {
-  if (out !== undefined) outBuffer(out, elements);
-  const direct = out !== undefined && core.onHeap(out);
-  const outOffset = direct ? out.byteOffset : null;  // before allocating: a growth detaches the view
+  const target = out === undefined ? freshArray(Float32Array, elements, 'the rotated x') : outBuffer(out, elements);
+  const direct = core.onHeap(target);
+  const outOffset = direct ? target.byteOffset : null;  // before allocating: a growth detaches the view
   const vectors = elements / headDim;
   const perBlock = Math.max(1, Math.floor(STREAM_BLOCK / headDim));
-  const target = direct ? [] : [[(out === undefined ? elements : perBlock * headDim) * 4, out === undefined ? 'the rotated x' : 'a block of x']];
-  const requests = [[seq * rotaryDim * 4, 'the cos/sin table'], [positions.byteLength, 'the positions'], ...target];
-  return core.withHeap(requests, (table, positionsPointer, heapTarget) => {
+  const requests = [[seq * rotaryDim * 4, 'the cos/sin table'], [positions.byteLength, 'the positions'], ...(direct ? [] : [[perBlock * headDim * 4, 'a block of x']])];
+  return core.withHeap(requests, (table, positionsPointer, block) => {
     core.view(Int32Array, positionsPointer, seq).set(positions);
     core.check(core.module.ropeTable(headDim, rotaryDim, base, scaling, positionsPointer, seq, table));
-    const whole = direct ? outOffset : out === undefined ? heapTarget : null;  // the result's heap address, if any
     for (let first = 0; first < vectors; first += perBlock) {
       const count = Math.min(perBlock, vectors - first);
-      const at = whole === null ? heapTarget : whole + first * headDim * 4;
+      const at = direct ? outOffset + first * headDim * 4 : block;
       const onHeap = core.view(Float32Array, at, count * headDim);
       onHeap.set(x.data.subarray(first * headDim, (first + count) * headDim));
       core.check(core.module.ropeRotate(headDim, rotaryDim, layout, table, seq, first, count, at, at));
-      if (whole === null) out.set(onHeap, first * headDim);
+      if (!direct) target.set(onHeap, first * headDim);
     }
-    if (whole === null) return { data: out, shape };
-    const rotated = core.view(Float32Array, whole, elements);
-    return { data: direct ? rotated : rotated.slice(), shape };
+    return { data: direct ? core.view(Float32Array, outOffset, elements) : target, shape };
   });
 }

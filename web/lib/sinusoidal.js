@@ -2,7 +2,7 @@
 // given positions.
 import { describe, integer, number, oneOf, options, outBuffer } from './validate.js';
 import { MAX_INT32 } from './tensor.js';
-import { STREAM_BLOCK } from './wasm.js';
+import { STREAM_BLOCK, freshArray } from './wasm.js';
 
 const KNOWN = ['length', 'dModel', 'base', 'layout', 'timescale', 'offset', 'positions', 'out'];
 
@@ -31,8 +31,9 @@ export function sinusoidalParams(core, opts) {
 export function sinusoidal(core, opts) {
   const { length, dModel, base, layout, timescale, offset, positions, out } = sinusoidalParams(core, opts);
   const elements = length * dModel;
-  if (!positions && out !== undefined && !core.onHeap(out) && elements > STREAM_BLOCK) {
-    return { data: streamTable(core, { length, dModel, base, layout, timescale, offset }, outBuffer(out, elements)), shape: [length, dModel] };
+  if (!positions && elements > STREAM_BLOCK && !(out !== undefined && core.onHeap(out))) {
+    const target = out === undefined ? freshArray(Float32Array, elements, 'the sinusoidal table') : outBuffer(out, elements);
+    return { data: streamTable(core, { length, dModel, base, layout, timescale, offset }, target), shape: [length, dModel] };
   }
   const data = positions
     ? core.produce({ elements, what: 'the sinusoidal rows', out, inputs: [{ data: positions, what: 'the positions' }] },
@@ -42,7 +43,7 @@ export function sinusoidal(core, opts) {
   return { data, shape: [length, dModel] };
 }
 
-// A table for a caller's JS array, written a block of rows at a time into one heap block that stays in
+// A table for a JS array (the caller's, or a new one for a fresh result), written a block of rows at a time into one heap block that stays in
 // cache, each block copied out as soon as it is full (the values are sinusoidal()'s, bit for bit).
 function streamTable(core, { length, dModel, base, layout, timescale, offset }, out) {
   const unit = core.limits.sinusoidalBlockRows;

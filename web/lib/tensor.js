@@ -7,48 +7,44 @@ export function elementCount(shape) {
   return shape.reduce((product, n) => product * n, 1);
 }
 
-// Token ids as an Int32Array and the shape they came in. Accepts number[], Int32Array (both 1-D) or an
-// Int32 tensor { data, shape }. Plain arrays are checked here as they are converted (they may hold
-// fractions or numbers beyond int32); typed ids are checked by the kernel, which reads every id anyway,
-// with the same message.
+// Token ids as an Int32Array and the shape they came in, every id checked to lie in [0, vocabSize) before any
+// kernel runs (a streamed output would otherwise be partly written when a bad id turns up, and the GPU
+// kernels trust them: WGSL out-of-bounds reads may return anything). Accepts number[], Int32Array (both
+// 1-D) or an Int32 tensor { data, shape }.
 export function tokenIds(ids, vocabSize, name = 'ids') {
   if (Array.isArray(ids)) {
     const data = new Int32Array(ids.length);
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i];
       if (typeof id !== 'number') throw new TypeError(`${name}[${i}] must be a number, got ${describe(id)}`);
-      if (!Number.isInteger(id) || id < 0 || id >= vocabSize) {
-        throw new RangeError(`${name}[${i}] must be a token id in [0, vocabSize - 1] = [0, ${vocabSize - 1}], got ${id}`);
-      }
+      if (!Number.isInteger(id) || id < 0 || id >= vocabSize) throw idRangeError(name, i, vocabSize, id);  // before Int32Array wraps it
       data[i] = id;
     }
-    return nonEmpty(name, { data, shape: [ids.length] });
+    return checkedIds(name, { data, shape: [ids.length] }, vocabSize);
   }
-  if (ids instanceof Int32Array) return nonEmpty(name, { data: ids, shape: [ids.length] });
+  if (ids instanceof Int32Array) return checkedIds(name, { data: ids, shape: [ids.length] }, vocabSize);
   if (ids !== null && typeof ids === 'object' && 'data' in ids && 'shape' in ids) {
     if (!(ids.data instanceof Int32Array)) throw new TypeError(`${name}.data must be an Int32Array, got ${describe(ids.data)}`);
     const shape = checkedShape(`${name}.shape`, ids.shape);
     if (elementCount(shape) !== ids.data.length) {
       throw new RangeError(`${name}.shape [${shape}] holds ${elementCount(shape)} elements but ${name}.data has ${ids.data.length}`);
     }
-    return nonEmpty(name, { data: ids.data, shape });
+    return checkedIds(name, { data: ids.data, shape }, vocabSize);
   }
   throw new TypeError(`${name} must be an array of token ids, an Int32Array or a tensor { data: Int32Array, shape }, got ${describe(ids)}`);
 }
 
-// Every id of an Int32Array in [0, vocabSize), checked in JS where no kernel will check them first: before
-// a lookup copies rows into a JS array, a GPU kernel reads them, or a streamed output is written.
-export function checkTokenIds(ids, vocabSize) {
+function checkedIds(name, tensor, vocabSize) {
+  const ids = tensor.data;
+  if (ids.length === 0) throw new RangeError(`${name} must hold at least one id, got none`);
   for (let j = 0; j < ids.length; j++) {
-    if (ids[j] < 0 || ids[j] >= vocabSize) {
-      throw new RangeError(`ids[${j}] must be a token id in [0, vocabSize - 1] = [0, ${vocabSize - 1}], got ${ids[j]}`);
-    }
+    if (ids[j] < 0 || ids[j] >= vocabSize) throw idRangeError(name, j, vocabSize, ids[j]);
   }
+  return tensor;
 }
 
-function nonEmpty(name, tensor) {
-  if (tensor.data.length === 0) throw new RangeError(`${name} must hold at least one id, got none`);
-  return tensor;
+function idRangeError(name, index, vocabSize, id) {
+  return new RangeError(`${name}[${index}] must be a token id in [0, vocabSize - 1] = [0, ${vocabSize - 1}], got ${id}`);
 }
 
 export function checkedShape(name, shape) {

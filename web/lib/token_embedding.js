@@ -1,6 +1,6 @@
 // Token embedding: a [vocabSize, dModel] table on the wasm heap; lookup gathers rows by id.
-import { describe, integer, number, options, outBuffer } from './validate.js';
-import { checkTokenIds, tokenIds } from './tensor.js';
+import { describe, integer, number, options } from './validate.js';
+import { tokenIds } from './tensor.js';
 import { HeapTable } from './table.js';
 import { nearestRows } from './analysis.js';
 
@@ -36,28 +36,10 @@ export class TokenEmbedding extends HeapTable {
     const { core, pointer } = this.live();
     const o = options('lookup options', opts, ['out']);
     const { data, shape } = tokenIds(ids, this.vocabSize);
-    if (this.scale === 1 && o.out !== undefined && !core.onHeap(o.out)) {
-      return { data: this.#gatherIntoJs(core, pointer, data, o.out), shape: [...shape, this.dModel] };
-    }
-    const rows = core.produce({ elements: data.length * this.dModel, what: 'the looked-up rows', out: o.out, inputs: [{ data, what: 'the ids' }] },
-      (outPointer, idsPointer) => core.module.tokenEmbeddingLookup(pointer, this.vocabSize, this.dModel, this.paddingIdx ?? -1,
-        this.scale, idsPointer, data.length, outPointer));
+    const rows = core.produceRows({ rows: data.length, rowElements: this.dModel, what: 'the looked-up rows', out: o.out, inputs: [{ data, what: 'the ids' }] },
+      (outPointer, firstRow, rowCount, idsPointer) => core.module.tokenEmbeddingLookup(pointer, this.vocabSize, this.dModel, this.paddingIdx ?? -1,
+        this.scale, idsPointer + firstRow * 4, rowCount, outPointer));
     return { data: rows, shape: [...shape, this.dModel] };
-  }
-
-  // An unscaled lookup into a caller's JS array: the rows go straight from the heap table into it, one copy,
-  // where the kernel would write them to the heap first and copy them again. (A fresh result is quicker the
-  // other way: the kernel into the heap, then slice(), which allocates without zeroing.)
-  #gatherIntoJs(core, pointer, ids, given) {
-    const d = this.dModel;
-    checkTokenIds(ids, this.vocabSize);
-    const out = outBuffer(given, ids.length * d);
-    const table = core.f32(pointer, this.vocabSize * d);
-    for (let j = 0; j < ids.length; j++) {
-      if (ids[j] === this.paddingIdx) out.fill(0, j * d, (j + 1) * d);
-      else out.set(table.subarray(ids[j] * d, (ids[j] + 1) * d), j * d);
-    }
-    return out;
   }
 
   // The k rows most similar to query (a dModel vector), best first: { indices: Int32Array, scores: Float32Array }.

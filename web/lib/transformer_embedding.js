@@ -1,7 +1,7 @@
 // The input layer of a Transformer: token rows × scale + positions, fused in one pass, with dropout when
 // training. Owns a token table, a position table (learned or sinusoidal) and its dropout generator.
 import { boolean, integer, number, oneOf, options } from './validate.js';
-import { checkTokenIds, tokenIds } from './tensor.js';
+import { tokenIds } from './tensor.js';
 import { HeapBlock, HeapTable } from './table.js';
 import { TokenEmbedding } from './token_embedding.js';
 import { LearnedPositions } from './learned_positions.js';
@@ -57,7 +57,6 @@ export class TransformerEmbedding {
     const core = this.#core;
     const table = this.tokens.live().pointer;
     const positions = this.positions ? this.positions.live().pointer : 0;
-    checkTokenIds(data, this.vocabSize);  // all of them before any block of out is written
     const out = core.produceRows({ rows: data.length, rowElements: this.dModel, what: 'the embeddings', out: o.out, inputs: [{ data, what: 'the ids' }] },
       (outPointer, firstRow, rowCount, idsPointer) => core.module.combinedEmbeddingRows(table, this.vocabSize, this.dModel, this.tokens.paddingIdx ?? -1,
         this.tokens.scale, positions, this.maxLength, idsPointer + firstRow * 4, rowCount, seq, firstRow, training, this.dropout, this.#randomState.pointer, outPointer));

@@ -21,6 +21,17 @@ export const STREAM_BLOCK = 65536;
 
 const ERROR_TYPES = { RangeError, TypeError, Error, WeightFileError };
 
+// A new array for a fresh result that is written in blocks (it never needs its size on the heap); `what`
+// names the data where JS cannot allocate that much.
+export function freshArray(type, elements, what) {
+  try {
+    return new type(elements);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new RangeError(`${what} needs ${elements * type.BYTES_PER_ELEMENT} bytes, more than a new ${type.name} can hold here (${error.message})`);
+  }
+}
+
 async function readBytes(url) {
   if (url.protocol === 'file:') {
     // Node. The specifier is not a literal, so bundlers leave it alone in browser builds.
@@ -101,16 +112,18 @@ export class WasmCore {
   }
 
   // produce() for an output of `rows` rows of `rowElements` values, with kernel(outPointer, firstRow,
-  // rowCount, ...inputPointers) able to write any run of rows (the same values whatever the run). Into a
-  // caller's JS array larger than a block, the rows are written a block at a time into one heap block that
-  // stays in cache and each block is copied out: one pass over the caller's memory, where writing it whole on
-  // the heap and copying it would take three.
+  // rowCount, ...inputPointers) able to write any run of rows (the same values whatever the run). Into a JS
+  // array larger than a block (the caller's, or a new one for a fresh result), the rows are written a block
+  // at a time into one heap block that stays in cache and each block is copied out: one pass over the
+  // array's memory, where writing it whole on the heap and copying it would take three, and the heap never
+  // holds more than the block.
   produceRows({ rows, rowElements, what, out, type = Float32Array, inputs = [] }, kernel) {
     const elements = rows * rowElements;
-    if (out === undefined || this.onHeap(out) || elements <= STREAM_BLOCK) {
+    if (elements <= STREAM_BLOCK || (out !== undefined && this.onHeap(out))) {
       return this.produce({ elements, what, out, type, inputs }, (outPointer, ...pointers) => kernel(outPointer, 0, rows, ...pointers));
     }
-    outBuffer(out, elements, type);
+    if (out === undefined) out = freshArray(type, elements, what);
+    else outBuffer(out, elements, type);
     const perBlock = Math.max(1, Math.floor(STREAM_BLOCK / rowElements));
     const placed = this.#placed(inputs);
     return this.withHeap([[perBlock * rowElements * type.BYTES_PER_ELEMENT, what], ...placed.requests], (block, ...pointers) => {

@@ -1,5 +1,4 @@
 // Token lookup and the fused token * scale + position layer on the GPU: row gathers, exact in float32.
-import { checkTokenIds } from '../tensor.js';
 import { GpuTensor, elementwise, tableBindings, tableRows, uniforms } from './runtime.js';
 
 const LOOKUP = elementwise(/* wgsl */ `
@@ -18,13 +17,13 @@ ${tableRows(1)}
   if (params.with_positions == 1u) { value += positions[(j % params.seq) * params.d_model + column]; }
   out[local] = value;`);
 
+// ids: checked by tokenIds (the kernel trusts them: WGSL out-of-bounds reads may return anything);
 // table: [vocabSize, dModel] as runtime.uploadRows holds it; positions: a GPU buffer [maxLength, dModel] or
 // null, of which the first seq rows are bound.
 export function gatherRowsGpu(runtime, { table, vocabSize, dModel, paddingIdx, scale, positions = null, seq = 1 }, ids, shape) {
   if (positions && seq * dModel * 4 > runtime.maxBindingBytes) {
     throw new RangeError(`the position rows of a sequence of ${seq} need ${seq * dModel * 4} bytes, more than this GPU's maxStorageBufferBindingSize of ${runtime.maxBindingBytes} bytes`);
   }
-  checkTokenIds(ids, vocabSize);  // the kernel trusts them: WGSL out-of-bounds reads may return anything
   const elements = ids.length * dModel;
   const out = runtime.buffer(elements * 4, 'the looked-up rows', { chunked: true });
   const idsBuffer = runtime.upload(ids, 'the ids');
