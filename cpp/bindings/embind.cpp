@@ -142,10 +142,11 @@ val js_t5_bucket_matrix(double num_buckets, double max_distance, bool bidirectio
                                 heap_span<int32_t>(out, out_count)));
 }
 
-val js_t5_bias(double num_buckets, double max_distance, bool bidirectional, uintptr_t table, double table_count, double num_heads,
-               double query_length, double key_length, uintptr_t out, double out_count) {
-  return to_js(t5_bias(t5_params(num_buckets, max_distance, bidirectional), heap_span<const float>(table, table_count), to_int64(num_heads),
-                       to_int64(query_length), to_int64(key_length), heap_span<float>(out, out_count)));
+val js_t5_bias_rows(uintptr_t table, double table_count, double num_buckets, double num_heads, double query_length, double key_length,
+                    uintptr_t relative_buckets, double relative_count, double first_row, double row_count, uintptr_t out) {
+  return to_js(t5_bias_rows(heap_span<const float>(table, table_count), to_int64(num_buckets), to_int64(num_heads), to_int64(query_length),
+                            to_int64(key_length), heap_span<const int32_t>(relative_buckets, relative_count), to_int64(first_row),
+                            heap_span<float>(out, row_count * key_length)));
 }
 
 // The package has checked the scaling object's keys and types; absent keys take the core's defaults.
@@ -314,7 +315,7 @@ EMSCRIPTEN_BINDINGS(posembed) {
   function("alibiBiasRows", &posembed::js_alibi_bias_rows);
   function("t5Buckets", &posembed::js_t5_buckets);
   function("t5BucketMatrix", &posembed::js_t5_bucket_matrix);
-  function("t5Bias", &posembed::js_t5_bias);
+  function("t5BiasRows", &posembed::js_t5_bias_rows);
   function("ropeInvFreq", &posembed::js_rope_inv_freq);
   function("ropeAttentionFactor", &posembed::js_rope_attention_factor);
   function("applyRope", &posembed::js_apply_rope);

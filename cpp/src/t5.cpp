@@ -21,19 +21,24 @@ Status validate_lengths(int64_t query_length, int64_t key_length) {
   return {};
 }
 
-// Buckets of every relative position j - i of a query_length x key_length matrix, indexed by
-// (j - i) + query_length - 1; calls use(relative_bucket, row, column) per cell.
-template <class Use>
-Status for_each_cell(const T5BucketParams& params, int64_t query_length, int64_t key_length, Use&& use) {
+// The buckets of every relative position j - i of a query_length x key_length matrix, indexed by
+// (j - i) + query_length - 1 (params and lengths valid), or null where memory runs out.
+std::unique_ptr<int32_t[]> relative_buckets(const T5BucketParams& params, int64_t query_length, int64_t key_length) {
   const auto span = static_cast<std::size_t>(query_length + key_length - 1);
   std::unique_ptr<int32_t[]> buckets(new (std::nothrow) int32_t[span]);
-  if (!buckets) return Status::range_error("t5: out of memory for the bucket table");
-  for (std::size_t r = 0; r < span; ++r) buckets[r] = t5_bucket(params, static_cast<int64_t>(r) - (query_length - 1));
-  for (int64_t i = 0; i < query_length; ++i) {
-    const int32_t* by_key = buckets.get() + (query_length - 1 - i);  // by_key[j] = bucket(j - i)
-    use(by_key, i);
+  if (buckets) {
+    for (std::size_t r = 0; r < span; ++r) buckets[r] = t5_bucket(params, static_cast<int64_t>(r) - (query_length - 1));
   }
+  return buckets;
+}
+
+Status validate_heads(int64_t num_heads) {
+  if (num_heads < 1 || num_heads > 4096) return out_of_range("numHeads", "an integer in [1, 4096]", static_cast<double>(num_heads));
   return {};
+}
+
+Status out_of_memory(const char* op) {
+  return Status::range_error(std::string(op) + ": out of memory for the bucket table");
 }
 
 }  // namespace
@@ -83,32 +88,65 @@ Status t5_buckets(const T5BucketParams& params, std::span<const int32_t> relativ
 Status t5_bucket_matrix(const T5BucketParams& params, int64_t query_length, int64_t key_length, std::span<int32_t> out) {
   POSEMBED_RETURN_IF_ERROR(validate(params));
   POSEMBED_RETURN_IF_ERROR(validate_lengths(query_length, key_length));
+  const auto q = static_cast<std::size_t>(query_length);
   const auto k = static_cast<std::size_t>(key_length);
-  if (out.size() != static_cast<std::size_t>(query_length) * k) return output_size_error(static_cast<std::size_t>(query_length) * k, out.size());
-  return for_each_cell(params, query_length, key_length, [&](const int32_t* by_key, int64_t i) {
-    std::copy(by_key, by_key + k, out.data() + static_cast<std::size_t>(i) * k);
-  });
+  if (out.size() != q * k) return output_size_error(q * k, out.size());
+  const auto buckets = relative_buckets(params, query_length, key_length);
+  if (!buckets) return out_of_memory("t5Buckets");
+  for (std::size_t i = 0; i < q; ++i) {
+    const int32_t* by_key = buckets.get() + (q - 1 - i);  // by_key[j] = bucket(j - i)
+    std::copy(by_key, by_key + k, out.data() + i * k);
+  }
+  return {};
 }
 
 Status t5_bias(const T5BucketParams& params, std::span<const float> table, int64_t num_heads, int64_t query_length,
                int64_t key_length, std::span<float> out) {
   POSEMBED_RETURN_IF_ERROR(validate(params));
   POSEMBED_RETURN_IF_ERROR(validate_lengths(query_length, key_length));
-  if (num_heads < 1 || num_heads > 4096) return out_of_range("numHeads", "an integer in [1, 4096]", static_cast<double>(num_heads));
+  POSEMBED_RETURN_IF_ERROR(validate_heads(num_heads));
+  const auto elements = static_cast<std::size_t>(num_heads * query_length) * static_cast<std::size_t>(key_length);
+  if (out.size() != elements) return output_size_error(elements, out.size());
+  const auto buckets = relative_buckets(params, query_length, key_length);
+  if (!buckets) return out_of_memory("t5Bias");
+  return t5_bias_rows(table, params.num_buckets, num_heads, query_length, key_length,
+                      {buckets.get(), static_cast<std::size_t>(query_length + key_length - 1)}, 0, out);
+}
+
+Status t5_bias_rows(std::span<const float> table, int64_t num_buckets, int64_t num_heads, int64_t query_length, int64_t key_length,
+                    std::span<const int32_t> relative_buckets, int64_t first_row, std::span<float> out) {
+  POSEMBED_RETURN_IF_ERROR(validate_lengths(query_length, key_length));
+  POSEMBED_RETURN_IF_ERROR(validate_heads(num_heads));
+  if (num_buckets < 1 || num_buckets > 65536) return out_of_range("numBuckets", "an integer in [1, 65536]", static_cast<double>(num_buckets));
   const auto heads = static_cast<std::size_t>(num_heads);
-  if (table.size() != static_cast<std::size_t>(params.num_buckets) * heads) {
-    return Status::range_error("table must hold numBuckets * numHeads = " + std::to_string(params.num_buckets * num_heads) +
+  if (table.size() != static_cast<std::size_t>(num_buckets) * heads) {
+    return Status::range_error("table must hold numBuckets * numHeads = " + std::to_string(num_buckets * num_heads) +
                                " elements, got " + std::to_string(table.size()));
   }
   const auto q = static_cast<std::size_t>(query_length);
   const auto k = static_cast<std::size_t>(key_length);
-  if (out.size() != heads * q * k) return output_size_error(heads * q * k, out.size());
-  return for_each_cell(params, query_length, key_length, [&](const int32_t* by_key, int64_t i) {
-    for (std::size_t h = 0; h < heads; ++h) {
-      float* row = out.data() + (h * q + static_cast<std::size_t>(i)) * k;
-      for (std::size_t j = 0; j < k; ++j) row[j] = table[static_cast<std::size_t>(by_key[j]) * heads + h];
+  if (relative_buckets.size() != q + k - 1) {
+    return Status::range_error("relative buckets must hold queryLength + keyLength - 1 = " + std::to_string(q + k - 1) + " elements, got " +
+                               std::to_string(relative_buckets.size()));
+  }
+  for (std::size_t r = 0; r < relative_buckets.size(); ++r) {
+    if (relative_buckets[r] < 0 || relative_buckets[r] >= num_buckets) {
+      return out_of_range("relative bucket " + std::to_string(r), "an integer in [0, numBuckets - 1] = [0, " + std::to_string(num_buckets - 1) + "]",
+                          static_cast<double>(relative_buckets[r]));
     }
-  });
+  }
+  const std::size_t rows = out.size() / k;
+  if (first_row < 0 || out.size() % k != 0 || static_cast<std::size_t>(first_row) + rows > heads * q) {
+    return Status::range_error("the rows must lie within numHeads * queryLength = " + std::to_string(heads * q) + " rows of keyLength values");
+  }
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::size_t head = (static_cast<std::size_t>(first_row) + r) / q;
+    const std::size_t query = (static_cast<std::size_t>(first_row) + r) % q;
+    const int32_t* by_key = relative_buckets.data() + (q - 1 - query);  // by_key[j] = bucket(j - query)
+    float* row = out.data() + r * k;
+    for (std::size_t j = 0; j < k; ++j) row[j] = table[static_cast<std::size_t>(by_key[j]) * heads + head];
+  }
+  return {};
 }
 
 }  // namespace posembed

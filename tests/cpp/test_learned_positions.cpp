@@ -1,6 +1,8 @@
 #include "posembed/learned_positions.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include "vectors.hpp"
@@ -41,6 +43,33 @@ TEST_CASE("interpolation keeps the end rows, is exact on lines, and handles leng
   REQUIRE(interpolate_positions(std::span<const float>(table).first(static_cast<std::size_t>(d)), 1, d, 4, stretched).ok());
   for (int64_t i = 0; i < 4; ++i) CHECK(std::equal(table.begin(), table.begin() + d, stretched.begin() + i * d));
   CHECK(interpolate_positions(table, length, d, 0, out).message() == "newLength must be an integer in [1, 16777216], got 0");
+}
+
+TEST_CASE("interpolation sweep against double precision: align-corners linear, shorter and longer", "[learned_positions]") {
+  std::mt19937 random(11);
+  std::uniform_real_distribution<float> value(-2.0f, 2.0f);
+  for (const int64_t length : {2, 3, 7, 50, 512}) {
+    for (const int64_t new_length : {2, 5, 49, 50, 51, 1000, 2048}) {
+      for (const int64_t d : {1, 5, 64}) {
+        std::vector<float> table(static_cast<std::size_t>(length * d));
+        for (float& v : table) v = value(random);
+        std::vector<float> out(static_cast<std::size_t>(new_length * d));
+        REQUIRE(interpolate_positions(table, length, d, new_length, out).ok());
+        double worst = 0.0;
+        for (int64_t i = 0; i < new_length; ++i) {
+          const double at = static_cast<double>(i) * static_cast<double>(length - 1) / static_cast<double>(new_length - 1);
+          const auto below = std::min(static_cast<int64_t>(at), length - 2);
+          const double t = at - static_cast<double>(below);
+          for (int64_t j = 0; j < d; ++j) {
+            const double expected = (1.0 - t) * table[static_cast<std::size_t>(below * d + j)] + t * table[static_cast<std::size_t>((below + 1) * d + j)];
+            worst = std::max(worst, std::abs(out[static_cast<std::size_t>(i * d + j)] - expected));
+          }
+        }
+        INFO("length " << length << " -> " << new_length << ", d " << d);
+        CHECK(worst <= 1e-6);
+      }
+    }
+  }
 }
 
 }  // namespace

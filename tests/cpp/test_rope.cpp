@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "vectors.hpp"
@@ -42,6 +43,88 @@ TEST_CASE("RoPE inverse frequencies match every golden vector", "[rope]") {
       CHECK(std::abs(rope_attention_factor(scaling) - c.at("input").at("attentionFactor").get<double>()) <= 1e-12);
     }
   }
+}
+
+// The scaled inverse frequencies as HF's modeling_rope_utils defines them, written out in double, one pair i
+// at a time: the reference of the sweep below.
+double reference_inv_freq(int64_t dim, double base, const RopeScaling& s, int64_t i) {
+  const double pi = std::acos(-1.0);
+  const auto plain = [&](double b) { return 1.0 / std::pow(b, static_cast<double>(2 * i) / static_cast<double>(dim)); };
+  switch (s.kind) {
+    case RopeScalingKind::kDefault:
+      return plain(base);
+    case RopeScalingKind::kLinear:
+      return plain(base) / s.factor;
+    case RopeScalingKind::kDynamic: {
+      const double length = static_cast<double>(std::max(s.sequence_length, s.original_max_positions));
+      const double grown = base * std::pow(s.factor * length / static_cast<double>(s.original_max_positions) - (s.factor - 1.0),
+                                           static_cast<double>(dim) / static_cast<double>(dim - 2));
+      return plain(grown);
+    }
+    case RopeScalingKind::kLlama3: {
+      const double f = plain(base);
+      const double wavelength = 2.0 * pi / f;
+      const auto context = static_cast<double>(s.original_max_positions);
+      if (wavelength > context / s.low_freq_factor) return f / s.factor;
+      if (wavelength < context / s.high_freq_factor) return f;
+      const double smooth = (context / wavelength - s.low_freq_factor) / (s.high_freq_factor - s.low_freq_factor);
+      return (1.0 - smooth) * f / s.factor + smooth * f;
+    }
+    case RopeScalingKind::kYarn: {
+      const auto correction = [&](double rotations) {
+        return static_cast<double>(dim) * std::log(static_cast<double>(s.original_max_positions) / (rotations * 2.0 * pi)) / (2.0 * std::log(base));
+      };
+      const double low = std::max(std::floor(correction(s.beta_fast)), 0.0);
+      double high = std::min(std::ceil(correction(s.beta_slow)), static_cast<double>(dim - 1));
+      if (low == high) high += 0.001;
+      const double interpolated = std::clamp((static_cast<double>(i) - low) / (high - low), 0.0, 1.0);
+      const double f = plain(base);
+      return f / s.factor * interpolated + f * (1.0 - interpolated);
+    }
+  }
+  return 0.0;
+}
+
+TEST_CASE("RoPE inverse frequencies sweep against a double-precision reference, every scaling", "[rope]") {
+  std::vector<RopeScaling> scalings;
+  for (const double factor : {1.0, 1.5, 4.0, 8.0, 32.0}) {
+    for (const int64_t original : {64, 2048, 8192}) {
+      scalings.push_back({.kind = RopeScalingKind::kLinear, .factor = factor});
+      for (const int64_t length : {original / 2, original, original + 1, 3 * original, 100 * original}) {
+        scalings.push_back({.kind = RopeScalingKind::kDynamic, .factor = factor, .original_max_positions = original, .sequence_length = length});
+      }
+      for (const auto& [low, high] : {std::pair{1.0, 4.0}, std::pair{2.0, 8.0}, std::pair{0.5, 1.5}}) {
+        scalings.push_back({.kind = RopeScalingKind::kLlama3, .factor = factor, .original_max_positions = original, .low_freq_factor = low, .high_freq_factor = high});
+      }
+      for (const auto& [fast, slow] : {std::pair{32.0, 1.0}, std::pair{16.0, 2.0}, std::pair{1.5, 1.0}}) {
+        scalings.push_back({.kind = RopeScalingKind::kYarn, .factor = factor, .original_max_positions = original, .beta_fast = fast, .beta_slow = slow});
+      }
+    }
+  }
+  scalings.push_back({});
+  std::size_t compared = 0;
+  for (const RopeScaling& scaling : scalings) {
+    for (const int64_t dim : {4, 8, 18, 64, 96, 128, 256}) {
+      for (const double base : {100.0, 10000.0, 500000.0, 1e9}) {
+        std::vector<double> inv_freq(static_cast<std::size_t>(dim / 2));
+        REQUIRE(rope_inv_freq(dim, base, scaling, inv_freq).ok());
+        for (int64_t i = 0; i < dim / 2; ++i) {
+          const double expected = reference_inv_freq(dim, base, scaling, i);
+          INFO("scaling " << static_cast<int>(scaling.kind) << ", factor " << scaling.factor << ", original " << scaling.original_max_positions
+                          << ", dim " << dim << ", base " << base << ", pair " << i);
+          // The ramp of yarn is evaluated in float32, as HF does: within float32 rounding of the double ramp.
+          const double tolerance = scaling.kind == RopeScalingKind::kYarn ? 1e-6 : 1e-12;
+          REQUIRE(std::abs(inv_freq[static_cast<std::size_t>(i)] - expected) <= tolerance * expected);
+          ++compared;
+        }
+      }
+    }
+  }
+  CHECK(compared > 50000);
+  // yarn's attention factor: 0.1 ln(factor) + 1 unless given; 1 for the other scalings.
+  CHECK(rope_attention_factor({.kind = RopeScalingKind::kYarn, .factor = 8.0, .original_max_positions = 4}) == Approx(0.1 * std::log(8.0) + 1.0).epsilon(1e-15));
+  CHECK(rope_attention_factor({.kind = RopeScalingKind::kYarn, .factor = 8.0, .original_max_positions = 4, .attention_factor = 0.7}) == 0.7);
+  CHECK(rope_attention_factor({.kind = RopeScalingKind::kLlama3, .factor = 8.0, .original_max_positions = 4}) == 1.0);
 }
 
 std::vector<float> rotate(const RopeParams& params, const std::vector<float>& x, const std::vector<int32_t>& positions) {

@@ -1,5 +1,6 @@
 #include "posembed/sincos2d.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -26,22 +27,28 @@ TEST_CASE("sincos2d matches every golden vector", "[sincos2d]") {
   }
 }
 
-TEST_CASE("sincos2d on a non-square grid: column channels first, then row channels", "[sincos2d]") {
-  const Sincos2dParams p{3, 7, 24, 10000.0, false};
-  const auto out = encode(p);
-  double worst = 0.0;
-  for (int64_t r = 0; r < 3; ++r) {
-    for (int64_t c = 0; c < 7; ++c) {
-      const float* row = out.data() + (r * 7 + c) * 24;
-      for (int64_t i = 0; i < 6; ++i) {
-        const double w = std::pow(10000.0, -static_cast<double>(i) / 6.0);
-        const double expected[4] = {std::sin(c * w), std::cos(c * w), std::sin(r * w), std::cos(r * w)};
-        const float got[4] = {row[i], row[6 + i], row[12 + i], row[18 + i]};
-        for (int k = 0; k < 4; ++k) worst = std::max(worst, std::abs(got[k] - expected[k]));
+TEST_CASE("sincos2d sweep against double precision: column channels first, then row channels; the cls row is zeros", "[sincos2d]") {
+  for (const Sincos2dParams p : {Sincos2dParams{3, 7, 24, 10000.0, false}, Sincos2dParams{7, 3, 24, 10000.0, true}, Sincos2dParams{1, 1, 4, 10000.0, true},
+                                 Sincos2dParams{14, 14, 768, 10000.0, true}, Sincos2dParams{16, 9, 1024, 100.0, false}, Sincos2dParams{40, 64, 36, 1e6, false}}) {
+    const auto out = encode(p);
+    const int64_t quarter = p.d_model / 4;
+    const int64_t first = p.cls_token ? 1 : 0;
+    INFO("grid " << p.grid_h << " x " << p.grid_w << ", dModel " << p.d_model << ", base " << p.base << ", cls " << p.cls_token);
+    for (int64_t j = 0; j < first * p.d_model; ++j) REQUIRE(out[static_cast<std::size_t>(j)] == 0.0f);
+    double worst = 0.0;
+    for (int64_t r = 0; r < p.grid_h; ++r) {
+      for (int64_t c = 0; c < p.grid_w; ++c) {
+        const float* row = out.data() + (first + r * p.grid_w + c) * p.d_model;
+        for (int64_t i = 0; i < quarter; ++i) {
+          const double w = std::pow(p.base, -static_cast<double>(i) / static_cast<double>(quarter));
+          const double expected[4] = {std::sin(static_cast<double>(c) * w), std::cos(static_cast<double>(c) * w),
+                                      std::sin(static_cast<double>(r) * w), std::cos(static_cast<double>(r) * w)};
+          for (int64_t k = 0; k < 4; ++k) worst = std::max(worst, std::abs(row[k * quarter + i] - expected[k]));
+        }
       }
     }
+    CHECK(worst <= 2e-6);
   }
-  CHECK(worst <= 2e-6);
 }
 
 TEST_CASE("sincos2d rejects bad parameters", "[sincos2d]") {

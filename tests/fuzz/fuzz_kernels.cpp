@@ -1,6 +1,6 @@
 // libFuzzer target: parameters decoded from the input bytes, through validation and the kernels. Every call
 // either fails validation or writes exactly its output; sinusoidal values stay in [-1, 1] (to rounding),
-// T5 buckets in range, rotated values finite.
+// T5 buckets in range and bias runs equal to the whole, rotated values finite.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -66,6 +66,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     std::vector<int32_t> out(relative.size());
     if (!t5_buckets(p, relative, out).ok()) fail("t5_buckets rejected validated parameters");
     for (int32_t b : out) if (b < 0 || b >= p.num_buckets) fail("a T5 bucket out of range");
+    // The bias: any run of rows from the relative buckets equals the whole, unless the run leaves the bias or a
+    // bucket (perhaps corrupted here) leaves the table, which must be refused.
+    const int64_t heads = 1 + in.next<uint8_t>() % 4, q = 1 + in.next<uint8_t>() % 32, k = 1 + in.next<uint8_t>() % 32;
+    std::vector<float> table(static_cast<std::size_t>(p.num_buckets * heads));
+    for (std::size_t i = 0; i < table.size(); ++i) table[i] = static_cast<float>(i);
+    std::vector<float> bias(static_cast<std::size_t>(heads * q * k));
+    if (!t5_bias(p, table, heads, q, k, bias).ok()) fail("t5_bias rejected validated parameters");
+    std::vector<int32_t> by_relative(static_cast<std::size_t>(q + k - 1));
+    for (std::size_t r = 0; r < by_relative.size(); ++r) by_relative[r] = t5_bucket(p, static_cast<int64_t>(r) - (q - 1));
+    const std::size_t corrupted = in.next<uint8_t>() % by_relative.size();
+    if (in.next<uint8_t>() % 2) by_relative[corrupted] = in.next<int32_t>();
+    const bool buckets_valid = std::all_of(by_relative.begin(), by_relative.end(), [&](int32_t b) { return b >= 0 && b < p.num_buckets; });
+    const int64_t rows = heads * q;
+    const int64_t first = static_cast<int64_t>(in.next<uint8_t>() % (rows + 2)) - 1;
+    const int64_t count = in.next<uint8_t>() % 8;
+    std::vector<float> run(static_cast<std::size_t>(count * k));
+    const bool inside = first >= 0 && first + count <= rows;
+    const bool accepted = t5_bias_rows(table, p.num_buckets, heads, q, k, by_relative, first, run).ok();
+    if (accepted != (inside && buckets_valid)) fail("t5_bias_rows accepted a bad run or bucket, or refused a good one");
+    if (accepted) {
+      for (std::size_t r = 0; r < by_relative.size(); ++r) if (by_relative[r] != t5_bucket(p, static_cast<int64_t>(r) - (q - 1))) return 0;
+      if (!std::equal(run.begin(), run.end(), bias.begin() + first * k)) fail("t5_bias_rows differs from t5_bias");
+    }
   } else {
     RopeParams p{.head_dim = in.next<uint8_t>(), .rotary_dim = in.next<uint8_t>(), .base = in.next<double>(),
                  .layout = in.next<uint8_t>() % 2 ? RopeLayout::kInterleaved : RopeLayout::kHalf};

@@ -1,6 +1,6 @@
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { describeEachModule, loadVectors } from './helpers.mjs';
+import { describeEachModule, loadVectors, writtenOnHeap } from './helpers.mjs';
 
 describeEachModule('t5', (instance) => {
   let pe;
@@ -35,7 +35,20 @@ describeEachModule('t5', (instance) => {
     }
   });
 
+  it('a fresh t5Bias or JS out larger than a block is written a block at a time, with the values written whole on the heap', () => {
+    const table = { data: Float32Array.from({ length: 32 * 4 }, (_, i) => Math.sin(i)), shape: [32, 4] };
+    for (const lengths of [{ queryLength: 150, keyLength: 300 }, { queryLength: 2, keyLength: 70000 }]) {  // 180,000 floats: 3 blocks; rows of 70,000
+      const elements = 4 * lengths.queryLength * lengths.keyLength;
+      const expected = writtenOnHeap(pe, elements, (out) => pe.t5Bias(table, { ...lengths, out }));
+      assert.deepEqual(pe.t5Bias(table, lengths).data, expected);
+      const out = new Float32Array(elements);
+      assert.equal(pe.t5Bias(table, { ...lengths, out }).data, out);
+      assert.deepEqual(out, expected);
+    }
+  });
+
   it('rejects bad parameters with their ranges', () => {
+    assert.throws(() => pe.t5Bias({ data: new Float32Array(32), shape: [32, 1] }, { queryLength: 2 ** 24 + 1, keyLength: 2 }), { name: 'RangeError', message: 'queryLength must be an integer in [1, 16777216], got 16777217' });
     assert.throws(() => pe.t5Bucket([1.5]), { name: 'RangeError', message: 'relativePositions[0] must be an integer in [-2147483647, 2147483647], got 1.5' });
     assert.throws(() => pe.t5Bucket([1], { numBuckets: 3 }), { name: 'RangeError', message: 'numBuckets must be an integer in [4, 65536], got 3' });
     assert.throws(() => pe.t5Bucket([1], { maxDistance: 8 }), { name: 'RangeError', message: 'maxDistance must be an integer in [9, 2147483647], got 8' });

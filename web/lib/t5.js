@@ -27,28 +27,36 @@ export function t5Bucket(core, relative, opts) {
   return { data, shape: [positions.length] };
 }
 
-function lengths(o) {
-  return [integer('queryLength', o.queryLength, 1, MAX_INT32), integer('keyLength', o.keyLength, 1, MAX_INT32)];
+function lengths(core, o) {
+  const { maxLength } = core.limits;
+  return [integer('queryLength', o.queryLength, 1, maxLength), integer('keyLength', o.keyLength, 1, maxLength)];
 }
 
-export function t5BucketsParams(opts) {
+export function t5BucketsParams(core, opts) {
   const o = options('t5Buckets options', opts, ['queryLength', 'keyLength', ...BUCKET_OPTIONS, 'out']);
-  const [queryLength, keyLength] = lengths(o);
+  const [queryLength, keyLength] = lengths(core, o);
   return { queryLength, keyLength, ...bucketParams(o), out: o.out };
 }
 
 export function t5Buckets(core, opts) {
-  const { queryLength, keyLength, numBuckets, maxDistance, bidirectional, out } = t5BucketsParams(opts);
+  const { queryLength, keyLength, numBuckets, maxDistance, bidirectional, out } = t5BucketsParams(core, opts);
   const elements = queryLength * keyLength;
   const data = core.produce({ elements, what: 'the bucket matrix', out, type: Int32Array },
     (pointer) => core.module.t5BucketMatrix(numBuckets, maxDistance, bidirectional, queryLength, keyLength, pointer, elements));
   return { data, shape: [queryLength, keyLength] };
 }
 
+// The bucket of every relative position -(queryLength - 1) .. keyLength - 1, in that order: what a bias
+// matrix gathers from (row i, column j reads relative position j - i).
+export function relativeBuckets(core, { queryLength, keyLength, numBuckets, maxDistance, bidirectional }) {
+  const relative = Int32Array.from({ length: queryLength + keyLength - 1 }, (_, r) => r - (queryLength - 1));
+  return t5Bucket(core, relative, { numBuckets, maxDistance, bidirectional }).data;
+}
+
 // table: [numBuckets, numHeads] (HF's relative_attention_bias weight) → [numHeads, queryLength, keyLength].
-export function t5BiasParams(table, opts) {
+export function t5BiasParams(core, table, opts) {
   const o = options('t5Bias options', opts, ['queryLength', 'keyLength', ...BUCKET_OPTIONS, 'out']);
-  const [queryLength, keyLength] = lengths(o);
+  const [queryLength, keyLength] = lengths(core, o);
   const shape = table?.shape;
   if (!Array.isArray(shape) || shape.length !== 2) throw new TypeError(`table must be a tensor { data: Float32Array, shape: [numBuckets, numHeads] }, got ${describe(table)}`);
   const { numBuckets, maxDistance, bidirectional } = bucketParams({ ...o, numBuckets: o.numBuckets ?? shape[0] });
@@ -57,11 +65,14 @@ export function t5BiasParams(table, opts) {
   return { queryLength, keyLength, numBuckets, maxDistance, bidirectional, numHeads, data, out: o.out };
 }
 
+// Written a run of rows at a time (a large result streams through the heap), the buckets computed once.
 export function t5Bias(core, table, opts) {
-  const { queryLength, keyLength, numBuckets, maxDistance, bidirectional, numHeads, data, out } = t5BiasParams(table, opts);
-  const elements = numHeads * queryLength * keyLength;
-  const bias = core.produce({ elements, what: 'the T5 bias', out, inputs: [{ data, what: 'the bias table' }] },
-    (outPointer, tablePointer) => core.module.t5Bias(numBuckets, maxDistance, bidirectional, tablePointer, data.length, numHeads,
-      queryLength, keyLength, outPointer, elements));
+  const p = t5BiasParams(core, table, opts);
+  const { queryLength, keyLength, numBuckets, numHeads, data, out } = p;
+  const buckets = relativeBuckets(core, p);
+  const bias = core.produceRows({ rows: numHeads * queryLength, rowElements: keyLength, what: 'the T5 bias', out,
+    inputs: [{ data, what: 'the bias table' }, { data: buckets, what: 'the relative buckets' }] },
+  (outPointer, firstRow, rowCount, tablePointer, bucketsPointer) => core.module.t5BiasRows(tablePointer, data.length, numBuckets, numHeads,
+    queryLength, keyLength, bucketsPointer, buckets.length, firstRow, rowCount, outPointer));
   return { data: bias, shape: [numHeads, queryLength, keyLength] };
 }

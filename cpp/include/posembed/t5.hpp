@@ -30,4 +30,11 @@ Status t5_bucket_matrix(const T5BucketParams& params, int64_t query_length, int6
 Status t5_bias(const T5BucketParams& params, std::span<const float> table, int64_t num_heads, int64_t query_length,
                int64_t key_length, std::span<float> out);
 
+// A run of t5_bias's rows (row h * queryLength + i), from first_row on, as many as out holds, given
+// relative_buckets[r] = bucket(r - (queryLength - 1)) for every relative position -(queryLength - 1) ..
+// keyLength - 1 (from t5_buckets): a large bias can be written a block of rows at a time, its buckets
+// computed once.
+Status t5_bias_rows(std::span<const float> table, int64_t num_buckets, int64_t num_heads, int64_t query_length, int64_t key_length,
+                    std::span<const int32_t> relative_buckets, int64_t first_row, std::span<float> out);
+
 }  // namespace posembed

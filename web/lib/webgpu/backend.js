@@ -5,7 +5,7 @@ import { describe, integer, oneOf, options } from '../validate.js';
 import { tokenIds } from '../tensor.js';
 import { sinusoidalParams } from '../sinusoidal.js';
 import { alibiParams } from '../alibi.js';
-import { t5BiasParams, t5BucketsParams } from '../t5.js';
+import { relativeBuckets, t5BiasParams, t5BucketsParams } from '../t5.js';
 import { ropeParams, ropeTable } from '../rope.js';
 import { sincos2dParams } from '../sincos2d.js';
 import { matrix } from '../analysis.js';
@@ -108,24 +108,19 @@ export class PosembedGpu {
     return this.#either(() => alibiBiasGpu(this.#runtime, p, this.#wasm.alibiSlopes(p.numHeads).data), () => this.#wasm.alibiBias(opts));
   }
 
-  #relativeBuckets({ queryLength, keyLength, numBuckets, maxDistance, bidirectional }) {
-    const relative = Int32Array.from({ length: queryLength + keyLength - 1 }, (_, r) => r - (queryLength - 1));
-    return this.#wasm.t5Bucket(relative, { numBuckets, maxDistance, bidirectional }).data;
-  }
-
   t5Buckets(opts) {
-    const p = t5BucketsParams(opts);
+    const p = t5BucketsParams(this.#core, opts);
     noOut(p.out);
-    return this.#either(() => t5Gpu(this.#runtime, p, this.#relativeBuckets(p)), () => this.#wasm.t5Buckets(opts));
+    return this.#either(() => t5Gpu(this.#runtime, p, relativeBuckets(this.#core, p)), () => this.#wasm.t5Buckets(opts));
   }
 
   t5Bias(table, opts) {
-    const p = t5BiasParams(table, opts);
+    const p = t5BiasParams(this.#core, table, opts);
     noOut(p.out);
     return this.#either(() => {
       const buffer = this.#runtime.upload(p.data, 'the bias table');
       try {
-        return t5Gpu(this.#runtime, { ...p, table: buffer }, this.#relativeBuckets(p));
+        return t5Gpu(this.#runtime, { ...p, table: buffer }, relativeBuckets(this.#core, p));
       } finally {
         this.#runtime.release(buffer);
       }
