@@ -36,8 +36,9 @@ describeEachModule('alibi', (instance) => {
   });
 
   it('a fresh result or JS out larger than a block is written a block at a time, with the values written whole on the heap', () => {
-    for (const options of [{ numHeads: 5, keyLength: 200, queryLength: 150, causal: true }, { numHeads: 3, keyLength: 70000, queryLength: 20 }]) {
-      const elements = options.numHeads * options.queryLength * options.keyLength;  // 150,000 floats: 3 blocks; rows of 70,000 keys: one row per block
+    for (const options of [{ numHeads: 10, keyLength: 200, queryLength: 150, causal: true }, { numHeads: 3, keyLength: 70000, queryLength: 20 }]) {
+      // 300,000 floats: 2 fresh blocks, 5 into a JS out; rows of 70,000 keys: 3 rows, or 1, per block
+      const elements = options.numHeads * options.queryLength * options.keyLength;
       const expected = writtenOnHeap(pe, elements, (out) => pe.alibiBias({ ...options, out }));
       assert.deepEqual(pe.alibiBias(options).data, expected);
       const out = new Float32Array(elements);

@@ -58,8 +58,8 @@ describeEachModule('rope', (instance) => {
   });
 
   it('x larger than a block streams through the heap with the same result as x on the heap (fresh, JS out, heap out)', () => {
-    const shape = [3, 700, 80];  // 168,000 floats: three blocks of 819 vectors, splitting heads and sequences
-    const x = { data: Float32Array.from({ length: 3 * 700 * 80 }, (_, i) => Math.sin(i * 0.37)), shape };
+    const shape = [5, 700, 80];  // 280,000 floats: blocks of 3276 vectors fresh, 819 into a JS out, splitting heads and sequences
+    const x = { data: Float32Array.from({ length: 5 * 700 * 80 }, (_, i) => Math.sin(i * 0.37)), shape };
     const cases = [
       { offset: 5 },
       { positions: Array.from({ length: 700 }, (_, i) => (i * 7919) % 100003), layout: 'interleaved', rotaryDim: 64 },

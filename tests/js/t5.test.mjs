@@ -37,7 +37,7 @@ describeEachModule('t5', (instance) => {
 
   it('a fresh t5Bias or JS out larger than a block is written a block at a time, with the values written whole on the heap', () => {
     const table = { data: Float32Array.from({ length: 32 * 4 }, (_, i) => Math.sin(i)), shape: [32, 4] };
-    for (const lengths of [{ queryLength: 150, keyLength: 300 }, { queryLength: 2, keyLength: 70000 }]) {  // 180,000 floats: 3 blocks; rows of 70,000
+    for (const lengths of [{ queryLength: 250, keyLength: 300 }, { queryLength: 2, keyLength: 70000 }]) {  // 300,000 floats: 2 fresh blocks, 5 into a JS out; rows of 70,000
       const elements = 4 * lengths.queryLength * lengths.keyLength;
       const expected = writtenOnHeap(pe, elements, (out) => pe.t5Bias(table, { ...lengths, out }));
       assert.deepEqual(pe.t5Bias(table, lengths).data, expected);

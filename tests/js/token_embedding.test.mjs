@@ -87,7 +87,7 @@ describeEachModule('tokenEmbedding', (instance) => {
 
   it('a fresh result or JS out larger than a block is written a block at a time, with the rows written whole on the heap; a bad id leaves out untouched', () => {
     const emb = pe.tokenEmbedding({ vocabSize: 300, dModel: 40, paddingIdx: 7, scale: 'sqrt', init: { seed: 5 } });
-    const ids = { data: Int32Array.from({ length: 2 * 1700 }, (_, j) => (j * 131) % 300), shape: [2, 1700] };  // 136,000 floats: 3 blocks
+    const ids = { data: Int32Array.from({ length: 2 * 3500 }, (_, j) => (j * 131) % 300), shape: [2, 3500] };  // 280,000 floats: 2 fresh blocks, 5 into a JS out
     const expected = writtenOnHeap(pe, ids.data.length * 40, (out) => emb.lookup(ids, { out }));
     assert.deepEqual(emb.lookup(ids).data, expected);
     const out = new Float32Array(expected.length);

@@ -44,7 +44,7 @@ describeEachModule('transformerEmbedding', (instance) => {
 
   it('a fresh result or JS out larger than a block is written a block at a time: the values written whole on the heap, dropout included; a bad id leaves out untouched', () => {
     const options = { vocabSize: 500, dModel: 96, maxLength: 300, positional: 'sinusoidal', scale: 'sqrt', paddingIdx: 3, dropout: 0.2, seed: 8 };
-    const ids = { data: Int32Array.from({ length: 4 * 300 }, (_, j) => (j * 37) % 500), shape: [4, 300] };  // 115,200 floats: 2 blocks
+    const ids = { data: Int32Array.from({ length: 10 * 300 }, (_, j) => (j * 37) % 500), shape: [10, 300] };  // 288,000 floats: 2 fresh blocks, 5 into a JS out
     for (const training of [false, true]) {
       const [whole, streamed] = [pe.transformerEmbedding(options), pe.transformerEmbedding(options)];  // the same seed
       const elements = ids.data.length * 96;

@@ -1,7 +1,7 @@
 // Rotary position embedding: inverse frequencies with HF's scalings, and the rotation of [..., seq, headDim].
 import { describe, integer, number, oneOf, options, outBuffer } from './validate.js';
 import { checkedShape, elementCount, MAX_INT32 } from './tensor.js';
-import { STREAM_BLOCK, freshArray } from './wasm.js';
+import { STREAM_BLOCK, freshArray, streamBlock } from './wasm.js';
 
 // Per scaling type: its required and optional parameters.
 const SCALINGS = {
@@ -108,7 +108,7 @@ function streamRope(core, x, { shape, elements, headDim, seq, rotaryDim, base, l
   const direct = core.onHeap(target);
   const outOffset = direct ? target.byteOffset : null;  // before allocating: a growth detaches the view
   const vectors = elements / headDim;
-  const perBlock = Math.max(1, Math.floor(STREAM_BLOCK / headDim));
+  const perBlock = Math.max(1, Math.floor(streamBlock(out === undefined) / headDim));
   const requests = [[seq * rotaryDim * 4, 'the cos/sin table'], [positions.byteLength, 'the positions'], ...(direct ? [] : [[perBlock * headDim * 4, 'a block of x']])];
   return core.withHeap(requests, (table, positionsPointer, block) => {
     core.view(Int32Array, positionsPointer, seq).set(positions);

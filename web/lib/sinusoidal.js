@@ -2,7 +2,7 @@
 // given positions.
 import { describe, integer, number, oneOf, options, outBuffer } from './validate.js';
 import { MAX_INT32 } from './tensor.js';
-import { STREAM_BLOCK, freshArray } from './wasm.js';
+import { STREAM_BLOCK, freshArray, streamBlock } from './wasm.js';
 
 const KNOWN = ['length', 'dModel', 'base', 'layout', 'timescale', 'offset', 'positions', 'out'];
 
@@ -33,7 +33,7 @@ export function sinusoidal(core, opts) {
   const elements = length * dModel;
   if (!positions && elements > STREAM_BLOCK && !(out !== undefined && core.onHeap(out))) {
     const target = out === undefined ? freshArray(Float32Array, elements, 'the sinusoidal table') : outBuffer(out, elements);
-    return { data: streamTable(core, { length, dModel, base, layout, timescale, offset }, target), shape: [length, dModel] };
+    return { data: streamTable(core, { length, dModel, base, layout, timescale, offset }, target, streamBlock(out === undefined)), shape: [length, dModel] };
   }
   const data = positions
     ? core.produce({ elements, what: 'the sinusoidal rows', out, inputs: [{ data: positions, what: 'the positions' }] },
@@ -45,9 +45,9 @@ export function sinusoidal(core, opts) {
 
 // A table for a JS array (the caller's, or a new one for a fresh result), written a block of rows at a time into one heap block that stays in
 // cache, each block copied out as soon as it is full (the values are sinusoidal()'s, bit for bit).
-function streamTable(core, { length, dModel, base, layout, timescale, offset }, out) {
+function streamTable(core, { length, dModel, base, layout, timescale, offset }, out, blockElements) {
   const unit = core.limits.sinusoidalBlockRows;
-  const blockRows = unit * Math.max(1, Math.floor(STREAM_BLOCK / dModel / unit));
+  const blockRows = unit * Math.max(1, Math.floor(blockElements / dModel / unit));
   return core.withHeap([[blockRows * dModel * 4, 'a block of the sinusoidal table']], (block) => {
     core.check(core.module.sinusoidalBlocks(length, dModel, base, layout, timescale, offset, block, blockRows,
       (firstRow, rows) => out.set(core.view(Float32Array, block, rows * dModel), firstRow * dModel)));
