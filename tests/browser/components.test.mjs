@@ -77,6 +77,12 @@ describe('site pages and components', () => {
     await page.locator('#heatmap-a').evaluate((el) => el.shadowRoot.querySelector('canvas').focus());
     await page.keyboard.press('ArrowRight');
     assert.match(await page.locator('#heatmap-a').evaluate((el) => el.shadowRoot.querySelector('.readout').textContent), /^row 0, column 1: 1\.000000$/);
+    // heatmap-b is causal: the cell right of the first query's own key is masked.
+    await page.locator('#heatmap-b').evaluate((el) => el.shadowRoot.querySelector('canvas').focus());
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.locator('#heatmap-b').evaluate((el) => el.shadowRoot.querySelector('.readout').textContent), 'row 0, column 1: −∞ (masked)');
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await page.locator('#heatmap-b').evaluate((el) => el.shadowRoot.querySelector('.readout').textContent), 'row 0, column 0: 0.000000');
     // Both lookups: their own texts.
     const ids = await page.evaluate(() => ['#lookup-a', '#lookup-b'].map((s) => document.querySelector(s).shadowRoot.querySelector('.ids').textContent));
     assert.deepEqual(ids, ['ids = [15, 17, 3, 19, 8, 19, 4, 18, 0, 0]', 'ids = [16, 17, 5, 19, 6, 18, 0, 0, 0, 0]']);
