@@ -43,8 +43,9 @@ export function sinusoidal(core, opts) {
   return { data, shape: [length, dModel] };
 }
 
-// A table for a JS array (the caller's, or a new one for a fresh result), written a block of rows at a time into one heap block that stays in
-// cache, each block copied out as soon as it is full (the values are sinusoidal()'s, bit for bit).
+// A table for a JS array (the caller's, or a new one for a fresh result), written a block of rows at a time
+// into one heap block that stays in cache, each block copied out as soon as it is full (the values are
+// sinusoidal()'s, bit for bit).
 function streamTable(core, { length, dModel, base, layout, timescale, offset }, out, blockElements) {
   const unit = core.limits.sinusoidalBlockRows;
   const blockRows = unit * Math.max(1, Math.floor(blockElements / dModel / unit));

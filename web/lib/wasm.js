@@ -20,7 +20,7 @@ export const MAX_HEAP_BYTES = 2 ** 31 - 2 ** 24;
 // pages fault in as they are first written, which fewer, larger copies do faster (a fresh 64 MiB ALiBi bias:
 // 23.0 ms in 256 KiB blocks, 19.9 ms in 1 MiB ones, 21.1 ms written whole on the heap and sliced).
 export const STREAM_BLOCK = 65536;
-export const FRESH_STREAM_BLOCK = 262144;
+const FRESH_STREAM_BLOCK = 262144;
 
 // The floats of one streamed block: into a new array (fresh) or a caller's.
 export function streamBlock(fresh) {
