@@ -1,7 +1,8 @@
 // npm run bench: every op of DESIGN §5 side by side in one process (posembed wasm SIMD with a fresh output,
-// with `out`, and with `out` on the wasm heap (pe.allocate: no copy; for RoPE also x on the heap), posembed wasm scalar, plain JS, TensorFlow.js wasm, ONNX Runtime Web wasm single-threaded)
-// against the memory limit of the same bytes; medians of repeated runs and the max error vs float64.
-// Prints a table per op and writes JSON (build/bench.json, or --json PATH). --quick for fewer runs;
+// with `out`, and with `out` on the wasm heap (pe.allocate: no copy; for RoPE also x on the heap), posembed
+// wasm scalar, plain JS, TensorFlow.js wasm, ONNX Runtime Web wasm single-threaded) against the memory limit
+// of the same bytes; medians of repeated runs and the max error vs float64. Prints a table per op and how it
+// stands against issue 3's goals, and writes JSON (build/bench.json, or --json PATH). --quick for fewer runs;
 // --op NAME to run the ops whose name contains NAME; --gpu-sizes for the WebGPU sizes (sinusoidal 8192 x 4096,
 // similarity 4096 x 4096) with posembed alone, wasm against WebGPU. Node's WebGPU uses SwiftShader unless
 // VK_ICD_FILENAMES names another Vulkan driver (a real GPU's, e.g. /usr/share/vulkan/icd.d/nvidia_icd.json).
@@ -41,6 +42,28 @@ console.log(gpuName
 if (args['gpu-sizes'] && gpuName?.includes('SwiftShader')) {
   console.log('--gpu-sizes on SwiftShader: the WebGPU similarity of 4096 x 4096 takes minutes on the CPU.\n');
 }
+// How an op stands against issue 3's goals (op.goal, and a fresh result faster than every peer's): one check
+// per goal, { goal, value, met }.
+function goalChecks(op, rows) {
+  const row = (name) => rows.find((r) => r.name === name);
+  const fresh = row('posembed wasm SIMD');
+  const checks = [];
+  if (op.goal?.timesLimit) {
+    for (const name of ['posembed wasm SIMD, out', 'posembed wasm SIMD, heap out']) {
+      const { timesLimit } = row(name);
+      checks.push({ goal: `${name.slice('posembed wasm SIMD, '.length)} <= ${op.goal.timesLimit}x the limit`, value: `${timesLimit.toFixed(2)}x`, met: timesLimit <= op.goal.timesLimit });
+    }
+  }
+  if (op.goal?.notSlowerThan) {
+    const peer = row(op.goal.notSlowerThan);
+    checks.push({ goal: `no slower than ${peer.name}`, value: `${format(fresh.medianMs)} vs ${format(peer.medianMs)} ms`, met: fresh.medianMs <= peer.medianMs });
+  }
+  for (const peer of Object.keys(op.impls).map(row)) {
+    checks.push({ goal: `fresh faster than ${peer.name}`, value: `${format(fresh.medianMs)} vs ${format(peer.medianMs)} ms`, met: fresh.medianMs < peer.medianMs });
+  }
+  return checks;
+}
+
 const results = [];
 for (const makeOp of args['gpu-sizes'] ? GPU_SIZE_OPS : OPS) {
   const op = await makeOp();
@@ -92,13 +115,18 @@ for (const makeOp of args['gpu-sizes'] ? GPU_SIZE_OPS : OPS) {
     row.timesLimit = row.medianMs / limit;
     row.timesPosembed = row.medianMs / posembed;
   }
-  results.push({ op: op.name, limitKind: op.limit, elements: op.elements, sampledForError: indices.length, rows });
+  const goals = args['gpu-sizes'] ? [] : goalChecks(op, rows);
+  results.push({ op: op.name, limitKind: op.limit, elements: op.elements, sampledForError: indices.length, rows, goals });
   console.log(op.name);
   console.table(rows.map((r) => ({
     implementation: r.name, 'median ms': format(r.medianMs), '× limit': r.timesLimit.toFixed(2),
     '× posembed SIMD': r.timesPosembed.toFixed(2), 'max |error| vs float64': r.maxError === null ? '' : r.maxError.toExponential(1),
   })));
+  if (goals.length) console.log(`goals: ${goals.map((g) => `${g.goal}: ${g.value}, ${g.met ? 'met' : 'NOT met'}`).join('; ')}\n`);
 }
+
+const unmet = results.flatMap((r) => r.goals.filter((g) => !g.met).map((g) => `${r.op}: ${g.goal} (${g.value})`));
+if (!args['gpu-sizes']) console.log(unmet.length ? `goals not met in this run:\n  ${unmet.join('\n  ')}` : 'every goal met in this run');
 
 mkdirSync(dirname(args.json), { recursive: true });
 writeFileSync(args.json, JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2));
