@@ -8,10 +8,14 @@ import { defineConfig } from 'vite';
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const PAGES = ['index', 'explorer', 'tokens', 'rope', 'bias', 'patches', 'learned', 'bench', 'components'];
 
-// Every page's navigation and footer, written once (web/site/partials) and put in at build time.
+// Every page's shared <head> lines, navigation and footer, written once (web/site/partials) and put in before
+// Vite reads the page ('pre'), so the stylesheet and icon they link are bundled like any other.
 const partials = {
   name: 'posembed-partials',
-  transformIndexHtml: (html) => html.replace(/<!-- posembed:(\w+) -->\n/g, (_, name) => readFileSync(here(`partials/${name}.html`), 'utf8')),
+  transformIndexHtml: {
+    order: 'pre',
+    handler: (html) => html.replace(/<!-- posembed:(\w+) -->\n/g, (_, name) => readFileSync(here(`partials/${name}.html`), 'utf8')),
+  },
 };
 
 export default defineConfig({
