@@ -1,7 +1,7 @@
 // sincos2d, learned positions and their interpolation.
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClose, describeEachModule, loadVectors } from './helpers.mjs';
+import { assertClose, describeEachModule, loadVectors, writtenOnHeap } from './helpers.mjs';
 
 describeEachModule('2-D and learned positions', (instance) => {
   let pe;
@@ -42,6 +42,17 @@ describeEachModule('2-D and learned positions', (instance) => {
     table.dispose();
     table.dispose();
     assert.throws(() => table.lookup(1), { message: 'this learnedPositions has been disposed' });
+  });
+
+  it('learned positions: a fresh lookup or JS out larger than a block is written a block at a time, with the rows written whole on the heap', () => {
+    const table = pe.learnedPositions({ maxLength: 400, dModel: 800, init: { seed: 4 } });
+    const positions = Array.from({ length: 400 }, (_, i) => (i * 7) % 400);  // 320,000 floats: 2 fresh blocks, 5 into a JS out
+    const expected = writtenOnHeap(pe, 400 * 800, (out) => table.lookup(positions, { out }));
+    assert.deepEqual(table.lookup(positions).data, expected);
+    const out = new Float32Array(expected.length);
+    assert.equal(table.lookup(positions, { out }).data, out);
+    assert.deepEqual(out, expected);
+    table.dispose();
   });
 
   it('learned positions: past maxLength is a RangeError that names the ways out', () => {

@@ -42,11 +42,13 @@ describeEachModule('sinusoidal', (instance) => {
     assert.deepEqual(Array.from(out), Array.from(pe.sinusoidal({ length: 8, dModel: 16 }).data));
   });
 
-  it('writes a fresh table or JS out larger than a block a block at a time, bit for bit the table written whole on the heap', () => {
-    for (const options of [{ length: 17000, dModel: 16, offset: 99 }, { length: 300, dModel: 2048, layout: 'split', timescale: 't2t' }]) {
-      const expected = writtenOnHeap(pe, options.length * options.dModel, (out) => pe.sinusoidal({ ...options, out }));
+  it('writes a fresh table or JS out larger than a block a block at a time (at given positions too), bit for bit the table written whole on the heap', () => {
+    const positions = Array.from({ length: 300 }, (_, i) => (i * 7919) % 1000003);
+    for (const options of [{ length: 17000, dModel: 16, offset: 99 }, { length: 300, dModel: 2048, layout: 'split', timescale: 't2t' }, { positions, dModel: 1024 }]) {
+      const rows = options.length ?? options.positions.length;  // the positions: 307,200 floats, 2 fresh blocks, 5 into a JS out
+      const expected = writtenOnHeap(pe, rows * options.dModel, (out) => pe.sinusoidal({ ...options, out }));
       assert.deepEqual(pe.sinusoidal(options).data, expected);
-      const out = new Float32Array(options.length * options.dModel).fill(NaN);
+      const out = new Float32Array(rows * options.dModel).fill(NaN);
       assert.equal(pe.sinusoidal({ ...options, out }).data, out);
       assert.deepEqual(out, expected);
     }

@@ -36,8 +36,8 @@ export function sinusoidal(core, opts) {
     return { data: streamTable(core, { length, dModel, base, layout, timescale, offset }, target, streamBlock(out === undefined)), shape: [length, dModel] };
   }
   const data = positions
-    ? core.produce({ elements, what: 'the sinusoidal rows', out, inputs: [{ data: positions, what: 'the positions' }] },
-      (pointer, positionsPointer) => core.module.sinusoidalAt(dModel, base, layout, timescale, positionsPointer, length, pointer))
+    ? core.produceRows({ rows: length, rowElements: dModel, what: 'the sinusoidal rows', out, inputs: [{ data: positions, what: 'the positions' }] },
+      (pointer, firstRow, rowCount, positionsPointer) => core.module.sinusoidalAt(dModel, base, layout, timescale, positionsPointer + firstRow * 4, rowCount, pointer))
     : core.produce({ elements, what: 'the sinusoidal table', out },
       (pointer) => core.module.sinusoidal(length, dModel, base, layout, timescale, offset, pointer, elements));
   return { data, shape: [length, dModel] };
