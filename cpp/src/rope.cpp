@@ -188,7 +188,7 @@ Status rotate_by_table(const RopeParams& params, std::span<const float> table, i
     } else {
       // Pairs (2i, 2i + 1) turn as x * (cos, cos) + (x with each pair swapped) * (-sin, +sin): the table's
       // per-pair values are spread over both columns in registers, W pairs (two batches) at a time.
-      simd::for_each_pair_run(
+      simd::for_each_batch<1>(
           half,
           [&]<class V>(std::size_t p) {
             const V cosines = simd::load<V>(c + p);

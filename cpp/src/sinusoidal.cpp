@@ -126,7 +126,7 @@ class SinusoidalWriter {
     const float* cosine = rotation_cos_ + kRotations * params_.d_model;
     const float* sine = rotation_sin_ + kRotations * params_.d_model;
     if (params_.layout == SinusoidalLayout::kInterleaved) {
-      simd::for_each_float_pair(
+      simd::for_each_batch<2>(
           static_cast<std::size_t>(params_.d_model),
           [&]<class V>(std::size_t j) {
             const V values = simd::load<V>(prev + j);

@@ -1,7 +1,7 @@
 // Rotary position embedding: inverse frequencies with HF's scalings, and the rotation of [..., seq, headDim].
-import { describe, integer, number, oneOf, options, outBuffer } from './validate.js';
+import { describe, integer, number, oneOf, options } from './validate.js';
 import { checkedShape, elementCount, MAX_INT32 } from './tensor.js';
-import { STREAM_BLOCK, freshArray, streamBlock } from './wasm.js';
+import { STREAM_BLOCK, streamTarget } from './wasm.js';
 
 // Per scaling type: its required and optional parameters.
 const SCALINGS = {
@@ -104,11 +104,11 @@ export function applyRope(core, x, opts) {
 // into a JS array (the caller's, or a new one for a fresh result). Copying x in whole and rotating it would
 // cross memory twice more.
 function streamRope(core, x, { shape, elements, headDim, seq, rotaryDim, base, layout, positions, scaling, out }) {
-  const target = out === undefined ? freshArray(Float32Array, elements, 'the rotated x') : outBuffer(out, elements);
+  const { target, blockElements } = streamTarget(out, elements, 'the rotated x');
   const direct = core.onHeap(target);
   const outOffset = direct ? target.byteOffset : null;  // before allocating: a growth detaches the view
   const vectors = elements / headDim;
-  const perBlock = Math.max(1, Math.floor(streamBlock(out === undefined) / headDim));
+  const perBlock = Math.max(1, Math.floor(blockElements / headDim));
   const requests = [[seq * rotaryDim * 4, 'the cos/sin table'], [positions.byteLength, 'the positions'], ...(direct ? [] : [[perBlock * headDim * 4, 'a block of x']])];
   return core.withHeap(requests, (table, positionsPointer, block) => {
     core.view(Int32Array, positionsPointer, seq).set(positions);

@@ -1,8 +1,8 @@
 // Sinusoidal positional encoding: [length, dModel], rows are positions offset .. offset + length - 1, or the
 // given positions.
-import { describe, integer, number, oneOf, options, outBuffer } from './validate.js';
+import { describe, integer, number, oneOf, options } from './validate.js';
 import { MAX_INT32 } from './tensor.js';
-import { STREAM_BLOCK, freshArray, streamBlock } from './wasm.js';
+import { STREAM_BLOCK, streamTarget } from './wasm.js';
 
 const KNOWN = ['length', 'dModel', 'base', 'layout', 'timescale', 'offset', 'positions', 'out'];
 
@@ -32,8 +32,8 @@ export function sinusoidal(core, opts) {
   const { length, dModel, base, layout, timescale, offset, positions, out } = sinusoidalParams(core, opts);
   const elements = length * dModel;
   if (!positions && elements > STREAM_BLOCK && !(out !== undefined && core.onHeap(out))) {
-    const target = out === undefined ? freshArray(Float32Array, elements, 'the sinusoidal table') : outBuffer(out, elements);
-    return { data: streamTable(core, { length, dModel, base, layout, timescale, offset }, target, streamBlock(out === undefined)), shape: [length, dModel] };
+    const { target, blockElements } = streamTarget(out, elements, 'the sinusoidal table');
+    return { data: streamTable(core, { length, dModel, base, layout, timescale, offset }, target, blockElements), shape: [length, dModel] };
   }
   const data = positions
     ? core.produceRows({ rows: length, rowElements: dModel, what: 'the sinusoidal rows', out, inputs: [{ data: positions, what: 'the positions' }] },

@@ -49,7 +49,6 @@ export function options(name, value, known) {
 
 // A caller's output buffer: a typed array of exactly the result's size (a new one when not given).
 export function outBuffer(value, elements, type = Float32Array) {
-  if (value === undefined) return new type(elements);
   if (!(value instanceof type)) throw new TypeError(`out must be a ${type.name}, got ${describe(value)}`);
   if (value.length !== elements) throw new RangeError(`out must hold exactly ${elements} elements, got ${value.length}`);
   return value;

@@ -22,18 +22,15 @@ export const MAX_HEAP_BYTES = 2 ** 31 - 2 ** 24;
 export const STREAM_BLOCK = 65536;
 const FRESH_STREAM_BLOCK = 262144;
 
-// The floats of one streamed block: into a new array (fresh) or a caller's.
-export function streamBlock(fresh) {
-  return fresh ? FRESH_STREAM_BLOCK : STREAM_BLOCK;
-}
-
 const ERROR_TYPES = { RangeError, TypeError, Error, WeightFileError };
 
-// A new array for a fresh result that is written in blocks (it never needs its size on the heap); `what`
-// names the data where JS cannot allocate that much.
-export function freshArray(type, elements, what) {
+// Where a result streamed in blocks goes: `target`, the caller's JS array `out` (checked: exactly `elements`
+// of `type`) or, for a fresh result, a new one (it never needs its size on the heap; `what` names the data
+// where JS cannot allocate that much), and the elements of each block.
+export function streamTarget(out, elements, what, type = Float32Array) {
+  if (out !== undefined) return { target: outBuffer(out, elements, type), blockElements: STREAM_BLOCK };
   try {
-    return new type(elements);
+    return { target: new type(elements), blockElements: FRESH_STREAM_BLOCK };
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     throw new RangeError(`${what} needs ${elements * type.BYTES_PER_ELEMENT} bytes, more than a new ${type.name} can hold here (${error.message})`);
@@ -130,19 +127,17 @@ export class WasmCore {
     if (elements <= STREAM_BLOCK || (out !== undefined && this.onHeap(out))) {
       return this.produce({ elements, what, out, type, inputs }, (outPointer, ...pointers) => kernel(outPointer, 0, rows, ...pointers));
     }
-    const fresh = out === undefined;
-    if (fresh) out = freshArray(type, elements, what);
-    else outBuffer(out, elements, type);
-    const perBlock = Math.max(1, Math.floor(streamBlock(fresh) / rowElements));
+    const { target, blockElements } = streamTarget(out, elements, what, type);
+    const perBlock = Math.max(1, Math.floor(blockElements / rowElements));
     const placed = this.#placed(inputs);
     return this.withHeap([[perBlock * rowElements * type.BYTES_PER_ELEMENT, what], ...placed.requests], (block, ...pointers) => {
       const inputPointers = placed.pointers(pointers);
       for (let first = 0; first < rows; first += perBlock) {
         const count = Math.min(perBlock, rows - first);
         this.check(kernel(block, first, count, ...inputPointers));
-        out.set(this.view(type, block, count * rowElements), first * rowElements);
+        target.set(this.view(type, block, count * rowElements), first * rowElements);
       }
-      return out;
+      return target;
     });
   }
 

@@ -78,26 +78,17 @@ V mul_add(const V& a, const V& b, const V& c) {
   }
 }
 
-// Calls batch_step.template operator()<V>(i) for i = 0, W, 2W, ... over whole batches, then pair_step(i) for
-// each remaining pair i, i + 1 (n even; W is): for kernels whose lanes need the other lane of their pair.
-template <class BatchStep, class PairStep>
-void for_each_float_pair(std::size_t n, [[maybe_unused]] BatchStep&& batch_step, PairStep&& pair_step) {
+// Calls batch_step.template operator()<V>(i) for i = 0, W, 2W, ... while a whole batch of W fits below n, then
+// tail_step(i) for the rest, kTailStride apart. For kernels whose lanes need their pair's other lane: over n
+// floats with a tail per pair (kTailStride 2; W is even), or over n pairs with a batch step that covers W
+// pairs (2W floats) and a tail per pair (kTailStride 1).
+template <std::size_t kTailStride, class BatchStep, class TailStep>
+void for_each_batch(std::size_t n, [[maybe_unused]] BatchStep&& batch_step, TailStep&& tail_step) {
   std::size_t i = 0;
 #ifdef POSEMBED_HAS_SIMD
   for (; i + kFloatLanes <= n; i += kFloatLanes) batch_step.template operator()<FloatBatch>(i);
 #endif
-  for (; i < n; i += 2) pair_step(i);
-}
-
-// Calls batch_step.template operator()<V>(p) for p = 0, W, 2W, ... while W pairs remain, each call for pairs
-// p .. p + W - 1 (interleaved: 2W columns, two batches), then pair_step(p) for each remaining pair.
-template <class BatchStep, class PairStep>
-void for_each_pair_run(std::size_t pairs, [[maybe_unused]] BatchStep&& batch_step, PairStep&& pair_step) {
-  std::size_t p = 0;
-#ifdef POSEMBED_HAS_SIMD
-  for (; p + kFloatLanes <= pairs; p += kFloatLanes) batch_step.template operator()<FloatBatch>(p);
-#endif
-  for (; p < pairs; ++p) pair_step(p);
+  for (; i < n; i += kTailStride) tail_step(i);
 }
 
 // Lane helpers for the batch steps above (never called without SIMD, where there are none):
