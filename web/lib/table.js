@@ -74,10 +74,16 @@ export class HeapTable {
     return { core: this.#block.core, pointer: this.#block.pointer };
   }
 
+  // The table where it lies on the heap, for reading at once (any later call may grow the heap and detach
+  // the view): what a copy is made from, or a GPU upload reads without one.
+  heapView() {
+    const { core, pointer } = this.live();
+    return core.f32(pointer, this.rows * this.columns);
+  }
+
   // A copy of the table, [rows, columns].
   get weights() {
-    const { core, pointer } = this.live();
-    return { data: core.f32(pointer, this.rows * this.columns).slice(), shape: [this.rows, this.columns] };
+    return { data: this.heapView().slice(), shape: [this.rows, this.columns] };
   }
 
   get disposed() {

@@ -227,7 +227,7 @@ class GpuTokenEmbedding {
     this.#runtime = runtime;
     this.#host = host;
     try {
-      this.#table = runtime.uploadRows(host.weights.data, host.dModel, 'the embedding table');
+      this.#table = runtime.uploadRows(host.heapView(), host.dModel, 'the embedding table');
     } catch (error) {
       host.dispose();
       throw error;
@@ -278,9 +278,9 @@ class GpuTransformerEmbedding {
     this.#runtime = runtime;
     this.#host = host;
     try {
-      this.#tokens = runtime.uploadRows(host.tokens.weights.data, host.dModel, 'the token table');
+      this.#tokens = runtime.uploadRows(host.tokens.heapView(), host.dModel, 'the token table');
       // Up to maxBufferSize; a forward binds only the rows its sequence length uses.
-      this.#positions = host.positions ? runtime.upload(host.positions.weights.data, 'the position table', { chunked: true }) : null;
+      this.#positions = host.positions ? runtime.upload(host.positions.heapView(), 'the position table', { chunked: true }) : null;
     } catch (error) {
       if (this.#tokens) runtime.releaseRows(this.#tokens);
       host.dispose();
