@@ -1,7 +1,7 @@
 // Runs every suite after a build: Catch2 natively and as wasm (through ctest), the package tests and the
 // browser tests (Node's test runner). Prints each suite's result and a closing "N passed, N failed" line.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,12 +36,14 @@ async function ctest(name, dir) {
 }
 
 async function nodeTests(name, dir) {
-  const tap = join(mkdtempSync(join(tmpdir(), 'posembed-tap-')), 'results.tap');
+  const tapDir = mkdtempSync(join(tmpdir(), 'posembed-tap-'));
+  const tap = join(tapDir, 'results.tap');
   const { code } = await run(process.execPath, [
     '--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
     '--test-reporter=tap', `--test-reporter-destination=${tap}`, dir,
   ]);
   const results = readFileSync(tap, 'utf8');
+  rmSync(tapDir, { recursive: true, force: true });
   const count = (label) => Number(results.match(new RegExp(`^# ${label} (\\d+)$`, 'm'))?.[1] ?? 0);
   const passed = count('pass');
   const failed = count('fail') + count('cancelled');

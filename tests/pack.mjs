@@ -1,9 +1,9 @@
 // Packs the package as `npm pack` makes it for users and installs the tarball into a fresh project.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scratchDir } from './scratch.mjs';
 
 export const REPO = fileURLToPath(new URL('..', import.meta.url));
 
@@ -13,7 +13,7 @@ function npm(args, cwd) {
 
 // Returns { project, files }: the scratch project's folder and the tarball's file list.
 export function packAndInstall() {
-  const project = mkdtempSync(join(tmpdir(), 'posembed-user-'));
+  const project = scratchDir('user');
   const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', project], REPO));
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'posembed-user', private: true, type: 'module' }));
   npm(['install', '--offline', join(project, packed.filename)], project);

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { rgb as parseColour } from 'd3-color';
 import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pngjs from 'pngjs';
 import { REPO } from '../pack.mjs';
+import { scratchDir } from '../scratch.mjs';
 import { useSite } from './browser.mjs';
 
 const rgb = (css) => { const { r, g, b } = parseColour(css); return [r, g, b]; };
@@ -57,7 +57,7 @@ describe('site pages and components', () => {
       const canvas = document.querySelector('#hero').shadowRoot.querySelector('canvas');
       return { width: canvas.width, height: canvas.height, data: Array.from(canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data) };
     });
-    const file = join(mkdtempSync(join(tmpdir(), 'posembed-figure-')), 'hero.png');
+    const file = join(scratchDir('figure'), 'hero.png');
     execFileSync(process.execPath, [join(REPO, 'dist/cli.js'), 'render', 'sinusoidal', '--length', '64', '--d-model', '128', '--colormap', 'RdBu', '--scale', '1', '-o', file]);
     const png = pngjs.PNG.sync.read(readFileSync(file));
     assert.deepEqual([png.width, png.height], [onPage.width, onPage.height]);

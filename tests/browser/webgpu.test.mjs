@@ -1,14 +1,14 @@
 // The webgpu backend in Chromium (SwiftShader's WebGPU adapter): the golden vectors through the package as
 // the browser loads it, each op inside a validation error scope, every buffer freed.
-import { describe, it, before, after } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { build } from 'vite';
 import { colormap } from '../../dist/colormap.js';
 import { REPO } from '../pack.mjs';
+import { scratchDir } from '../scratch.mjs';
 import { interpolateRdBu } from 'd3-scale-chromatic';
 import { assertClose, loadVectors } from '../js/helpers.mjs';
 import { useSite } from './browser.mjs';
@@ -148,7 +148,7 @@ describe('renderHeatmap in Chromium: a GpuTensor drawn by a render pipeline', ()
 
   before(async () => {
     // The package as an app bundles it (the colormaps' library is a bare import), served under the strict CSP.
-    project = mkdtempSync(join(tmpdir(), 'posembed-render-'));
+    project = scratchDir('render');
     writeFileSync(join(project, 'index.html'), '<!doctype html><title>render</title><body><script type="module" src="./main.js"></script></body>');
     writeFileSync(join(project, 'main.js'), `
       import { load } from ${JSON.stringify(join(REPO, 'dist/index.js'))};
@@ -159,7 +159,6 @@ describe('renderHeatmap in Chromium: a GpuTensor drawn by a render pipeline', ()
     `);
     await build({ root: project, logLevel: 'silent', build: { outDir: join(project, 'bundle'), assetsInlineLimit: 0 } });
   });
-  after(() => rmSync(project, { recursive: true, force: true }));
   const site = useSite({ siteRoot: () => join(project, 'bundle'), webgpu: true });  // after the build above
   before(async () => {
     ({ page, problems } = await site.open('', { ready: false }));

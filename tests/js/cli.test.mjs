@@ -2,12 +2,12 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pngjs from 'pngjs';
 import { load } from '../../dist/index.js';
 import { heatmapPixels } from '../../dist/colormap.js';
+import { scratchDir } from '../scratch.mjs';
 
 const CLI = new URL('../../dist/cli.js', import.meta.url).pathname;
 const run = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
@@ -17,7 +17,7 @@ describe('posembed render (command line)', () => {
   let dir;
   before(async () => {
     pe = await load();
-    dir = mkdtempSync(join(tmpdir(), 'posembed-cli-'));
+    dir = scratchDir('cli');
   });
 
   it('--help prints the usage', () => {
