@@ -10,7 +10,7 @@ import { colormap } from '../../dist/colormap.js';
 import { REPO } from '../pack.mjs';
 import { scratchDir } from '../scratch.mjs';
 import { interpolateRdBu } from 'd3-scale-chromatic';
-import { assertClose, loadVectors } from '../js/helpers.mjs';
+import { assertClose, goldenEmbeddingOptions, loadVectors } from '../js/helpers.mjs';
 import { useSite } from './browser.mjs';
 
 describe('webgpu backend in Chromium', () => {
@@ -68,24 +68,26 @@ describe('webgpu backend in Chromium', () => {
     }
   });
 
-  it('the fused layer and the PE similarity matrix match the golden vectors', async () => {
-    const combined = loadVectors('token_embedding').cases.find((c) => c.params.positional === 'sinusoidal');
-    const [layer] = await run(`(pe, c) => {
-      const layer = pe.transformerEmbedding({ vocabSize: c.input.table.shape[0], dModel: c.input.table.shape[1], maxLength: 16, scale: 'sqrt',
-        paddingIdx: c.params.paddingIdx, weights: { data: Float32Array.from(c.input.table.data), shape: c.input.table.shape } });
-      const out = layer.forward(c.input.ids);
-      layer.dispose();
-      return out;
-    }`, combined);
-    assertClose(layer, combined.expected, combined.tolerance.abs, combined.name);
-    const dot = loadVectors('similarity').cases.find((c) => c.params.of === 'sinusoidal');
-    const [matrix] = await run(`(pe, p) => {
-      const table = pe.sinusoidal({ length: p.length, dModel: p.dModel });
-      const product = pe.similarity(table);
-      table.dispose();
-      return product;
-    }`, dot.params);
-    assertClose(matrix, dot.expected, dot.tolerance.abs, dot.name);
+  it('the fused layer and the PE similarity matrices match the golden vectors', async () => {
+    for (const c of loadVectors('token_embedding').cases.filter((x) => x.params.positional === 'sinusoidal')) {
+      const options = goldenEmbeddingOptions(c);
+      const [layer] = await run(`(pe, { options, ids }) => {
+        const layer = pe.transformerEmbedding({ ...options, weights: { data: Float32Array.from(options.weights.data), shape: options.weights.shape } });
+        const out = layer.forward(ids);
+        layer.dispose();
+        return out;
+      }`, { options: { ...options, weights: { data: Array.from(options.weights.data), shape: options.weights.shape } }, ids: c.input.ids });
+      assertClose(layer, c.expected, c.tolerance.abs, c.name);
+    }
+    for (const c of loadVectors('similarity').cases.filter((x) => x.params.of === 'sinusoidal')) {
+      const [matrix] = await run(`(pe, p) => {
+        const table = pe.sinusoidal({ length: p.length, dModel: p.dModel });
+        const product = pe.similarity(table, null, { metric: p.metric });
+        table.dispose();
+        return product;
+      }`, c.params);
+      assertClose(matrix, c.expected, c.tolerance.abs, c.name);
+    }
     assert.deepEqual(problems, []);
   });
 });

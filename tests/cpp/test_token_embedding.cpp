@@ -4,34 +4,13 @@
 #include <vector>
 
 #include "posembed/sinusoidal.hpp"
+#include "golden_embedding.hpp"
 #include "vectors.hpp"
 
 namespace posembed {
 namespace {
 
-struct GoldenLookup {
-  TokenEmbeddingShape shape;
-  float scale;
-  std::vector<float> table;
-  std::vector<int32_t> ids;
-};
-
-GoldenLookup golden_lookup(const nlohmann::json& c) {
-  const auto& table = c.at("input").at("table");
-  GoldenLookup g;
-  g.shape.vocab_size = table.at("shape")[0].get<int64_t>();
-  g.shape.d_model = table.at("shape")[1].get<int64_t>();
-  const auto& padding = c.at("params").at("paddingIdx");
-  g.shape.padding_idx = padding.is_null() ? -1 : padding.get<int64_t>();
-  const auto& scale = c.at("params").at("scale");
-  g.scale = static_cast<float>(scale.is_number() ? scale.get<double>()
-                                                 : embedding_scale_factor(*parse_embedding_scale(scale.get<std::string>()), 0.0, g.shape.d_model));
-  g.table = test::floats(table.at("data"));
-  g.ids = c.at("input").at("ids").get<std::vector<int32_t>>();
-  return g;
-}
-
-std::vector<float> lookup(const GoldenLookup& g) {
+std::vector<float> lookup(const test::GoldenLookup& g) {
   std::vector<float> out(g.ids.size() * static_cast<std::size_t>(g.shape.d_model));
   const Status status = token_embedding_lookup(g.shape, g.scale, g.table, g.ids, out);
   INFO(status.message());
@@ -43,7 +22,7 @@ TEST_CASE("token embedding matches every golden vector", "[token_embedding]") {
   const auto vectors = test::load_vectors("token_embedding");
   for (const auto& c : vectors.at("cases")) {
     SECTION(c.at("name").get<std::string>()) {
-      const GoldenLookup g = golden_lookup(c);
+      const test::GoldenLookup g = test::golden_lookup(c);
       std::vector<float> out = lookup(g);
       if (c.at("params").value("positional", "none") == "sinusoidal") {
         // The combined layer: scaled token rows plus interleaved sinusoidal PE from position 0.

@@ -5,27 +5,28 @@
 #include <vector>
 
 #include "posembed/sinusoidal.hpp"
+#include "golden_embedding.hpp"
 #include "vectors.hpp"
 
 namespace posembed {
 namespace {
 
-TEST_CASE("the fused layer equals lookup * scale + positions (golden combined vector)", "[transformer_embedding]") {
+TEST_CASE("the fused layer equals lookup * scale + positions (golden combined vectors)", "[transformer_embedding]") {
   const auto vectors = test::load_vectors("token_embedding");  // outlives the loop (a temporary would not)
   for (const auto& c : vectors.at("cases")) {
     if (c.at("params").value("positional", "none") != "sinusoidal") continue;
-    const auto& table_json = c.at("input").at("table");
-    const CombinedEmbeddingParams params{.shape = {.vocab_size = table_json.at("shape")[0].get<int64_t>(), .d_model = table_json.at("shape")[1].get<int64_t>(),
-                                                   .padding_idx = c.at("params").at("paddingIdx").get<int64_t>()},
-                                         .scale = static_cast<float>(std::sqrt(static_cast<double>(table_json.at("shape")[1].get<int64_t>()))),
-                                         .max_length = 16};
-    const auto ids = c.at("input").at("ids").get<std::vector<int32_t>>();
-    std::vector<float> positions(static_cast<std::size_t>(16 * params.shape.d_model));
-    REQUIRE(sinusoidal({.length = 16, .d_model = params.shape.d_model}, positions).ok());
-    std::vector<float> out(ids.size() * static_cast<std::size_t>(params.shape.d_model));
-    Random random(0);
-    REQUIRE(combined_embedding(params, test::floats(table_json.at("data")), positions, ids, static_cast<int64_t>(ids.size()), false, random, out).ok());
-    test::require_close(out, test::doubles(c.at("expected").at("data")), c.at("tolerance").at("abs").get<double>());
+    SECTION(c.at("name").get<std::string>()) {
+      const test::GoldenLookup g = test::golden_lookup(c);
+      // One sequence of all the ids, from position 0.
+      const auto seq = static_cast<int64_t>(g.ids.size());
+      const CombinedEmbeddingParams params{.shape = g.shape, .scale = g.scale, .max_length = seq};
+      std::vector<float> positions(g.ids.size() * static_cast<std::size_t>(g.shape.d_model));
+      REQUIRE(sinusoidal({.length = seq, .d_model = g.shape.d_model}, positions).ok());
+      std::vector<float> out(positions.size());
+      Random random(0);
+      REQUIRE(combined_embedding(params, g.table, positions, g.ids, seq, false, random, out).ok());
+      test::require_close(out, test::doubles(c.at("expected").at("data")), c.at("tolerance").at("abs").get<double>());
+    }
   }
 }
 

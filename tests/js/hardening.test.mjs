@@ -7,7 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { load } from '../../dist/index.js';
-import { assertClose, loadVectors } from './helpers.mjs';
+import { assertClose, goldenEmbeddingOptions, loadVectors } from './helpers.mjs';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
@@ -118,10 +118,12 @@ describe('hardening', () => {
     assert.equal(pe.memory().liveAllocations, start, 'rejected calls leave nothing allocated');
     for (const object of Object.values(context)) object.dispose();
     for (const c of loadVectors('sinusoidal').cases) assertClose(pe.sinusoidal(c.params), c.expected, c.tolerance.abs, c.name);
-    const c = loadVectors('token_embedding').cases[0];
-    const table = pe.tokenEmbedding({ vocabSize: 20, dModel: 8, paddingIdx: 0, scale: 'sqrt', weights: { data: Float32Array.from(c.input.table.data), shape: [20, 8] } });
-    assertClose(table.lookup(c.input.ids), c.expected, c.tolerance.abs, c.name);
-    table.dispose();
+    for (const c of loadVectors('token_embedding').cases) {
+      const options = goldenEmbeddingOptions(c);
+      const layer = options.positional ? pe.transformerEmbedding(options) : pe.tokenEmbedding(options);
+      assertClose(options.positional ? layer.forward(c.input.ids) : layer.lookup(c.input.ids), c.expected, c.tolerance.abs, c.name);
+      layer.dispose();
+    }
   });
 
   it('100,000 create/dispose cycles of every stateful object return the heap to where it was', () => {

@@ -35,6 +35,15 @@ export function assertClose(tensor, expected, tolerance, label = '') {
   assert.ok(error <= tolerance, `${label} max abs error ${error} > ${tolerance}`);
 }
 
+// The options of the object a golden token_embedding case describes: a transformerEmbedding (one sequence of
+// all its ids, from position 0) when the case adds positions, else a tokenEmbedding.
+export function goldenEmbeddingOptions(c) {
+  const [vocabSize, dModel] = c.input.table.shape;
+  const weights = { data: Float32Array.from(c.input.table.data), shape: c.input.table.shape };
+  const options = { vocabSize, dModel, scale: c.params.scale, paddingIdx: c.params.paddingIdx, weights };
+  return c.params.positional === 'sinusoidal' ? { ...options, positional: 'sinusoidal', maxLength: c.input.ids.length } : options;
+}
+
 // What call(out) writes into an out on the wasm heap, which is written whole by one kernel call: the
 // reference for results streamed through the heap a block at a time (fresh ones and a JS out).
 export function writtenOnHeap(pe, elements, call) {

@@ -1,19 +1,21 @@
 import { it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertClose, describeEachModule, loadVectors, writtenOnHeap } from './helpers.mjs';
+import { assertClose, describeEachModule, goldenEmbeddingOptions, loadVectors, writtenOnHeap } from './helpers.mjs';
 
 describeEachModule('transformerEmbedding', (instance) => {
   let pe;
   before(() => { pe = instance(); });
 
-  it('matches the golden combined vector (token * sqrt(d) + sinusoidal), fused', () => {
-    const c = loadVectors('token_embedding').cases.find((x) => x.params.positional === 'sinusoidal');
-    const [vocabSize, dModel] = c.input.table.shape;
-    const layer = pe.transformerEmbedding({ vocabSize, dModel, maxLength: 64, positional: 'sinusoidal', scale: 'sqrt', paddingIdx: c.params.paddingIdx,
-      weights: { data: Float32Array.from(c.input.table.data), shape: c.input.table.shape } });
-    assertClose(layer.forward(c.input.ids), c.expected, c.tolerance.abs, c.name);
-    layer.dispose();
-  });
+  for (const c of loadVectors('token_embedding').cases.filter((x) => x.params.positional === 'sinusoidal')) {
+    it(`matches golden combined vector ${c.name} (token * scale + sinusoidal), fused`, () => {
+      const layer = pe.transformerEmbedding(goldenEmbeddingOptions(c));
+      try {
+        assertClose(layer.forward(c.input.ids), c.expected, c.tolerance.abs, c.name);
+      } finally {
+        layer.dispose();
+      }
+    });
+  }
 
   it('learned positions and batches: forward = lookup * scale + positions row by row', () => {
     const layer = pe.transformerEmbedding({ vocabSize: 50, dModel: 6, maxLength: 8, positional: 'learned', scale: 2, seed: 4 });

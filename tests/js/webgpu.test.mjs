@@ -4,7 +4,7 @@ import { describe, it, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { create } from 'webgpu';
 import { load, GpuTensor } from '../../dist/index.js';
-import { assertClose, loadVectors, maxAbsError, expectedData } from './helpers.mjs';
+import { assertClose, expectedData, goldenEmbeddingOptions, loadVectors, maxAbsError } from './helpers.mjs';
 
 process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
 const unhandled = [];
@@ -112,14 +112,15 @@ describe('webgpu backend', () => {
     });
   }
 
-  it('similarity matches the golden PE dot matrix, from a GPU tensor, and cosine matches wasm', async () => {
-    const c = loadVectors('similarity').cases.find((x) => x.params.of === 'sinusoidal');
-    assertClose(await onGpu(() => {
-      const table = pe.sinusoidal({ length: c.params.length, dModel: c.params.dModel });
-      const product = pe.similarity(table, null, { metric: 'dot' });
-      table.dispose();
-      return product;
-    }), c.expected, c.tolerance.abs, c.name);
+  it('similarity matches the golden PE similarity matrices, from a GPU tensor, and cosine of two matrices matches wasm', async () => {
+    for (const c of loadVectors('similarity').cases.filter((x) => x.params.of === 'sinusoidal')) {
+      assertClose(await onGpu(() => {
+        const table = pe.sinusoidal({ length: c.params.length, dModel: c.params.dModel });
+        const product = pe.similarity(table, null, { metric: c.params.metric });
+        table.dispose();
+        return product;
+      }), c.expected, c.tolerance.abs, c.name);
+    }
     const a = { data: Float32Array.from({ length: 37 * 21 }, (_, i) => Math.sin(i * 0.37)), shape: [37, 21] };
     const b = { data: Float32Array.from({ length: 19 * 21 }, (_, i) => Math.cos(i * 0.11)), shape: [19, 21] };
     const gpu = await onGpu(() => pe.similarity(a, b, { metric: 'cosine' }));
@@ -128,12 +129,9 @@ describe('webgpu backend', () => {
 
   it('token lookup and the fused layer match the golden vectors', async () => {
     for (const c of loadVectors('token_embedding').cases) {
-      const [vocabSize, dModel] = c.input.table.shape;
-      const weights = { data: Float32Array.from(c.input.table.data), shape: c.input.table.shape };
-      const layer = c.params.positional === 'sinusoidal'
-        ? pe.transformerEmbedding({ vocabSize, dModel, maxLength: 32, scale: c.params.scale, paddingIdx: c.params.paddingIdx, weights })
-        : pe.tokenEmbedding({ vocabSize, dModel, scale: c.params.scale, paddingIdx: c.params.paddingIdx, weights });
-      const result = await onGpu(() => (layer.forward ? layer.forward(c.input.ids) : layer.lookup(c.input.ids)));
+      const options = goldenEmbeddingOptions(c);
+      const layer = options.positional ? pe.transformerEmbedding(options) : pe.tokenEmbedding(options);
+      const result = await onGpu(() => (options.positional ? layer.forward(c.input.ids) : layer.lookup(c.input.ids)));
       layer.dispose();
       assertClose(result, c.expected, c.tolerance.abs, c.name);
     }
