@@ -1,6 +1,7 @@
-// npm run bench: every op of DESIGN §5 side by side in one process (posembed wasm SIMD with a fresh output,
-// with `out`, and with `out` on the wasm heap (pe.allocate: no copy; for RoPE also x on the heap), posembed
-// wasm scalar, plain JS, TensorFlow.js wasm, ONNX Runtime Web wasm single-threaded) against the memory limit
+// npm run bench: every op of DESIGN §5 side by side in one process (posembed wasm SIMD on one thread and with
+// the threads load() gives by default, each with a fresh output, with `out`, and with `out` on the wasm heap
+// (pe.allocate: no copy; for RoPE also x on the heap), posembed wasm scalar, plain JS, TensorFlow.js wasm,
+// ONNX Runtime Web wasm single-threaded) against the memory limit
 // of the same bytes; medians of repeated runs and the max error vs float64. Prints a table per op and how it
 // stands against issue 3's goals, and writes JSON (build/bench.json, or --json PATH). --quick for fewer runs;
 // --op NAME to run the ops whose name contains NAME; --gpu-sizes for the WebGPU sizes (sinusoidal 8192 x 4096,
@@ -27,7 +28,14 @@ await tf.setBackend('wasm');
 await tf.ready();
 ort.env.wasm.numThreads = 1;
 ort.env.logLevel = 'error';
-const engines = { 'posembed wasm SIMD': await load({ simd: true }), 'posembed wasm scalar': await load({ simd: false }) };
+// One thread (as the peers run), and the threads load() takes here by default (Node: up to 4).
+const SINGLE = 'posembed wasm SIMD';
+const engines = { [SINGLE]: await load({ simd: true, threads: 1 }), 'posembed wasm scalar': await load({ simd: false }) };
+const threaded = await load({ simd: true });
+const THREADED = threaded.threads > 1 ? `posembed wasm SIMD, ${threaded.threads} threads` : null;
+if (THREADED) engines[THREADED] = threaded;
+// The speed goals against the memory limit are judged on what load() gives (threaded where it can be).
+const DEFAULT = THREADED ?? SINGLE;
 process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
 const gpu = await load({ backend: 'auto', gpu: create([]) });
 const gpuName = gpu.backend === 'webgpu' ? `posembed WebGPU (${gpu.adapterInfo?.description || 'adapter'})` : null;
@@ -35,6 +43,9 @@ if (gpuName) engines[gpuName] = gpu;
 
 console.log('posembed benchmark: medians of repeated runs, one process, same inputs for every implementation');
 console.log(`Node ${process.version}; TensorFlow.js ${tf.version_core} (wasm backend); ONNX Runtime Web ${ort.env.versions.web} (wasm, 1 thread)`);
+console.log(THREADED
+  ? `Threads: posembed's default here is ${threaded.threads} threads (load() in Node; in browsers, on cross-origin-isolated pages); the peers run on one, as does the "${SINGLE}" row.`
+  : 'Threads: one (this machine has one core); posembed runs on one thread.');
 console.log(gpuName
   ? 'WebGPU: through Node\'s webgpu package; with SwiftShader (a CPU Vulkan) its column measures API overhead and a software rasteriser, not GPU speed. Times include reading the result back.\n'
   : `WebGPU: no adapter here (${gpu.fallbackReason}); no WebGPU column.\n`);
@@ -42,24 +53,27 @@ console.log(gpuName
 if (args['gpu-sizes'] && gpuName?.includes('SwiftShader')) {
   console.log('--gpu-sizes on SwiftShader: the WebGPU similarity of 4096 x 4096 takes minutes on the CPU.\n');
 }
-// How an op stands against issue 3's goals (op.goal, and a fresh result faster than every peer's): one check
-// per goal, { goal, value, met }.
+// How an op stands against issue 3's goals: one check per goal, { goal, value, met }. The limit goals
+// (op.goal.timesLimit: writing into a caller's JS array, or one on the heap from pe.allocate) are judged on
+// posembed as load() gives it (DEFAULT), with the one-thread figure beside; op.goal.notSlowerThan (a
+// single-threaded peer) and a fresh result faster than every peer are judged on one thread, as the peers run.
 function goalChecks(op, rows) {
   const row = (name) => rows.find((r) => r.name === name);
-  const fresh = row('posembed wasm SIMD');
+  const fresh = row(SINGLE);
   const checks = [];
   if (op.goal?.timesLimit) {
-    for (const name of ['posembed wasm SIMD, out', 'posembed wasm SIMD, heap out']) {
-      const { timesLimit } = row(name);
-      checks.push({ goal: `${name.slice('posembed wasm SIMD, '.length)} <= ${op.goal.timesLimit}x the limit`, value: `${timesLimit.toFixed(2)}x`, met: timesLimit <= op.goal.timesLimit });
+    for (const kind of ['out', 'heap out']) {
+      const { timesLimit } = row(`${DEFAULT}, ${kind}`);
+      const oneThread = DEFAULT === SINGLE ? '' : ` (one thread: ${row(`${SINGLE}, ${kind}`).timesLimit.toFixed(2)}x)`;
+      checks.push({ goal: `${kind} <= ${op.goal.timesLimit}x the limit`, value: `${timesLimit.toFixed(2)}x${oneThread}`, met: timesLimit <= op.goal.timesLimit });
     }
   }
   if (op.goal?.notSlowerThan) {
     const peer = row(op.goal.notSlowerThan);
-    checks.push({ goal: `no slower than ${peer.name}`, value: `${format(fresh.medianMs)} vs ${format(peer.medianMs)} ms`, met: fresh.medianMs <= peer.medianMs });
+    checks.push({ goal: `one thread no slower than ${peer.name}`, value: `${format(fresh.medianMs)} vs ${format(peer.medianMs)} ms`, met: fresh.medianMs <= peer.medianMs });
   }
   for (const peer of Object.keys(op.impls).map(row)) {
-    checks.push({ goal: `fresh faster than ${peer.name}`, value: `${format(fresh.medianMs)} vs ${format(peer.medianMs)} ms`, met: fresh.medianMs < peer.medianMs });
+    checks.push({ goal: `fresh, one thread, faster than ${peer.name}`, value: `${format(fresh.medianMs)} vs ${format(peer.medianMs)} ms`, met: fresh.medianMs < peer.medianMs });
   }
   return checks;
 }
@@ -71,15 +85,25 @@ for (const makeOp of args['gpu-sizes'] ? GPU_SIZE_OPS : OPS) {
   const indices = sampledIndices(op.elements, SAMPLES);
   const out = new Float32Array(op.elements);
   const source = new Float32Array(op.elements).fill(0.25);
-  const heapOut = engines['posembed wasm SIMD'].allocate(op.elements);
-  const heapInput = op.heapInput?.(engines['posembed wasm SIMD']);
   const contexts = Object.fromEntries(Object.entries(engines).map(([name, pe]) => [name, op.setup?.(pe)]));
+  // Each SIMD engine: a fresh result, into a JS array, into a heap array (and RoPE's x on the heap too).
+  const heaps = [];
+  const simdTasks = (name) => {
+    const pe = engines[name];
+    const heapOut = pe.allocate(op.elements);
+    const heapInput = op.heapInput?.(pe);
+    heaps.push(heapOut, ...(heapInput ? [heapInput] : []));
+    return {
+      [name]: () => op.posembed(pe, undefined, contexts[name]),
+      [`${name}, out`]: () => op.posembed(pe, out, contexts[name]),
+      [`${name}, heap out`]: () => op.posembed(pe, heapOut.data, contexts[name]),
+      ...(heapInput ? { [`${name}, heap in and out`]: () => op.posembedOnHeap(pe, heapOut.data, heapInput) } : {}),
+    };
+  };
   const tasks = {
     [`memory limit (${op.limit} ${(op.elements * 4 / 2 ** 20).toFixed(0)} MiB)`]: op.limit === 'fill' ? () => out.fill(0.5) : () => out.set(source),
-    'posembed wasm SIMD': () => op.posembed(engines['posembed wasm SIMD'], undefined, contexts['posembed wasm SIMD']),
-    'posembed wasm SIMD, out': () => op.posembed(engines['posembed wasm SIMD'], out, contexts['posembed wasm SIMD']),
-    'posembed wasm SIMD, heap out': () => op.posembed(engines['posembed wasm SIMD'], heapOut.data, contexts['posembed wasm SIMD']),
-    ...(heapInput ? { 'posembed wasm SIMD, heap in and out': () => op.posembedOnHeap(engines['posembed wasm SIMD'], heapOut.data, heapInput) } : {}),
+    ...simdTasks(SINGLE),
+    ...(THREADED ? simdTasks(THREADED) : {}),
     ...(args['gpu-sizes'] ? {} : { 'posembed wasm scalar': () => op.posembed(engines['posembed wasm scalar'], undefined, contexts['posembed wasm scalar']) }),
     ...(gpuName ? { [gpuName]: async () => {
       const tensor = op.posembed(gpu, undefined, contexts[gpuName]);
@@ -107,10 +131,9 @@ for (const makeOp of args['gpu-sizes'] ? GPU_SIZE_OPS : OPS) {
     rows.push({ name, medianMs: bench.tasks[0].result.latency.p50, samples: bench.tasks[0].result.latency.samplesCount ?? null, maxError: errors[name] });
   }
   for (const context of Object.values(contexts)) context?.dispose();
-  heapOut.dispose();
-  heapInput?.dispose();
+  for (const heap of heaps) heap.dispose();
   const limit = rows[0].medianMs;
-  const posembed = rows.find((r) => r.name === 'posembed wasm SIMD').medianMs;
+  const posembed = rows.find((r) => r.name === SINGLE).medianMs;
   for (const row of rows) {
     row.timesLimit = row.medianMs / limit;
     row.timesPosembed = row.medianMs / posembed;

@@ -1,5 +1,7 @@
 // Serves the built site (build/site) on http://127.0.0.1:8080 (HOST and PORT override; PORT=0 picks a free
-// port; SITE_ROOT serves another folder), with the strict Content-Security-Policy posembed works under.
+// port; SITE_ROOT serves another folder), with the strict Content-Security-Policy posembed works under, and
+// cross-origin isolated (COOP/COEP), which gives pages SharedArrayBuffer and so posembed's threaded module;
+// ISOLATED=0 serves without isolation, as most hosts do, where posembed runs on one thread.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
@@ -23,6 +25,7 @@ const HEADERS = {
   'Content-Security-Policy': "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'",
   'X-Content-Type-Options': 'nosniff',
   'Cache-Control': 'no-cache',
+  ...(process.env.ISOLATED === '0' ? {} : { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }),
 };
 
 async function resolvePath(urlPath) {

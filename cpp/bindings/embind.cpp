@@ -18,6 +18,7 @@
 #include "posembed/sincos2d.hpp"
 #include "posembed/sinusoidal.hpp"
 #include "posembed/t5.hpp"
+#include "posembed/threads.hpp"
 #include "posembed/token_embedding.hpp"
 #include "posembed/transformer_embedding.hpp"
 #include "posembed/weight_files.hpp"
@@ -330,4 +331,6 @@ EMSCRIPTEN_BINDINGS(posembed) {
   function("ropeTable", &posembed::js_rope_table);
   function("ropeRotate", &posembed::js_rope_rotate);
   function("limits", &posembed::js_limits);
+  function("setThreads", &posembed::set_threads);
+  function("threads", &posembed::threads);
 }

@@ -10,6 +10,7 @@
 
 #include "posembed/limits.hpp"
 #include "posembed/simd.hpp"
+#include "posembed/threads.hpp"
 
 namespace posembed {
 namespace {
@@ -167,23 +168,26 @@ Status similarity(std::span<const float> a, int64_t n, std::span<const float> b,
       }
     }
   }
-  for (int64_t chunk = 0; chunk < n; chunk += kRowsPerChunk) {
-    const int64_t chunk_end = std::min(n, chunk + kRowsPerChunk);
-    for (std::size_t p = 0; p < panels; ++p) {
-      const float* panel = packed.get() + p * depth * kPanelWidth;
-      const std::size_t width = std::min(kPanelWidth, cols - p * kPanelWidth);
-      for (int64_t i = chunk; i < chunk_end; i += kRowsPerKernel) {
-        const float* rows = a.data() + static_cast<std::size_t>(i) * depth;
-        float* target = out.data() + static_cast<std::size_t>(i) * cols + p * kPanelWidth;
-        switch (std::min(kRowsPerKernel, chunk_end - i)) {
-          case 4: multiply_panel<4>(rows, depth, panel, target, cols, width); break;
-          case 3: multiply_panel<3>(rows, depth, panel, target, cols, width); break;
-          case 2: multiply_panel<2>(rows, depth, panel, target, cols, width); break;
-          default: multiply_panel<1>(rows, depth, panel, target, cols, width); break;
+  // Chunks of rows of a are independent: they are split over the threads.
+  parallel_rows((n + kRowsPerChunk - 1) / kRowsPerChunk, 1, [&](int64_t first_chunk, int64_t chunk_count) {
+    for (int64_t chunk = first_chunk * kRowsPerChunk; chunk < std::min(n, (first_chunk + chunk_count) * kRowsPerChunk); chunk += kRowsPerChunk) {
+      const int64_t chunk_end = std::min(n, chunk + kRowsPerChunk);
+      for (std::size_t p = 0; p < panels; ++p) {
+        const float* panel = packed.get() + p * depth * kPanelWidth;
+        const std::size_t width = std::min(kPanelWidth, cols - p * kPanelWidth);
+        for (int64_t i = chunk; i < chunk_end; i += kRowsPerKernel) {
+          const float* rows = a.data() + static_cast<std::size_t>(i) * depth;
+          float* target = out.data() + static_cast<std::size_t>(i) * cols + p * kPanelWidth;
+          switch (std::min(kRowsPerKernel, chunk_end - i)) {
+            case 4: multiply_panel<4>(rows, depth, panel, target, cols, width); break;
+            case 3: multiply_panel<3>(rows, depth, panel, target, cols, width); break;
+            case 2: multiply_panel<2>(rows, depth, panel, target, cols, width); break;
+            default: multiply_panel<1>(rows, depth, panel, target, cols, width); break;
+          }
         }
       }
     }
-  }
+  });
   if (metric == SimilarityMetric::kCosine) {
     const auto a_norms = row_norms(a, n, depth);
     const auto b_norms = row_norms(b, m, depth);

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <span>
 
+#include "posembed/threads.hpp"
+
 namespace posembed::detail {
 
 // A gather from a large table (GPT-2's is 154 MB) is bound by DRAM latency, one miss per row, not by
@@ -20,22 +22,35 @@ enum class GatherTouch {
 };
 inline std::atomic<float> gather_touched{0.0f};
 constexpr std::size_t kGatherGroup = 8;
+// Fewer rows than this per thread cost more to hand out than to copy.
+constexpr int64_t kGatherRowsPerThread = 16;
 
-// Calls visit(j) for j = 0 .. ids.size() - 1, in order. Every id must be a row of table (d floats each).
+// Calls visit(j) once for each j in [0, ids.size()): in order on one thread when split is false, else in
+// contiguous runs over the threads of posembed::threads(). Every id must be a row of table (d floats each).
 template <class Visit>
-void for_each_gathered_row(std::span<const int32_t> ids, const float* table, std::size_t d, GatherTouch touch, Visit visit) {
+void for_each_gathered_row(std::span<const int32_t> ids, const float* table, std::size_t d, GatherTouch touch, bool split, Visit visit) {
   const std::size_t stride = touch == GatherTouch::kFirstLine ? d : 16;  // 16 floats: one 64-byte line
-  float touched = 0.0f;
-  for (std::size_t first = 0; first < ids.size(); first += kGatherGroup) {
-    const std::size_t next_end = std::min(ids.size(), first + 2 * kGatherGroup);
-    for (std::size_t j = first + kGatherGroup; j < next_end; ++j) {
-      const float* row = table + static_cast<std::size_t>(ids[j]) * d;
-      for (std::size_t at = 0; at < d; at += stride) touched += row[at];
+  const auto visit_run = [&](int64_t run_first, int64_t run_count) {
+    const auto begin = static_cast<std::size_t>(run_first);
+    const std::size_t end_of_run = begin + static_cast<std::size_t>(run_count);
+    float touched = 0.0f;
+    for (std::size_t first = begin; first < end_of_run; first += kGatherGroup) {
+      const std::size_t next_end = std::min(end_of_run, first + 2 * kGatherGroup);
+      for (std::size_t j = first + kGatherGroup; j < next_end; ++j) {
+        const float* row = table + static_cast<std::size_t>(ids[j]) * d;
+        for (std::size_t at = 0; at < d; at += stride) touched += row[at];
+      }
+      const std::size_t end = std::min(end_of_run, first + kGatherGroup);
+      for (std::size_t j = first; j < end; ++j) visit(j);
     }
-    const std::size_t end = std::min(ids.size(), first + kGatherGroup);
-    for (std::size_t j = first; j < end; ++j) visit(j);
+    gather_touched.store(touched, std::memory_order_relaxed);
+  };
+  const auto rows = static_cast<int64_t>(ids.size());
+  if (split) {
+    parallel_rows(rows, kGatherRowsPerThread, visit_run);
+  } else {
+    visit_run(0, rows);
   }
-  gather_touched.store(touched, std::memory_order_relaxed);
 }
 
 }  // namespace posembed::detail

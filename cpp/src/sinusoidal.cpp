@@ -11,6 +11,7 @@
 #include "sinusoidal_rows.hpp"
 #include "posembed/limits.hpp"
 #include "posembed/simd.hpp"
+#include "posembed/threads.hpp"
 
 namespace posembed {
 namespace {
@@ -98,19 +99,25 @@ class SinusoidalWriter {
       scatter_pairs(anchor_partner_, frequency_cos_, frequency_sin_);
       const int64_t block_rows = std::min(kRowsPerAnchor, params_.length - first);
       float* block = destination(first, block_rows);
-      for (int64_t k = 0; k < block_rows; ++k) {
-        float* row = block + k * params_.d_model;
-        if (k % kRowsPerRotation != 0) {
-          step_row(row - params_.d_model, row);
-          continue;
+      // Each run of kRowsPerRotation rows depends only on the anchor: the runs are split over the threads,
+      // and the values are the same whatever the split.
+      const int64_t runs = (block_rows + kRowsPerRotation - 1) / kRowsPerRotation;
+      parallel_rows(runs, min_rows_per_part(kRowsPerRotation * params_.d_model), [&](int64_t first_run, int64_t run_count) {
+        const int64_t end = std::min(block_rows, (first_run + run_count) * kRowsPerRotation);
+        for (int64_t k = first_run * kRowsPerRotation; k < end; ++k) {
+          float* row = block + k * params_.d_model;
+          if (k % kRowsPerRotation != 0) {
+            step_row(row - params_.d_model, row);
+            continue;
+          }
+          const float* cos_k = rotation_cos_ + k / kRowsPerRotation * params_.d_model;
+          const float* sin_k = rotation_sin_ + k / kRowsPerRotation * params_.d_model;
+          simd::for_each_float(d, [&]<class V>(std::size_t j) {
+            const V rotated = simd::load<V>(anchor_partner_ + j) * simd::load<V>(sin_k + j);
+            simd::store(row + j, simd::mul_add(simd::load<V>(anchor_ + j), simd::load<V>(cos_k + j), rotated));
+          });
         }
-        const float* cos_k = rotation_cos_ + k / kRowsPerRotation * params_.d_model;
-        const float* sin_k = rotation_sin_ + k / kRowsPerRotation * params_.d_model;
-        simd::for_each_float(d, [&]<class V>(std::size_t j) {
-          const V rotated = simd::load<V>(anchor_partner_ + j) * simd::load<V>(sin_k + j);
-          simd::store(row + j, simd::mul_add(simd::load<V>(anchor_ + j), simd::load<V>(cos_k + j), rotated));
-        });
-      }
+      });
       written(first, block_rows);
     }
   }

@@ -31,8 +31,9 @@ Status combined_embedding_rows(const CombinedEmbeddingParams& params, std::span<
   POSEMBED_RETURN_IF_ERROR(validate_ids(params.shape, ids, first_row));
   const float keep_scale = 1.0f / (1.0f - params.dropout);
   const bool drop = training && params.dropout > 0.0f;
-  // One pass over the output, row by row: token, scale, position and dropout while the row is hot.
-  detail::for_each_gathered_row(ids, table.data(), d, detail::GatherTouch::kEveryLine, [&](std::size_t j) {
+  // One pass over the output, row by row: token, scale, position and dropout while the row is hot. Dropout
+  // draws its random numbers in row order, so it keeps to one thread.
+  detail::for_each_gathered_row(ids, table.data(), d, detail::GatherTouch::kEveryLine, !drop, [&](std::size_t j) {
     float* row = out.data() + j * d;
     const bool padding = ids[j] == params.shape.padding_idx;
     const float* token = table.data() + static_cast<std::size_t>(ids[j]) * d;

@@ -23,9 +23,10 @@ export function launchChromium({ webgpu = false } = {}) {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...(webgpu ? WEBGPU_ARGS : [])] });
 }
 
-// Starts scripts/serve.mjs (what `npm start` runs) on a free port; resolves to { url, close }.
-export function startServer(siteRoot) {
-  const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', ...(siteRoot ? { SITE_ROOT: siteRoot } : {}) };
+// Starts scripts/serve.mjs (what `npm start` runs) on a free port, cross-origin isolated unless isolated is
+// false; resolves to { url, close }.
+export function startServer(siteRoot, { isolated = true } = {}) {
+  const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', ISOLATED: isolated ? '1' : '0', ...(siteRoot ? { SITE_ROOT: siteRoot } : {}) };
   const server = spawn(process.execPath, ['scripts/serve.mjs'], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let output = '';

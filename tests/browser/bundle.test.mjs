@@ -22,7 +22,9 @@ describe('the installed package in Chromium', () => {
     for (const server of servers) await server.close();
   });
 
-  it('works when bundled with Vite and served under the strict CSP', async () => {
+  // On an isolated page 'auto' takes the threaded module (its worker script and glue found through the
+  // bundle), elsewhere the single-threaded one; the results are the same bits either way.
+  it('works when bundled with Vite and served under the strict CSP, with threads where the page is isolated', async () => {
     const { project } = installed;
     writeFileSync(join(project, 'index.html'), '<!doctype html><title>bundle</title><script type="module" src="./main.js"></script>');
     writeFileSync(join(project, 'main.js'), `
@@ -30,18 +32,31 @@ describe('the installed package in Chromium', () => {
       const pe = await load();
       const pos = pe.sinusoidal({ length: 3, dModel: 4, offset: 1 });
       const emb = pe.tokenEmbedding({ vocabSize: 4, dModel: 4, weights: { data: new Float32Array(16).fill(0.5), shape: [4, 4] }, scale: 'sqrt' });
-      document.body.dataset.result = JSON.stringify({ simd: pe.simd, pos: Array.from(pos.data.slice(0, 2)), rows: Array.from(emb.lookup([2]).data) });
+      const single = await load({ threads: 1 });
+      const large = { length: 4096, dModel: 256, offset: 9 };
+      const [split, whole] = [pe.sinusoidal(large).data, single.sinusoidal(large).data];
+      const same = split.every((v, i) => v === whole[i]);
+      document.body.dataset.result = JSON.stringify({
+        simd: pe.simd, threads: pe.threads, isolated: globalThis.crossOriginIsolated, cores: navigator.hardwareConcurrency,
+        pos: Array.from(pos.data.slice(0, 2)), rows: Array.from(emb.lookup([2]).data), same,
+      });
     `);
     await build({ root: project, logLevel: 'silent', build: { outDir: join(project, 'bundle'), assetsInlineLimit: 0 } });
-    const server = await startServer(join(project, 'bundle'));
-    servers.push(server);
-    const { page, problems } = await openPage(browser, server.url);
-    await page.waitForSelector('body[data-result]', { state: 'attached', timeout: 15000 }).catch((error) => { throw new Error(`${error.message}; page problems: ${problems.join('; ')}`); });
-    const result = JSON.parse(await page.getAttribute('body', 'data-result'));
-    assert.equal(result.simd, true);
-    assert.ok(Math.abs(result.pos[0] - Math.sin(1)) < 1e-6 && Math.abs(result.pos[1] - Math.cos(1)) < 1e-6);
-    assert.deepEqual(result.rows, [1, 1, 1, 1]);
-    assert.deepEqual(problems, []);
+    for (const isolated of [true, false]) {
+      const server = await startServer(join(project, 'bundle'), { isolated });
+      servers.push(server);
+      const { page, problems } = await openPage(browser, server.url);
+      await page.waitForSelector('body[data-result]', { state: 'attached', timeout: 15000 }).catch((error) => { throw new Error(`${error.message}; page problems: ${problems.join('; ')}`); });
+      const result = JSON.parse(await page.getAttribute('body', 'data-result'));
+      assert.equal(result.isolated, isolated);
+      assert.equal(result.threads, isolated ? Math.min(4, result.cores) : 1);
+      assert.equal(result.simd, true);
+      assert.ok(Math.abs(result.pos[0] - Math.sin(1)) < 1e-6 && Math.abs(result.pos[1] - Math.cos(1)) < 1e-6);
+      assert.deepEqual(result.rows, [1, 1, 1, 1]);
+      assert.equal(result.same, true);
+      assert.deepEqual(problems, []);
+      await page.close();
+    }
   });
 
   it("runs the README's web page example as written", async () => {

@@ -37,8 +37,9 @@ describe('site: positional encoding explorer', () => {
     ({ page, problems } = await site.open('explorer.html'));
   });
 
-  it('loads with no console errors, under the strict CSP', async () => {
+  it('loads with no console errors, under the strict CSP, cross-origin isolated (so posembed may use threads)', async () => {
     assert.equal(await page.title(), 'posembed · Positional encoding explorer');
+    assert.equal(await page.evaluate(() => globalThis.crossOriginIsolated), true);
     assert.deepEqual(problems, []);
   });
 

@@ -1,2 +1,12 @@
-#define CATCH_CONFIG_MAIN
+#define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+
+#include <cstdlib>
+
+#include "posembed/threads.hpp"
+
+// POSEMBED_TEST_THREADS=n runs the suite with the kernels' rows split over n threads.
+int main(int argc, char* argv[]) {
+  if (const char* threads = std::getenv("POSEMBED_TEST_THREADS")) posembed::set_threads(std::atoi(threads));
+  return Catch::Session().run(argc, argv);
+}

@@ -3,6 +3,7 @@
 #define POSEMBED_FORCE_SCALAR
 #define posembed posembed_scalar
 #include "../../cpp/src/status.cpp"
+#include "../../cpp/src/threads.cpp"
 #include "../../cpp/src/sinusoidal.cpp"
 #include "../../cpp/src/alibi.cpp"
 #include "../../cpp/src/rope.cpp"

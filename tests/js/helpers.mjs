@@ -56,13 +56,20 @@ export function writtenOnHeap(pe, elements, call) {
   }
 }
 
-// Runs a suite against the SIMD and the scalar module alike. body receives a getter of the instance; after
-// the suite, every heap allocation it made must have been freed.
+// The three modules: SIMD, scalar, and SIMD with threads (two: the kernels split their rows in two).
+export const MODULES = [
+  { name: 'wasm simd', options: { simd: true, threads: 1 } },
+  { name: 'wasm scalar', options: { simd: false } },
+  { name: 'wasm threads', options: { threads: 2 } },
+];
+
+// Runs a suite against every module alike. body receives a getter of the instance; after the suite, every
+// heap allocation it made must have been freed.
 export function describeEachModule(title, body) {
-  for (const variant of [{ name: 'wasm simd', simd: true }, { name: 'wasm scalar', simd: false }]) {
+  for (const variant of MODULES) {
     describe(`${title} (${variant.name})`, () => {
       let pe;
-      before(async () => { pe = await load({ simd: variant.simd }); });
+      before(async () => { pe = await load(variant.options); });
       after(() => assert.equal(pe.memory().liveAllocations, 0, 'heap allocations left behind'));
       body(() => pe);
     });

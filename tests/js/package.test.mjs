@@ -10,11 +10,12 @@ describe('npm package', () => {
   let installed;
   before(() => { installed = packAndInstall(); });
 
-  it('ships the JS, the types and both wasm modules, and nothing else', () => {
-    for (const file of ['dist/index.js', 'dist/index.d.ts', 'dist/posembed-simd.wasm', 'dist/posembed-simd.mjs', 'dist/posembed-scalar.wasm', 'dist/posembed-scalar.mjs', 'package.json', 'README.md']) {
+  it('ships the JS, the types and the three wasm modules (with the threaded one\'s worker script), and nothing else', () => {
+    const modules = ['simd', 'scalar', 'threads'].flatMap((m) => [`dist/posembed-${m}.wasm`, `dist/posembed-${m}.mjs`]);
+    for (const file of ['dist/index.js', 'dist/index.d.ts', ...modules, 'dist/posembed-threads.worker.js', 'dist/posembed-threads.worker.cjs', 'package.json', 'README.md']) {
       assert.ok(installed.files.includes(file), `${file} missing from the tarball`);
     }
-    assert.deepEqual(installed.files.filter((f) => !/^(dist\/(webgpu\/)?[\w-]+\.(js|mjs|d\.ts|wasm)|package\.json|README\.md|LICENSE)$/.test(f)), []);
+    assert.deepEqual(installed.files.filter((f) => !/^(dist\/(webgpu\/)?[\w.-]+\.(js|cjs|mjs|d\.ts|wasm)|package\.json|README\.md|LICENSE)$/.test(f)), []);
   });
 
   it("imports by name in a Node ESM project and runs the README's example", () => {

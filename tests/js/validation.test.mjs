@@ -3,6 +3,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/index.js';
+import { MODULES } from './helpers.mjs';
 
 describe('validation', () => {
   let pe;
@@ -101,7 +102,10 @@ describe('validation', () => {
     await assert.rejects(load({ backend: 'cuda' }), { name: 'RangeError', message: "backend must be one of 'wasm', 'webgpu', 'auto', got 'cuda'" });
     await assert.rejects(load({ simd: 'yes' }), { name: 'TypeError', message: "simd must be 'auto', true or false, got yes" });
     await assert.rejects(load({ wasmBinary: 'x' }), { name: 'TypeError' });
-    await assert.rejects(load({ threads: 4 }), { name: 'TypeError', message: /unknown option 'threads'/ });
+    await assert.rejects(load({ threads: 0 }), { name: 'RangeError', message: 'threads must be an integer in [1, 64], got 0' });
+    await assert.rejects(load({ threads: '2' }), { name: 'TypeError', message: "threads must be a number, got '2'" });
+    await assert.rejects(load({ threads: 2, simd: false }), { message: 'threads: 2 needs the SIMD module (the threaded one is SIMD), but simd: false was asked for' });
+    await assert.rejects(load({ cores: 4 }), { name: 'TypeError', message: /unknown option 'cores'/ });
     // Bad gpuLimits throw on every backend: with 'auto' they are no reason to fall back quietly.
     for (const backend of ['wasm', 'auto']) {
       await assert.rejects(load({ backend, gpuLimits: { maxBufferSize: -1 } }), { name: 'RangeError', message: 'gpuLimits.maxBufferSize must be an integer in [1, 9007199254740992], got -1' });
@@ -131,82 +135,110 @@ describe('validation', () => {
     const bytes = await readFile(new URL('../../dist/posembed-simd.wasm', import.meta.url));
     const fromBytes = await load({ wasmBinary: bytes, simd: true });
     assert.equal(fromBytes.sinusoidal({ length: 2, dModel: 2 }).data[1], 1);
+    assert.equal(fromBytes.threads, 1, "given bytes, threads 'auto' keeps to the single-threaded module");
     const fromUrl = await load({ wasmUrl: new URL('../../dist/posembed-scalar.wasm', import.meta.url), simd: false });
     assert.equal(fromUrl.simd, false);
     assert.equal(fromUrl.sinusoidal({ length: 2, dModel: 2 }).data[1], 1);
+    const threaded = await load({ wasmUrl: new URL('../../dist/posembed-threads.wasm', import.meta.url), threads: 2 });
+    assert.equal(threaded.threads, 2);
+    assert.equal(threaded.sinusoidal({ length: 2, dModel: 2 }).data[1], 1);
+  });
+
+  it("another module's bytes reject, saying so, instead of never settling", async () => {
+    const { readFile } = await import('node:fs/promises');
+    const simdBytes = await readFile(new URL('../../dist/posembed-simd.wasm', import.meta.url));
+    await assert.rejects(load({ wasmBinary: simdBytes, threads: 2 }), { message: /^posembed: these wasm bytes are not posembed-threads\.wasm of this version \(.*\); give the \.wasm that came with the package$/ });
+  });
+
+  it("threads 'auto' gives the threaded module in Node, with as many threads as cores up to 4, and the same results", async () => {
+    const { availableParallelism } = await import('node:os');
+    const auto = await load();
+    assert.equal(auto.threads, Math.min(4, availableParallelism()));
+    assert.equal(auto.simd, true);
+    const single = await load({ threads: 1 });
+    assert.equal(single.threads, 1);
+    const options = { length: 4096, dModel: 256, offset: 70000 };
+    assert.deepEqual(auto.sinusoidal(options).data, single.sinusoidal(options).data);
   });
 });
 
-describe('heap arrays: out and inputs without copies', () => {
-  let pe;
-  before(async () => { pe = await load(); });
-  after(() => assert.equal(pe.memory().liveAllocations, 0, 'heap allocations left behind'));
+// A growth of the single-threaded module's memory detaches earlier views (they read as empty); the threaded
+// module's memory is shared, and earlier views keep their length and still see the heap.
+for (const { name, options } of MODULES.filter((m) => m.name !== 'wasm scalar')) {
+  describe(`heap arrays: out and inputs without copies (${name})`, () => {
+    const detaches = options.threads === 1;
+    let pe;
+    before(async () => { pe = await load(options); });
+    after(() => assert.equal(pe.memory().liveAllocations, 0, 'heap allocations left behind'));
 
-  it('an allocated out is written in place and equals the copied result', () => {
-    const heap = pe.allocate(64 * 32);
-    const result = pe.sinusoidal({ length: 64, dModel: 32, out: heap.data });
-    assert.equal(result.data.buffer, heap.data.buffer);
-    assert.deepEqual(heap.data, pe.sinusoidal({ length: 64, dModel: 32 }).data);
-    heap.dispose();
-  });
+    it('an allocated out is written in place and equals the copied result', () => {
+      const heap = pe.allocate(64 * 32);
+      const result = pe.sinusoidal({ length: 64, dModel: 32, out: heap.data });
+      assert.equal(result.data.buffer, heap.data.buffer);
+      assert.deepEqual(heap.data, pe.sinusoidal({ length: 64, dModel: 32 }).data);
+      heap.dispose();
+    });
 
-  it('a heap input is read in place, and chains: RoPE of a heap tensor into another heap array', () => {
-    const x = pe.allocate(4 * 8);
-    x.data.set(Float32Array.from({ length: 32 }, (_, i) => i / 7));
-    const y = pe.allocate(4 * 8);
-    pe.applyRope({ data: x.data, shape: [4, 8] }, { offset: 3, out: y.data });
-    assert.deepEqual(y.data, pe.applyRope({ data: x.data.slice(), shape: [4, 8] }, { offset: 3 }).data);
-    x.dispose();
-    y.dispose();
-  });
+    it('a heap input is read in place, and chains: RoPE of a heap tensor into another heap array', () => {
+      const x = pe.allocate(4 * 8);
+      x.data.set(Float32Array.from({ length: 32 }, (_, i) => i / 7));
+      const y = pe.allocate(4 * 8);
+      pe.applyRope({ data: x.data, shape: [4, 8] }, { offset: 3, out: y.data });
+      assert.deepEqual(y.data, pe.applyRope({ data: x.data.slice(), shape: [4, 8] }, { offset: 3 }).data);
+      x.dispose();
+      y.dispose();
+    });
 
-  it('a call whose own copies grow the heap still writes a heap out and reads heap inputs where they were', async () => {
-    const pe = await load();  // its own instance: the growth here must not make room for the other tests
-    // x from JS is larger than the heap's free space: copying it in grows the memory mid-call, detaching the
-    // views passed as out and as the heap input.
-    const rows = Math.ceil(pe.memory().heapBytes / 4 / 64) + 1024;
-    const x = { data: Float32Array.from({ length: rows * 64 }, (_, i) => Math.sin(i)), shape: [rows, 64] };
-    const out = pe.allocate(rows * 64);
-    const rotated = pe.applyRope(x, { offset: 5, out: out.data });
-    assert.equal(rotated.data.length, rows * 64);
-    const expected = pe.applyRope(x, { offset: 5 }).data;  // (this call may grow the heap again: read out.data after it)
-    assert.deepEqual(out.data, expected);
-    const a = pe.allocate(3 * 64);
-    a.data.set(x.data.subarray(0, 3 * 64));
-    const grow = { data: Float32Array.from({ length: (pe.memory().heapBytes / 4 / 64 + 1024) * 64 }, (_, i) => Math.cos(i)), shape: [pe.memory().heapBytes / 4 / 64 + 1024, 64] };
-    const products = pe.similarity({ data: a.data, shape: [3, 64] }, grow);
-    assert.deepEqual(products.data, pe.similarity({ data: x.data.slice(0, 3 * 64), shape: [3, 64] }, grow).data);
-    // Weights on the heap for a table whose allocation grows the memory.
-    const length = Math.ceil(pe.memory().heapBytes / 4 / 64 / 2) + 1024;  // the table and its weights do not fit
-    const weights = pe.allocate(length * 64);
-    weights.data.fill(0.25);
-    const view = weights.data;
-    const table = pe.learnedPositions({ maxLength: length, dModel: 64, weights: { data: view, shape: [length, 64] } });
-    assert.equal(view.length, 0, 'the table grew the heap');
-    assert.ok(table.weights.data.every((v) => v === 0.25));
-    table.dispose();
-    // A query on the heap is copied from where it lies.
-    const emb = pe.tokenEmbedding({ vocabSize: 50, dModel: 64, init: { seed: 3 } });
-    const query = pe.allocate(64);
-    query.data.set(x.data.subarray(64, 128));
-    assert.deepEqual(emb.nearest(query.data, { k: 4 }), emb.nearest(x.data.slice(64, 128), { k: 4 }));
-    emb.dispose();
-    query.dispose();
-    for (const heap of [out, a, weights]) heap.dispose();
-    assert.equal(pe.memory().liveAllocations, 0);
-  });
+    it('a call whose own copies grow the heap still writes a heap out and reads heap inputs where they were', async () => {
+      const pe = await load(options);  // its own instance: the growth here must not make room for the other tests
+      // x from JS is larger than the heap's free space: copying it in grows the memory mid-call, detaching the
+      // views passed as out and as the heap input.
+      const rows = Math.ceil(pe.memory().heapBytes / 4 / 64) + 1024;
+      const x = { data: Float32Array.from({ length: rows * 64 }, (_, i) => Math.sin(i)), shape: [rows, 64] };
+      const out = pe.allocate(rows * 64);
+      const rotated = pe.applyRope(x, { offset: 5, out: out.data });
+      assert.equal(rotated.data.length, rows * 64);
+      const expected = pe.applyRope(x, { offset: 5 }).data;  // (this call may grow the heap again: read out.data after it)
+      assert.deepEqual(out.data, expected);
+      const a = pe.allocate(3 * 64);
+      a.data.set(x.data.subarray(0, 3 * 64));
+      const grow = { data: Float32Array.from({ length: (pe.memory().heapBytes / 4 / 64 + 1024) * 64 }, (_, i) => Math.cos(i)), shape: [pe.memory().heapBytes / 4 / 64 + 1024, 64] };
+      const products = pe.similarity({ data: a.data, shape: [3, 64] }, grow);
+      assert.deepEqual(products.data, pe.similarity({ data: x.data.slice(0, 3 * 64), shape: [3, 64] }, grow).data);
+      // Weights on the heap for a table whose allocation grows the memory.
+      const length = Math.ceil(pe.memory().heapBytes / 4 / 64 / 2) + 1024;  // the table and its weights do not fit
+      const weights = pe.allocate(length * 64);
+      weights.data.fill(0.25);
+      const view = weights.data;
+      const heapBytes = pe.memory().heapBytes;
+      const table = pe.learnedPositions({ maxLength: length, dModel: 64, weights: { data: view, shape: [length, 64] } });
+      assert.ok(pe.memory().heapBytes > heapBytes, 'the table grew the heap');
+      assert.equal(view.length, detaches ? 0 : length * 64);
+      assert.ok(table.weights.data.every((v) => v === 0.25));
+      table.dispose();
+      // A query on the heap is copied from where it lies.
+      const emb = pe.tokenEmbedding({ vocabSize: 50, dModel: 64, init: { seed: 3 } });
+      const query = pe.allocate(64);
+      query.data.set(x.data.subarray(64, 128));
+      assert.deepEqual(emb.nearest(query.data, { k: 4 }), emb.nearest(x.data.slice(64, 128), { k: 4 }));
+      emb.dispose();
+      query.dispose();
+      for (const heap of [out, a, weights]) heap.dispose();
+      assert.equal(pe.memory().liveAllocations, 0);
+    });
 
-  it('views re-read after a memory growth stay valid', () => {
-    const heap = pe.allocate(16);
-    const before = heap.data;
-    const big = pe.tokenEmbedding({ vocabSize: 4096, dModel: 8192 });  // 128 MiB: grows the heap
-    assert.equal(before.length, 0, 'the old view is detached by the growth');
-    assert.equal(heap.data.length, 16);
-    pe.sinusoidal({ length: 4, dModel: 4, out: heap.data });
-    assert.equal(heap.data[1], 1);
-    big.dispose();
-    heap.dispose();
-    heap.dispose();
-    assert.throws(() => heap.data, { message: 'this heap array has been disposed' });
+    it('views re-read after a memory growth stay valid', () => {
+      const heap = pe.allocate(16);
+      const before = heap.data;
+      const big = pe.tokenEmbedding({ vocabSize: 4096, dModel: 8192 });  // 128 MiB: grows the heap
+      assert.equal(before.length, detaches ? 0 : 16, detaches ? 'the old view is detached by the growth' : 'a view of shared memory outlives a growth');
+      assert.equal(heap.data.length, 16);
+      pe.sinusoidal({ length: 4, dModel: 4, out: heap.data });
+      assert.equal(heap.data[1], 1);
+      big.dispose();
+      heap.dispose();
+      heap.dispose();
+      assert.throws(() => heap.data, { message: 'this heap array has been disposed' });
+    });
   });
-});
+}

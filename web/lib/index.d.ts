@@ -18,9 +18,15 @@ export interface LoadOptions {
   gpuLimits?: { maxStorageBufferBindingSize?: number; maxBufferSize?: number; maxComputeWorkgroupsPerDimension?: number };
   /** 'auto' (default): the SIMD module where the engine supports wasm SIMD, else the scalar one. */
   simd?: 'auto' | boolean;
-  /** Where to fetch the .wasm from (default: next to the package's index.js). */
+  /** Threads the kernels split their rows over, the calling one included: 'auto' (default) gives as many as
+   *  cores, up to 4, where the engine allows threads (Node; in browsers, cross-origin-isolated pages), else 1;
+   *  an integer in [1, 64] asks for exactly that (more than 1 throws where threads are not allowed). */
+  threads?: 'auto' | number;
+  /** Where to fetch the .wasm from (default: next to the package's index.js): that of the module loaded,
+   *  posembed-simd.wasm (posembed-scalar.wasm with simd: false), or posembed-threads.wasm with threads > 1.
+   *  With wasmUrl or wasmBinary given, threads 'auto' means 1. */
   wasmUrl?: string | URL;
-  /** The .wasm file's bytes, when the caller has them already. */
+  /** The .wasm file's bytes, when the caller has them already (the same file as for wasmUrl). */
   wasmBinary?: ArrayBuffer | ArrayBufferView;
 }
 
@@ -169,8 +175,10 @@ export interface Posembed {
   readonly backend: 'wasm' | 'webgpu';
   /** Why 'auto' did not give WebGPU; null otherwise. */
   readonly fallbackReason: string | null;
-  /** Whether the wasm SIMD module is in use. */
+  /** Whether a wasm SIMD module is in use. */
   readonly simd: boolean;
+  /** Threads the wasm kernels split their rows over (1: the single-threaded module). */
+  readonly threads: number;
   /** [length, dModel]. */
   sinusoidal(options: SinusoidalOptions): Tensor<Float32Array>;
   tokenEmbedding(options: TokenEmbeddingOptions): TokenEmbedding;
@@ -247,3 +255,5 @@ export function load(options?: LoadOptions & { backend?: 'wasm' }): Promise<Pose
 export function load(options: LoadOptions & { backend: 'webgpu' | 'auto' }): Promise<PosembedGpu | Posembed>;
 /** Whether this engine runs WebAssembly SIMD. */
 export function simdSupported(): boolean;
+/** Whether this engine can run posembed's threaded module (SharedArrayBuffer: Node, or a cross-origin-isolated page). */
+export function threadsSupported(): boolean;

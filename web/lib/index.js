@@ -1,6 +1,6 @@
 // posembed: transformer input layers (token embeddings and positional encodings), computed in
 // WebAssembly SIMD. `load()` gives an instance whose ops take plain options and return plain tensors.
-import { HeapArray, loadWasmCore, simdSupported } from './wasm.js';
+import { autoThreads, HeapArray, loadWasmCore, simdSupported, threadsSupported } from './wasm.js';
 import { integer, oneOf, options } from './validate.js';
 import { sinusoidal } from './sinusoidal.js';
 import { TokenEmbedding } from './token_embedding.js';
@@ -15,7 +15,7 @@ import { TransformerEmbedding } from './transformer_embedding.js';
 import { acquireDevice, GpuRuntime, GpuTensor } from './webgpu/runtime.js';
 import { PosembedGpu } from './webgpu/backend.js';
 
-export { simdSupported, WeightFileError, GpuTensor };
+export { simdSupported, threadsSupported, WeightFileError, GpuTensor };
 
 export class Posembed {
   #core;
@@ -24,7 +24,8 @@ export class Posembed {
     this.#core = core;
     this.backend = backend;
     this.fallbackReason = fallbackReason;
-    this.simd = core.variant === 'simd';
+    this.simd = core.variant !== 'scalar';
+    this.threads = core.threads;
   }
 
   sinusoidal(opts) {
@@ -115,7 +116,7 @@ function gpuLimits(value) {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined).map(([name, v]) => [name, integer(`gpuLimits.${name}`, v, 1, 2 ** 53)]));
 }
 
-const LOAD_OPTIONS = ['backend', 'simd', 'wasmUrl', 'wasmBinary', 'gpu', 'gpuLimits'];
+const LOAD_OPTIONS = ['backend', 'simd', 'threads', 'wasmUrl', 'wasmBinary', 'gpu', 'gpuLimits'];
 
 export async function load(opts) {
   const o = options('load options', opts, LOAD_OPTIONS);
@@ -126,8 +127,18 @@ export async function load(opts) {
   if (o.wasmBinary !== undefined && !(o.wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(o.wasmBinary))) {
     throw new TypeError('wasmBinary must be an ArrayBuffer or a typed array holding the .wasm file');
   }
+  const threads = o.threads === undefined || o.threads === 'auto' ? 'auto' : integer('threads', o.threads, 1, 64);
+  if (threads > 1 && simd === false) throw new Error(`threads: ${threads} needs the SIMD module (the threaded one is SIMD), but simd: false was asked for`);
+  if (threads > 1 && !threadsSupported()) {
+    throw new Error(`threads: ${threads} needs SharedArrayBuffer, which browsers give only to cross-origin-isolated pages (served with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp); use threads: 1 or 'auto' here`);
+  }
   const limits = gpuLimits(o.gpuLimits);  // bad options throw, whichever backend; they are no reason to fall back
-  const core = await loadWasmCore({ simd: simd === 'auto' ? simdSupported() : simd, wasmUrl: o.wasmUrl, wasmBinary: o.wasmBinary });
+  const useSimd = simd === 'auto' ? simdSupported() : simd;
+  const core = await loadWasmCore({
+    // Given bytes or a URL are those of one module: 'auto' then keeps to the single-threaded one.
+    simd: useSimd, threads: threads !== 'auto' ? threads : useSimd && o.wasmUrl === undefined && o.wasmBinary === undefined ? await autoThreads() : 1,
+    wasmUrl: o.wasmUrl, wasmBinary: o.wasmBinary,
+  });
   if (backend === 'wasm') return new Posembed(core);
   let gpu;
   try {

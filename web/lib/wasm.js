@@ -49,19 +49,92 @@ async function readBytes(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-export async function loadWasmCore({ simd, wasmUrl, wasmBinary }) {
-  const factory = simd ? (await import('./posembed-simd.mjs')).default : (await import('./posembed-scalar.mjs')).default;
-  const url = wasmUrl !== undefined ? new URL(wasmUrl, import.meta.url)
-    : simd ? new URL('./posembed-simd.wasm', import.meta.url) : new URL('./posembed-scalar.wasm', import.meta.url);
-  const bytes = wasmBinary ?? await readBytes(url);
-  const module = await factory({ wasmBinary: bytes });
-  return new WasmCore(module, simd ? 'simd' : 'scalar');
+// Whether this engine can run the threaded module: it needs SharedArrayBuffer, which browsers give only to
+// cross-origin-isolated pages (COOP/COEP headers), and Node always.
+export function threadsSupported() {
+  return typeof SharedArrayBuffer === 'function' && (globalThis.crossOriginIsolated === true || typeof process === 'object' && typeof process.versions?.node === 'string');
+}
+
+// threads: 'auto': as many threads as cores, up to 4 (the memory-bound ops gain little beyond), where the
+// engine can run them; else 1.
+export async function autoThreads() {
+  if (!threadsSupported()) return 1;
+  let cores = globalThis.navigator?.hardwareConcurrency;
+  if (!cores) {
+    const osName = 'node:os';  // Node 20 has no navigator; not a literal, so bundlers leave it alone
+    cores = (await import(/* @vite-ignore */ osName)).availableParallelism();
+  }
+  return Math.max(1, Math.min(4, cores));
+}
+
+// The module for `threads` (> 1: the threaded one, SIMD) and `simd`: its factory and where its .wasm lies.
+async function moduleOf(simd, threads) {
+  if (threads > 1) return { factory: (await import('./posembed-threads.mjs')).default, url: new URL('./posembed-threads.wasm', import.meta.url), variant: 'threads' };
+  if (simd) return { factory: (await import('./posembed-simd.mjs')).default, url: new URL('./posembed-simd.wasm', import.meta.url), variant: 'simd' };
+  return { factory: (await import('./posembed-scalar.mjs')).default, url: new URL('./posembed-scalar.wasm', import.meta.url), variant: 'scalar' };
+}
+
+export async function loadWasmCore({ simd, threads, wasmUrl, wasmBinary }) {
+  const { factory, url, variant } = await moduleOf(simd, threads);
+  const bytes = wasmBinary ?? await readBytes(wasmUrl !== undefined ? new URL(wasmUrl, import.meta.url) : url);
+  const module = await instantiate(factory, bytes, variant, variant === 'threads' ? await threadedArguments(threads) : {});
+  if (variant === 'threads') {
+    module.setThreads(threads);
+    if (module.threads() !== threads) throw new Error(`threads: ${threads} were asked for, but only ${module.threads()} could be started`);
+  }
+  return new WasmCore(module, variant);
+}
+
+// Runs an Emscripten factory on the wasm bytes, instantiating them here: bytes that do not fit the module
+// (another module's, another build's) reject with a message saying so, where the glue would only print
+// the error and never settle. In Node, the threaded module's workers (started before the bytes are
+// instantiated) are kept from holding the process open, whatever happens, and the global Worker its glue
+// sets is taken back.
+function instantiate(factory, bytes, variant, args) {
+  const hadWorker = Object.hasOwn(globalThis, 'Worker');
+  const globalWorker = globalThis.Worker;
+  return new Promise((resolve, reject) => {
+    const module = {
+      ...args,
+      instantiateWasm(imports, receive) {
+        WebAssembly.instantiate(bytes, imports).then(({ instance, module: compiled }) => receive(instance, compiled), (error) => {
+          reject(new Error(`posembed: these wasm bytes are not posembed-${variant}.wasm of this version (${error.message}); give the .wasm that came with the package`));
+        });
+        return {};
+      },
+    };
+    // Node re-refs a worker when the glue listens to it, once it has loaded: unref after that too.
+    factory(module).then((ready) => {
+      ready.unrefWorkers?.();
+      resolve(ready);
+    }, reject);
+    module.unrefWorkers?.();
+  }).finally(() => {
+    if (hadWorker) globalThis.Worker = globalWorker;
+    else delete globalThis.Worker;
+  });
+}
+
+// The threaded module's arguments: threads - 1 pthread workers (loaded before it resolves), told where the
+// worker script and the module's glue lie, by URLs bundlers follow. In Node, where they are worker_threads,
+// the glue also gets CommonJS's require, and the worker script is the .cjs copy.
+async function threadedArguments(threads) {
+  const glue = new URL('./posembed-threads.mjs', import.meta.url);
+  const node = glue.protocol === 'file:';
+  const worker = node ? new URL('./posembed-threads.worker.cjs', import.meta.url) : new URL('./posembed-threads.worker.js', import.meta.url);
+  const args = { poolSize: threads - 1, mainScriptUrlOrBlob: glue.href, locateFile: (name) => (name.endsWith('.worker.js') ? (node ? worker : worker.href) : name) };
+  if (node) {
+    const moduleName = 'node:module';  // not a literal: bundlers leave it alone in browser builds
+    args.nodeRequire = (await import(/* @vite-ignore */ moduleName)).createRequire(glue);
+  }
+  return args;
 }
 
 export class WasmCore {
   constructor(module, variant) {
     this.module = module;
     this.variant = variant;
+    this.threads = variant === 'threads' ? module.threads() : 1;
     this.limits = module.limits();
     this.liveAllocations = 0;
   }

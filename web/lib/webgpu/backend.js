@@ -42,6 +42,7 @@ export class PosembedGpu {
     this.backend = 'webgpu';
     this.fallbackReason = null;
     this.simd = wasm.simd;
+    this.threads = wasm.threads;
     for (const name of HOST_OPS) this[name] = (...args) => wasm[name](...args);
   }
 

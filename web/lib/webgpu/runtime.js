@@ -67,9 +67,16 @@ export class GpuRuntime {
     return buffer;
   }
 
+  // data: 4-byte elements, so always a multiple of 4 bytes. A view of shared memory (the threaded module's
+  // heap), which WebGPU implementations may refuse, goes over in copies of at most 16 MiB.
   upload(data, what, opts) {
     const buffer = this.buffer(data.byteLength, what, opts);
-    this.device.queue.writeBuffer(buffer, 0, data);  // 4-byte elements: always a multiple of 4 bytes
+    if (data.buffer instanceof ArrayBuffer) {
+      this.device.queue.writeBuffer(buffer, 0, data);
+      return buffer;
+    }
+    const piece = (16 * 2 ** 20) / data.BYTES_PER_ELEMENT;
+    for (let at = 0; at < data.length; at += piece) this.device.queue.writeBuffer(buffer, at * data.BYTES_PER_ELEMENT, data.slice(at, at + piece));
     return buffer;
   }
 

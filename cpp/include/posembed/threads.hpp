@@ -1,0 +1,28 @@
+// Splitting a kernel's rows over threads. A build with threads (POSEMBED_THREADS: native, or wasm with
+// -pthread, which needs a cross-origin-isolated page or Node) keeps a pool of helper threads; every other
+// build, and a pool of one, runs the rows on the calling thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+namespace posembed {
+
+// Threads the kernels use from now on, the calling one included: n in [1, 64]; more than the build can start
+// gives as many as it could (threads() says how many).
+void set_threads(int n);
+int threads();
+
+// Calls part(first, count) for contiguous runs of [0, rows) that cover it exactly once, one run per thread
+// (one run in all when rows < 2 * min_rows), and returns when all have finished. The calling thread runs
+// the first run; parts must not depend on each other's order.
+void parallel_rows(int64_t rows, int64_t min_rows, const std::function<void(int64_t first, int64_t count)>& part);
+
+// The fewest rows of row_elements floats worth a thread of their own: handing out a part costs about as much
+// as writing 64 KiB.
+inline int64_t min_rows_per_part(int64_t row_elements) {
+  constexpr int64_t kMinFloatsPerPart = 16384;
+  return row_elements >= kMinFloatsPerPart ? 1 : kMinFloatsPerPart / (row_elements < 1 ? 1 : row_elements);
+}
+
+}  // namespace posembed
