@@ -34,11 +34,15 @@ echo "build: dist/"
 mkdir -p dist/webgpu
 cp web/lib/*.js web/lib/*.d.ts dist/
 cp web/lib/webgpu/*.js dist/webgpu/
-cp build/wasm/posembed-simd.mjs build/wasm/posembed-simd.wasm build/wasm/posembed-scalar.mjs build/wasm/posembed-scalar.wasm \
-  build/wasm/posembed-threads.mjs build/wasm/posembed-threads.wasm build/wasm/posembed-threads.worker.js dist/
-# The pthread worker script is CommonJS: Node's worker_threads read a .js file in this "type": "module"
-# package as an ES module, so Node gets the same script as .cjs (browsers need a JavaScript MIME type: .js).
-cp build/wasm/posembed-threads.worker.js dist/posembed-threads.worker.cjs
+cp build/wasm/posembed-simd.mjs build/wasm/posembed-simd.wasm build/wasm/posembed-scalar.mjs build/wasm/posembed-scalar.wasm dist/
+if [ -f build/wasm/posembed-threads.worker.js ]; then
+  cp build/wasm/posembed-threads.mjs build/wasm/posembed-threads.wasm build/wasm/posembed-threads.worker.js dist/
+  # The pthread worker script is CommonJS: Node's worker_threads read a .js file in this "type": "module"
+  # package as an ES module, so Node gets the same script as .cjs (browsers need a JavaScript MIME type: .js).
+  cp build/wasm/posembed-threads.worker.js dist/posembed-threads.worker.cjs
+else
+  echo "build: no threaded module with this Emscripten (see CMakeLists.txt): the package will not have one" >&2
+fi
 
 echo "build: build/site"
 npx vite build --config web/site/vite.config.js --logLevel warn

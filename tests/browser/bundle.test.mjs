@@ -22,14 +22,14 @@ describe('the installed package in Chromium', () => {
     for (const server of servers) await server.close();
   });
 
-  // On an isolated page 'auto' takes the threaded module (its worker script and glue found through the
-  // bundle), elsewhere the single-threaded one; the results are the same bits either way.
+  // On an isolated page threads: 'auto' takes the threaded module (its worker script and glue found through
+  // the bundle), elsewhere the single-threaded one; the results are the same bits either way.
   it('works when bundled with Vite and served under the strict CSP, with threads where the page is isolated', async () => {
     const { project } = installed;
     writeFileSync(join(project, 'index.html'), '<!doctype html><title>bundle</title><script type="module" src="./main.js"></script>');
     writeFileSync(join(project, 'main.js'), `
       import { load } from 'posembed';
-      const pe = await load();
+      const pe = await load({ threads: 'auto' });
       const pos = pe.sinusoidal({ length: 3, dModel: 4, offset: 1 });
       const emb = pe.tokenEmbedding({ vocabSize: 4, dModel: 4, weights: { data: new Float32Array(16).fill(0.5), shape: [4, 4] }, scale: 'sqrt' });
       const single = await load({ threads: 1 });

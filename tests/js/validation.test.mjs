@@ -135,7 +135,8 @@ describe('validation', () => {
     const bytes = await readFile(new URL('../../dist/posembed-simd.wasm', import.meta.url));
     const fromBytes = await load({ wasmBinary: bytes, simd: true });
     assert.equal(fromBytes.sinusoidal({ length: 2, dModel: 2 }).data[1], 1);
-    assert.equal(fromBytes.threads, 1, "given bytes, threads 'auto' keeps to the single-threaded module");
+    assert.equal(fromBytes.threads, 1);
+    assert.equal((await load({ wasmBinary: bytes, threads: 'auto' })).threads, 1, "given bytes, threads 'auto' keeps to the single-threaded module");
     const fromUrl = await load({ wasmUrl: new URL('../../dist/posembed-scalar.wasm', import.meta.url), simd: false });
     assert.equal(fromUrl.simd, false);
     assert.equal(fromUrl.sinusoidal({ length: 2, dModel: 2 }).data[1], 1);
@@ -150,13 +151,13 @@ describe('validation', () => {
     await assert.rejects(load({ wasmBinary: simdBytes, threads: 2 }), { message: /^posembed: these wasm bytes are not posembed-threads\.wasm of this version \(.*\); give the \.wasm that came with the package$/ });
   });
 
-  it("threads 'auto' gives the threaded module in Node, with as many threads as cores up to 4, and the same results", async () => {
+  it("one thread by default; threads 'auto' gives the threaded module in Node, as many threads as cores up to 4, and the same results", async () => {
     const { availableParallelism } = await import('node:os');
-    const auto = await load();
+    const single = await load();
+    assert.equal(single.threads, 1);
+    const auto = await load({ threads: 'auto' });
     assert.equal(auto.threads, Math.min(4, availableParallelism()));
     assert.equal(auto.simd, true);
-    const single = await load({ threads: 1 });
-    assert.equal(single.threads, 1);
     const options = { length: 4096, dModel: 256, offset: 70000 };
     assert.deepEqual(auto.sinusoidal(options).data, single.sinusoidal(options).data);
   });

@@ -18,9 +18,10 @@ export interface LoadOptions {
   gpuLimits?: { maxStorageBufferBindingSize?: number; maxBufferSize?: number; maxComputeWorkgroupsPerDimension?: number };
   /** 'auto' (default): the SIMD module where the engine supports wasm SIMD, else the scalar one. */
   simd?: 'auto' | boolean;
-  /** Threads the kernels split their rows over, the calling one included: 'auto' (default) gives as many as
-   *  cores, up to 4, where the engine allows threads (Node; in browsers, cross-origin-isolated pages), else 1;
-   *  an integer in [1, 64] asks for exactly that (more than 1 throws where threads are not allowed). */
+  /** Threads the kernels split their rows over, the calling one included: 1 (default); 'auto' gives as many
+   *  as cores, up to 4, where the engine allows threads (Node; in browsers, cross-origin-isolated pages), else
+   *  1; an integer in [1, 64] asks for exactly that (more than 1 throws where threads are not allowed).
+   *  Threads pay where data stays on the wasm heap (pe.allocate); copies to and from JS arrays are slower. */
   threads?: 'auto' | number;
   /** Where to fetch the .wasm from (default: next to the package's index.js): that of the module loaded,
    *  posembed-simd.wasm (posembed-scalar.wasm with simd: false), or posembed-threads.wasm with threads > 1.

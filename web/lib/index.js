@@ -1,6 +1,6 @@
 // posembed: transformer input layers (token embeddings and positional encodings), computed in
 // WebAssembly SIMD. `load()` gives an instance whose ops take plain options and return plain tensors.
-import { autoThreads, HeapArray, loadWasmCore, simdSupported, threadsSupported } from './wasm.js';
+import { HeapArray, loadWasmCore, simdSupported, threadsSupported } from './wasm.js';
 import { integer, oneOf, options } from './validate.js';
 import { sinusoidal } from './sinusoidal.js';
 import { TokenEmbedding } from './token_embedding.js';
@@ -127,7 +127,9 @@ export async function load(opts) {
   if (o.wasmBinary !== undefined && !(o.wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(o.wasmBinary))) {
     throw new TypeError('wasmBinary must be an ArrayBuffer or a typed array holding the .wasm file');
   }
-  const threads = o.threads === undefined || o.threads === 'auto' ? 'auto' : integer('threads', o.threads, 1, 64);
+  // One thread unless asked: copies between JS arrays and shared memory take V8 about twice as long, so
+  // threads pay where the data stays on the heap (see the README).
+  const threads = o.threads === 'auto' ? 'auto' : integer('threads', o.threads ?? 1, 1, 64);
   if (threads > 1 && simd === false) throw new Error(`threads: ${threads} needs the SIMD module (the threaded one is SIMD), but simd: false was asked for`);
   if (threads > 1 && !threadsSupported()) {
     throw new Error(`threads: ${threads} needs SharedArrayBuffer, which browsers give only to cross-origin-isolated pages (served with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp); use threads: 1 or 'auto' here`);
@@ -136,7 +138,7 @@ export async function load(opts) {
   const useSimd = simd === 'auto' ? simdSupported() : simd;
   const core = await loadWasmCore({
     // Given bytes or a URL are those of one module: 'auto' then keeps to the single-threaded one.
-    simd: useSimd, threads: threads !== 'auto' ? threads : useSimd && o.wasmUrl === undefined && o.wasmBinary === undefined ? await autoThreads() : 1,
+    simd: useSimd, threads: threads !== 'auto' ? threads : useSimd && o.wasmUrl === undefined && o.wasmBinary === undefined ? 'auto' : 1,
     wasmUrl: o.wasmUrl, wasmBinary: o.wasmBinary,
   });
   if (backend === 'wasm') return new Posembed(core);

@@ -57,7 +57,7 @@ export function threadsSupported() {
 
 // threads: 'auto': as many threads as cores, up to 4 (the memory-bound ops gain little beyond), where the
 // engine can run them; else 1.
-export async function autoThreads() {
+async function autoThreads() {
   if (!threadsSupported()) return 1;
   let cores = globalThis.navigator?.hardwareConcurrency;
   if (!cores) {
@@ -69,12 +69,28 @@ export async function autoThreads() {
 
 // The module for `threads` (> 1: the threaded one, SIMD) and `simd`: its factory and where its .wasm lies.
 async function moduleOf(simd, threads) {
-  if (threads > 1) return { factory: (await import('./posembed-threads.mjs')).default, url: new URL('./posembed-threads.wasm', import.meta.url), variant: 'threads' };
+  if (threads > 1) {
+    let glue;
+    try {
+      glue = await import('./posembed-threads.mjs');
+    } catch (error) {
+      throw new Error(`threads: ${threads} needs posembed-threads.mjs, which this build of posembed lacks or cannot load (${error.message})`);
+    }
+    return { factory: glue.default, url: new URL('./posembed-threads.wasm', import.meta.url), variant: 'threads' };
+  }
   if (simd) return { factory: (await import('./posembed-simd.mjs')).default, url: new URL('./posembed-simd.wasm', import.meta.url), variant: 'simd' };
   return { factory: (await import('./posembed-scalar.mjs')).default, url: new URL('./posembed-scalar.wasm', import.meta.url), variant: 'scalar' };
 }
 
+// threads: a number, or 'auto' (autoThreads(), and one thread where the threaded module cannot be had).
 export async function loadWasmCore({ simd, threads, wasmUrl, wasmBinary }) {
+  if (threads === 'auto') {
+    const wanted = await autoThreads();
+    return loadWasmCore({ simd, threads: wanted, wasmUrl, wasmBinary }).catch((error) => {
+      if (wanted === 1 || !error.message.includes('posembed-threads.mjs')) throw error;
+      return loadWasmCore({ simd, threads: 1, wasmUrl, wasmBinary });
+    });
+  }
   const { factory, url, variant } = await moduleOf(simd, threads);
   const bytes = wasmBinary ?? await readBytes(wasmUrl !== undefined ? new URL(wasmUrl, import.meta.url) : url);
   const module = await instantiate(factory, bytes, variant, variant === 'threads' ? await threadedArguments(threads) : {});

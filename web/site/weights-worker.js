@@ -16,7 +16,7 @@ self.onmessage = async ({ data: { file } }) => {
       received += value.length;
       self.postMessage({ progress: received / Math.max(file.size, 1) });
     }
-    posembed ??= load({ threads: 1 });  // reading a file is one pass: no pool of workers inside this one
+    posembed ??= load();
     const pe = await posembed;
     const tensors = file.name.toLowerCase().endsWith('.npy') ? { [file.name]: pe.readNpy(bytes) } : pe.readSafetensors(bytes);
     self.postMessage({ tensors }, Object.values(tensors).map((t) => t.data.buffer));
