@@ -207,6 +207,9 @@ describe('benchmark page', () => {
     const errors = await page.evaluate(() => Array.from(document.querySelectorAll('#bench-table td[data-error]'), (td) => [td.dataset.error, Number(td.textContent)]));
     for (const [name, error] of errors) assert.ok(error < (name === 'plain JS' ? 1e-3 : 1e-4), `${name}: ${error}`);
     assert.ok(errors.some(([name]) => name === 'posembed wasm scalar'));
+    // The site is served cross-origin isolated: threads wherever the browser has more than one core.
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    assert.equal(errors.some(([name]) => name === 'posembed wasm threads'), cores > 1);
     const times = await page.evaluate(() => Array.from(document.querySelectorAll('#bench-table td[data-impl]'), (td) => Number(td.textContent)));
     assert.ok(times.every((t) => Number.isFinite(t) && t >= 0));
     assert.deepEqual(problems, []);

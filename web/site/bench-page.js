@@ -17,10 +17,13 @@ const SIZES = {
     only: ['posembed wasm SIMD', 'posembed WebGPU'],
   },
 };
-const COLOURS = { 'posembed wasm SIMD': '#1f5fbf', 'posembed wasm scalar': '#92c5de', 'posembed WebGPU': '#1b7837', 'plain JS': '#b2182b' };
+const COLOURS = { 'posembed wasm SIMD': '#1f5fbf', 'posembed wasm threads': '#5e3c99', 'posembed wasm scalar': '#92c5de', 'posembed WebGPU': '#1b7837', 'plain JS': '#b2182b' };
 const form = document.querySelector('#bench-controls');
 const status = document.querySelector('#bench-status');
 const engines = { 'posembed wasm SIMD': await load({ simd: true }), 'posembed wasm scalar': await load({ simd: false }) };
+// This site is served cross-origin isolated: threads where the browser has more than one core.
+const threaded = await load({ threads: 'auto' });
+if (threaded.threads > 1) engines['posembed wasm threads'] = threaded;
 const gpu = await load({ backend: 'auto' });
 if (gpu.backend === 'webgpu') engines['posembed WebGPU'] = gpu;
 document.documentElement.dataset.ready = 'true';
@@ -74,7 +77,7 @@ function plot(results) {
   });
   names.forEach((name, k) => {
     context.fillStyle = COLOURS[name];
-    context.fillText(`■ ${name}`, 40 + k * 170, 14);
+    context.fillText(`■ ${name}`, 40 + k * ((canvas.width - 40) / names.length), 14);
   });
 }
 
