@@ -34,8 +34,6 @@ const engines = { [SINGLE]: await load({ simd: true }), 'posembed wasm scalar': 
 const threaded = await load({ simd: true, threads: 'auto' });
 const THREADED = threaded.threads > 1 ? `posembed wasm SIMD, ${threaded.threads} threads` : null;
 if (THREADED) engines[THREADED] = threaded;
-// The speed goals against the memory limit are judged on posembed at its fastest here (threads: 'auto').
-const FASTEST = THREADED ?? SINGLE;
 process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
 const gpu = await load({ backend: 'auto', gpu: create([]) });
 const gpuName = gpu.backend === 'webgpu' ? `posembed WebGPU (${gpu.adapterInfo?.description || 'adapter'})` : null;
@@ -55,18 +53,19 @@ if (args['gpu-sizes'] && gpuName?.includes('SwiftShader')) {
 }
 // How an op stands against issue 3's goals: one check per goal, { goal, value, met }. The limit goals
 // (op.goal.timesLimit: writing into a caller's JS array, or one on the heap from pe.allocate) are judged on
-// posembed at its fastest here (FASTEST: threads 'auto'), with the one-thread figure beside;
-// op.goal.notSlowerThan (a single-threaded peer) and a fresh result faster than every peer are judged on
-// one thread, as the peers run.
+// posembed as its user would run it here, on one thread or with threads: 'auto', whichever was faster in
+// this run (both figures shown); op.goal.notSlowerThan (a single-threaded peer) and a fresh result faster
+// than every peer are judged on one thread, as the peers run.
 function goalChecks(op, rows) {
   const row = (name) => rows.find((r) => r.name === name);
   const fresh = row(SINGLE);
   const checks = [];
   if (op.goal?.timesLimit) {
     for (const kind of ['out', 'heap out']) {
-      const { timesLimit } = row(`${FASTEST}, ${kind}`);
-      const oneThread = FASTEST === SINGLE ? '' : ` (one thread: ${row(`${SINGLE}, ${kind}`).timesLimit.toFixed(2)}x)`;
-      checks.push({ goal: `${kind} <= ${op.goal.timesLimit}x the limit`, value: `${timesLimit.toFixed(2)}x${oneThread}`, met: timesLimit <= op.goal.timesLimit });
+      const [one, threads] = [row(`${SINGLE}, ${kind}`), THREADED && row(`${THREADED}, ${kind}`)];
+      const best = Math.min(one.timesLimit, threads?.timesLimit ?? Infinity);
+      const value = threads ? `${best.toFixed(2)}x (one thread ${one.timesLimit.toFixed(2)}x, ${threaded.threads} threads ${threads.timesLimit.toFixed(2)}x)` : `${best.toFixed(2)}x`;
+      checks.push({ goal: `${kind} <= ${op.goal.timesLimit}x the limit`, value, met: best <= op.goal.timesLimit });
     }
   }
   if (op.goal?.notSlowerThan) {

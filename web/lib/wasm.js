@@ -67,6 +67,9 @@ async function autoThreads() {
   return Math.max(1, Math.min(4, cores));
 }
 
+// A build of posembed without the threaded module (see CMakeLists.txt), or one that cannot be loaded here.
+class ThreadedModuleMissing extends Error {}
+
 // The module for `threads` (> 1: the threaded one, SIMD) and `simd`: its factory and where its .wasm lies.
 async function moduleOf(simd, threads) {
   if (threads > 1) {
@@ -74,7 +77,7 @@ async function moduleOf(simd, threads) {
     try {
       glue = await import('./posembed-threads.mjs');
     } catch (error) {
-      throw new Error(`threads: ${threads} needs posembed-threads.mjs, which this build of posembed lacks or cannot load (${error.message})`);
+      throw new ThreadedModuleMissing(`threads: ${threads} needs posembed-threads.mjs, which this build of posembed lacks or cannot load (${error.message})`);
     }
     return { factory: glue.default, url: new URL('./posembed-threads.wasm', import.meta.url), variant: 'threads' };
   }
@@ -87,7 +90,7 @@ export async function loadWasmCore({ simd, threads, wasmUrl, wasmBinary }) {
   if (threads === 'auto') {
     const wanted = await autoThreads();
     return loadWasmCore({ simd, threads: wanted, wasmUrl, wasmBinary }).catch((error) => {
-      if (wanted === 1 || !error.message.includes('posembed-threads.mjs')) throw error;
+      if (!(error instanceof ThreadedModuleMissing)) throw error;
       return loadWasmCore({ simd, threads: 1, wasmUrl, wasmBinary });
     });
   }

@@ -13,13 +13,14 @@ namespace posembed {
 void set_threads(int n);
 int threads();
 
-// Calls part(first, count) for contiguous runs of [0, rows) that cover it exactly once, one run per thread
-// (one run in all when rows < 2 * min_rows), and returns when all have finished. The calling thread runs
-// the first run; parts must not depend on each other's order.
+// Calls part(first, count) for contiguous runs of [0, rows) that cover them exactly once, and returns when
+// all have finished: runs of at least min_rows rows (one run in all when rows < 2 * min_rows), a few per
+// thread, each taken by whichever thread is free first, the calling one included. Runs must not depend on
+// each other's order.
 void parallel_rows(int64_t rows, int64_t min_rows, const std::function<void(int64_t first, int64_t count)>& part);
 
-// The fewest rows of row_elements floats worth a thread of their own: handing out a part costs about as much
-// as writing 64 KiB.
+// The fewest rows of row_elements floats worth a run of their own: handing out a run costs about as much as
+// writing 64 KiB.
 inline int64_t min_rows_per_part(int64_t row_elements) {
   constexpr int64_t kMinFloatsPerPart = 16384;
   return row_elements >= kMinFloatsPerPart ? 1 : kMinFloatsPerPart / (row_elements < 1 ? 1 : row_elements);
