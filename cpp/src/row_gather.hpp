@@ -22,13 +22,17 @@ enum class GatherTouch {
 };
 inline std::atomic<float> gather_touched{0.0f};
 constexpr std::size_t kGatherGroup = 8;
-// Fewer rows than this per thread cost more to hand out than to copy.
-constexpr int64_t kGatherRowsPerThread = 16;
+// Runs of fewer rows than this cost more to hand out to a thread than to copy.
+constexpr int64_t kGatherRowsPerRun = 16;
 
-// Calls visit(j) once for each j in [0, ids.size()): in order on one thread when split is false, else in
-// contiguous runs over the threads of posembed::threads(). Every id must be a row of table (d floats each).
+enum class GatherOrder {
+  kAnyThread,  // rows in contiguous runs over the threads of posembed::threads()
+  kInOrder,    // every row in order, on the calling thread (a visit that draws random numbers row by row)
+};
+
+// Calls visit(j) once for each j in [0, ids.size()). Every id must be a row of table (d floats each).
 template <class Visit>
-void for_each_gathered_row(std::span<const int32_t> ids, const float* table, std::size_t d, GatherTouch touch, bool split, Visit visit) {
+void for_each_gathered_row(std::span<const int32_t> ids, const float* table, std::size_t d, GatherTouch touch, GatherOrder order, Visit visit) {
   const std::size_t stride = touch == GatherTouch::kFirstLine ? d : 16;  // 16 floats: one 64-byte line
   const auto visit_run = [&](int64_t run_first, int64_t run_count) {
     const auto begin = static_cast<std::size_t>(run_first);
@@ -46,8 +50,8 @@ void for_each_gathered_row(std::span<const int32_t> ids, const float* table, std
     gather_touched.store(touched, std::memory_order_relaxed);
   };
   const auto rows = static_cast<int64_t>(ids.size());
-  if (split) {
-    parallel_rows(rows, kGatherRowsPerThread, visit_run);
+  if (order == GatherOrder::kAnyThread) {
+    parallel_rows(rows, kGatherRowsPerRun, visit_run);
   } else {
     visit_run(0, rows);
   }

@@ -86,7 +86,7 @@ Status token_embedding_lookup(const TokenEmbeddingShape& shape, float scale, std
   }
   if (out.size() != ids.size() * d) return output_size_error(ids.size() * d, out.size());
   POSEMBED_RETURN_IF_ERROR(validate_ids(shape, ids));
-  detail::for_each_gathered_row(ids, table.data(), d, detail::GatherTouch::kFirstLine, true, [&](std::size_t j) {
+  detail::for_each_gathered_row(ids, table.data(), d, detail::GatherTouch::kFirstLine, detail::GatherOrder::kAnyThread, [&](std::size_t j) {
     float* destination = out.data() + j * d;
     if (ids[j] == shape.padding_idx) {
       std::memset(destination, 0, d * sizeof(float));

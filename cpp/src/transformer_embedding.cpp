@@ -32,8 +32,9 @@ Status combined_embedding_rows(const CombinedEmbeddingParams& params, std::span<
   const float keep_scale = 1.0f / (1.0f - params.dropout);
   const bool drop = training && params.dropout > 0.0f;
   // One pass over the output, row by row: token, scale, position and dropout while the row is hot. Dropout
-  // draws its random numbers in row order, so it keeps to one thread.
-  detail::for_each_gathered_row(ids, table.data(), d, detail::GatherTouch::kEveryLine, !drop, [&](std::size_t j) {
+  // draws its random numbers in row order.
+  const auto order = drop ? detail::GatherOrder::kInOrder : detail::GatherOrder::kAnyThread;
+  detail::for_each_gathered_row(ids, table.data(), d, detail::GatherTouch::kEveryLine, order, [&](std::size_t j) {
     float* row = out.data() + j * d;
     const bool padding = ids[j] == params.shape.padding_idx;
     const float* token = table.data() + static_cast<std::size_t>(ids[j]) * d;
