@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds everything: the native Catch2 suite (build/native, and build/asan under the sanitizers with the
-# fuzz targets), the wasm modules and their Catch2 suites (build/wasm), the npm package (dist/) and the site
+# Builds everything: the native Catch2 suite (build/native, build/asan under ASan + UBSan with the fuzz
+# targets, build/tsan under ThreadSanitizer), the wasm modules and their Catch2 suites (build/wasm), the npm package (dist/) and the site
 # (build/site). Incremental: a second run is quick.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +20,10 @@ if [ ! -f build/asan/CMakeCache.txt ]; then
   CC=clang CXX=clang++ cmake -S . -B build/asan "${generator[@]}" -DPOSEMBED_SANITIZE=ON -DPOSEMBED_FUZZ=ON >/dev/null
 fi
 cmake --build build/asan
+
+echo "build: native with ThreadSanitizer"
+[ -f build/tsan/CMakeCache.txt ] || CC=clang CXX=clang++ cmake -S . -B build/tsan "${generator[@]}" -DPOSEMBED_TSAN=ON >/dev/null
+cmake --build build/tsan
 
 echo "build: wasm"
 if [ ! -f build/wasm/CMakeCache.txt ]; then

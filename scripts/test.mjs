@@ -53,6 +53,7 @@ async function nodeTests(name, dir) {
 const suites = [];
 suites.push(await ctest('Catch2 native', 'build/native'));
 suites.push(await ctest('Catch2 native under ASan + UBSan, fuzz corpora replayed', 'build/asan'));
+suites.push(await ctest('Catch2 native under ThreadSanitizer', 'build/tsan'));
 suites.push(await ctest('Catch2 wasm (simd, scalar, threads) under Node', 'build/wasm'));
 suites.push(await nodeTests('package (Node)', 'tests/js/'));
 suites.push(await nodeTests('browser (Chromium)', 'tests/browser/'));
