@@ -131,6 +131,7 @@ export async function load(opts) {
   // threads pay where the data stays on the heap (see the README).
   const threads = o.threads === 'auto' ? 'auto' : integer('threads', o.threads ?? 1, 1, 64);
   if (threads > 1 && simd === false) throw new Error(`threads: ${threads} needs the SIMD module (the threaded one is SIMD), but simd: false was asked for`);
+  if (threads > 1 && !simdSupported()) throw new Error(`threads: ${threads} needs WebAssembly SIMD (the threaded module is SIMD), which this engine does not support`);
   if (threads > 1 && !threadsSupported()) {
     throw new Error(`threads: ${threads} needs SharedArrayBuffer, which browsers give only to cross-origin-isolated pages (served with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp); use threads: 1 or 'auto' here`);
   }
