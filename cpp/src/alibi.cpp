@@ -66,21 +66,19 @@ Status alibi_bias_rows(const AlibiBiasParams& params, int64_t first_row, std::sp
   if (!slopes) return Status::range_error("alibiBias: out of memory for the slopes");
   POSEMBED_RETURN_IF_ERROR(alibi_slopes(params.num_heads, {slopes.get(), static_cast<std::size_t>(params.num_heads)}));
   const std::size_t first_query = k - q;
-  parallel_rows(static_cast<int64_t>(rows), min_rows_per_part(params.key_length), [&](int64_t part_first, int64_t part_rows) {
-    for (auto r = static_cast<std::size_t>(part_first); r < static_cast<std::size_t>(part_first + part_rows); ++r) {
-      const std::size_t head = (static_cast<std::size_t>(first_row) + r) / q;
-      const std::size_t query = first_query + (static_cast<std::size_t>(first_row) + r) % q;
-      float* row = out.data() + r * k;
-      const float negative_slope = -slopes[head];
-      // Keys beyond the query are masked when causal; distances are exact integers in float up to 2^24.
-      const std::size_t visible = params.causal ? query + 1 : k;
-      const auto query_f = static_cast<float>(query);
-      simd::for_each_float(visible, [&]<class V>(std::size_t j) {
-        const V key = simd::iota<V>(static_cast<float>(j));
-        simd::store(row + j, xsimd::abs(V(query_f) - key) * V(negative_slope));
-      });
-      std::fill(row + visible, row + k, -std::numeric_limits<float>::infinity());
-    }
+  parallel_for_each_row(static_cast<int64_t>(rows), params.key_length, [&](std::size_t r) {
+    const std::size_t head = (static_cast<std::size_t>(first_row) + r) / q;
+    const std::size_t query = first_query + (static_cast<std::size_t>(first_row) + r) % q;
+    float* row = out.data() + r * k;
+    const float negative_slope = -slopes[head];
+    // Keys beyond the query are masked when causal; distances are exact integers in float up to 2^24.
+    const std::size_t visible = params.causal ? query + 1 : k;
+    const auto query_f = static_cast<float>(query);
+    simd::for_each_float(visible, [&]<class V>(std::size_t j) {
+      const V key = simd::iota<V>(static_cast<float>(j));
+      simd::store(row + j, xsimd::abs(V(query_f) - key) * V(negative_slope));
+    });
+    std::fill(row + visible, row + k, -std::numeric_limits<float>::infinity());
   });
   return {};
 }

@@ -171,45 +171,43 @@ Status rotate_by_table(const RopeParams& params, std::span<const float> table, i
   if (out.size() != elements) return output_size_error(elements, out.size());
 
   const std::size_t pass_through = d - 2 * half;
-  parallel_rows(count, min_rows_per_part(params.head_dim), [&](int64_t part_first, int64_t part_count) {
-    for (auto v = static_cast<std::size_t>(part_first); v < static_cast<std::size_t>(part_first + part_count); ++v) {
-      const float* in = x.data() + v * d;
-      float* result = out.data() + v * d;
-      const std::size_t position = (static_cast<std::size_t>(first) + v) % static_cast<std::size_t>(seq);
-      const float* sn = table.data() + position * 2 * half;
-      const float* c = sn + half;
-      if (params.layout == RopeLayout::kHalf) {
-        simd::for_each_float(half, [&]<class V>(std::size_t i) {
-          const V x1 = simd::load<V>(in + i);
-          const V x2 = simd::load<V>(in + half + i);
-          const V cosine = simd::load<V>(c + i);
-          const V sine = simd::load<V>(sn + i);
-          simd::store(result + i, x1 * cosine - x2 * sine);
-          simd::store(result + half + i, x2 * cosine + x1 * sine);
-        });
-      } else {
-        // Pairs (2i, 2i + 1) turn as x * (cos, cos) + (x with each pair swapped) * (-sin, +sin): the table's
-        // per-pair values are spread over both columns in registers, W pairs (two batches) at a time.
-        simd::for_each_batch<1>(
-            half,
-            [&]<class V>(std::size_t p) {
-              const V cosines = simd::load<V>(c + p);
-              const V sines = simd::load<V>(sn + p);
-              const V signs = simd::alternating_signs<V>();
-              const V low = simd::load<V>(in + 2 * p);
-              const V high = simd::load<V>(in + 2 * p + V::size);
-              simd::store(result + 2 * p, low * simd::twice_low(cosines) + simd::swap_pairs(low) * (simd::twice_low(sines) * signs));
-              simd::store(result + 2 * p + V::size, high * simd::twice_high(cosines) + simd::swap_pairs(high) * (simd::twice_high(sines) * signs));
-            },
-            [&](std::size_t p) {
-              const float x1 = in[2 * p];
-              const float x2 = in[2 * p + 1];
-              result[2 * p] = x1 * c[p] - x2 * sn[p];
-              result[2 * p + 1] = x2 * c[p] + x1 * sn[p];
-            });
-      }
-      if (pass_through > 0 && result != in) std::memcpy(result + 2 * half, in + 2 * half, pass_through * sizeof(float));
+  parallel_for_each_row(count, params.head_dim, [&](std::size_t v) {
+    const float* in = x.data() + v * d;
+    float* result = out.data() + v * d;
+    const std::size_t position = (static_cast<std::size_t>(first) + v) % static_cast<std::size_t>(seq);
+    const float* sn = table.data() + position * 2 * half;
+    const float* c = sn + half;
+    if (params.layout == RopeLayout::kHalf) {
+      simd::for_each_float(half, [&]<class V>(std::size_t i) {
+        const V x1 = simd::load<V>(in + i);
+        const V x2 = simd::load<V>(in + half + i);
+        const V cosine = simd::load<V>(c + i);
+        const V sine = simd::load<V>(sn + i);
+        simd::store(result + i, x1 * cosine - x2 * sine);
+        simd::store(result + half + i, x2 * cosine + x1 * sine);
+      });
+    } else {
+      // Pairs (2i, 2i + 1) turn as x * (cos, cos) + (x with each pair swapped) * (-sin, +sin): the table's
+      // per-pair values are spread over both columns in registers, W pairs (two batches) at a time.
+      simd::for_each_batch<1>(
+          half,
+          [&]<class V>(std::size_t p) {
+            const V cosines = simd::load<V>(c + p);
+            const V sines = simd::load<V>(sn + p);
+            const V signs = simd::alternating_signs<V>();
+            const V low = simd::load<V>(in + 2 * p);
+            const V high = simd::load<V>(in + 2 * p + V::size);
+            simd::store(result + 2 * p, low * simd::twice_low(cosines) + simd::swap_pairs(low) * (simd::twice_low(sines) * signs));
+            simd::store(result + 2 * p + V::size, high * simd::twice_high(cosines) + simd::swap_pairs(high) * (simd::twice_high(sines) * signs));
+          },
+          [&](std::size_t p) {
+            const float x1 = in[2 * p];
+            const float x2 = in[2 * p + 1];
+            result[2 * p] = x1 * c[p] - x2 * sn[p];
+            result[2 * p + 1] = x2 * c[p] + x1 * sn[p];
+          });
     }
+    if (pass_through > 0 && result != in) std::memcpy(result + 2 * half, in + 2 * half, pass_through * sizeof(float));
   });
   return {};
 }

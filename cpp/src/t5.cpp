@@ -140,14 +140,12 @@ Status t5_bias_rows(std::span<const float> table, int64_t num_buckets, int64_t n
   if (first_row < 0 || out.size() % k != 0 || static_cast<std::size_t>(first_row) + rows > heads * q) {
     return Status::range_error("the rows must lie within numHeads * queryLength = " + std::to_string(heads * q) + " rows of keyLength values");
   }
-  parallel_rows(static_cast<int64_t>(rows), min_rows_per_part(key_length), [&](int64_t part_first, int64_t part_rows) {
-    for (auto r = static_cast<std::size_t>(part_first); r < static_cast<std::size_t>(part_first + part_rows); ++r) {
-      const std::size_t head = (static_cast<std::size_t>(first_row) + r) / q;
-      const std::size_t query = (static_cast<std::size_t>(first_row) + r) % q;
-      const int32_t* by_key = relative_buckets.data() + (q - 1 - query);  // by_key[j] = bucket(j - query)
-      float* row = out.data() + r * k;
-      for (std::size_t j = 0; j < k; ++j) row[j] = table[static_cast<std::size_t>(by_key[j]) * heads + head];
-    }
+  parallel_for_each_row(static_cast<int64_t>(rows), key_length, [&](std::size_t r) {
+    const std::size_t head = (static_cast<std::size_t>(first_row) + r) / q;
+    const std::size_t query = (static_cast<std::size_t>(first_row) + r) % q;
+    const int32_t* by_key = relative_buckets.data() + (q - 1 - query);  // by_key[j] = bucket(j - query)
+    float* row = out.data() + r * k;
+    for (std::size_t j = 0; j < k; ++j) row[j] = table[static_cast<std::size_t>(by_key[j]) * heads + head];
   });
   return {};
 }

@@ -26,4 +26,13 @@ inline int64_t min_rows_per_part(int64_t row_elements) {
   return row_elements >= kMinFloatsPerPart ? 1 : kMinFloatsPerPart / (row_elements < 1 ? 1 : row_elements);
 }
 
+// Calls row(r) once for each r in [0, rows), rows of row_elements floats, in runs split over the threads
+// (parallel_rows): for kernels whose rows are independent of each other.
+template <class Row>
+void parallel_for_each_row(int64_t rows, int64_t row_elements, Row&& row) {
+  parallel_rows(rows, min_rows_per_part(row_elements), [&](int64_t first, int64_t count) {
+    for (int64_t r = first; r < first + count; ++r) row(static_cast<std::size_t>(r));
+  });
+}
+
 }  // namespace posembed
