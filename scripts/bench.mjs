@@ -21,6 +21,17 @@ import { maxError, sampledIndices } from './bench/cases.mjs';
 
 const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, 'gpu-sizes': { type: 'boolean', default: false }, op: { type: 'string' }, json: { type: 'string', default: 'build/bench.json' } } });
 const SAMPLES = 4096;
+// Each implementation is timed in ROUNDS rounds of ROUND_MS, every implementation once per round, so that
+// all of them share this machine's slower and faster minutes (its memory bandwidth moves by tens of
+// percent); the median is over every run of every round.
+const ROUNDS = args.quick ? 1 : 5;
+const ROUND_MS = args.quick ? 0 : 200;
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
 
 const format = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
 
@@ -122,13 +133,24 @@ for (const makeOp of args['gpu-sizes'] ? GPU_SIZE_OPS : OPS) {
     errors[name] = name.startsWith('memory limit') ? null : maxError(result?.data ?? result, op.reference, indices);
     for (let warm = 0; warm < (heavy(name) ? 0 : 3); warm++) await fn();
   }
-  const rows = [];
-  for (const [name, fn] of Object.entries(tasks)) {
-    const bench = new Bench({ time: args.quick || heavy(name) ? 0 : 1000, iterations: heavy(name) ? 2 : args.quick ? 5 : 15, warmup: !heavy(name), warmupIterations: 2, warmupTime: 0 });
-    bench.add(name, fn);
-    globalThis.gc?.();  // (node --expose-gc) each implementation starts from a collected heap, not its predecessors' garbage
-    await bench.run();
-    rows.push({ name, medianMs: bench.tasks[0].result.latency.p50, samples: bench.tasks[0].result.latency.samplesCount ?? null, maxError: errors[name] });
+  const rows = Object.entries(tasks).map(([name, fn]) => ({ name, fn, samples: [] }));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const row of rows) {
+      if (heavy(row.name) && round > 0) continue;
+      const bench = new Bench({ time: heavy(row.name) ? 0 : ROUND_MS, iterations: heavy(row.name) ? 2 : 3, warmup: false, retainSamples: true });
+      // (node --expose-gc) Every run starts from a collected heap, untimed: a fresh result's allocation then
+      // meets the same allocator state for every implementation, not whatever the last collection left
+      // (freed memory reused, or new pages faulted in: 3 or 8 ms for the same 24 MiB here).
+      bench.add(row.name, row.fn, { beforeEach: () => globalThis.gc?.() });
+      await bench.run();
+      row.samples.push(...bench.tasks[0].result.latency.samples);
+    }
+  }
+  for (const row of rows) {
+    row.medianMs = median(row.samples);
+    row.samples = row.samples.length;
+    row.maxError = errors[row.name];
+    delete row.fn;
   }
   for (const context of Object.values(contexts)) context?.dispose();
   for (const heap of heaps) heap.dispose();

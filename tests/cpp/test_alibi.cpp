@@ -1,6 +1,7 @@
 #include "posembed/alibi.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -59,10 +60,14 @@ TEST_CASE("ALiBi bias matches every golden vector", "[alibi]") {
 }
 
 TEST_CASE("ALiBi bias sweep: kv-cache alignment, causal mask, relative error", "[alibi]") {
-  for (const AlibiBiasParams params : {AlibiBiasParams{5, 7, 300, true}, AlibiBiasParams{12, 33, 33, false}, AlibiBiasParams{3, 1, 1000, true}}) {
+  // Heads of 16 rows or more are copied from a ramp, fewer computed row by row: both, causal or not.
+  for (const AlibiBiasParams params : {AlibiBiasParams{5, 7, 300, true}, AlibiBiasParams{12, 33, 33, false}, AlibiBiasParams{3, 1, 1000, true},
+                                       AlibiBiasParams{4, 40, 100, true}, AlibiBiasParams{2, 16, 5000, false}}) {
     std::vector<float> out(static_cast<std::size_t>(params.num_heads * params.query_length * params.key_length));
     REQUIRE(alibi_bias(params, out).ok());
     const auto slopes = reference_slopes(params.num_heads);
+    std::vector<float> float_slopes(static_cast<std::size_t>(params.num_heads));
+    REQUIRE(alibi_slopes(params.num_heads, float_slopes).ok());
     const int64_t first = params.key_length - params.query_length;
     for (int64_t h = 0; h < params.num_heads; ++h) {
       for (int64_t i = 0; i < params.query_length; ++i) {
@@ -71,8 +76,11 @@ TEST_CASE("ALiBi bias sweep: kv-cache alignment, causal mask, relative error", "
           if (params.causal && j > first + i) {
             REQUIRE(got == -std::numeric_limits<float>::infinity());
           } else {
-            const double expected = -slopes[static_cast<std::size_t>(h)] * static_cast<double>(std::abs(first + i - j));
+            const auto distance = std::abs(first + i - j);
+            const double expected = -slopes[static_cast<std::size_t>(h)] * static_cast<double>(distance);
             REQUIRE(std::abs(got - expected) <= 1.2e-7 * std::abs(expected));
+            // One float product, whichever way the row was written.
+            REQUIRE(got == -float_slopes[static_cast<std::size_t>(h)] * static_cast<float>(distance));
           }
         }
       }
@@ -82,17 +90,23 @@ TEST_CASE("ALiBi bias sweep: kv-cache alignment, causal mask, relative error", "
 
 TEST_CASE("ALiBi bias written in blocks of rows equals it written whole", "[alibi]") {
   for (const bool causal : {false, true}) {
-    const AlibiBiasParams params{.num_heads = 5, .query_length = 6, .key_length = 9, .causal = causal};
-    std::vector<float> whole(5 * 6 * 9);
-    REQUIRE(alibi_bias(params, whole).ok());
-    for (const std::size_t block : {1, 4, 7, 30}) {  // blocks that split heads anywhere
-      std::vector<float> blocks(whole.size());
-      for (std::size_t first = 0; first < 30; first += block) {
-        const std::size_t count = std::min<std::size_t>(block, 30 - first);
-        REQUIRE(alibi_bias_rows(params, static_cast<int64_t>(first), std::span(blocks).subspan(first * 9, count * 9)).ok());
+    // Heads of 6 rows (computed) and of 20 (copied from a ramp); blocks that split heads anywhere.
+    for (const auto [heads, queries, keys] : {std::array<int64_t, 3>{5, 6, 9}, std::array<int64_t, 3>{3, 20, 24}}) {
+      const AlibiBiasParams params{.num_heads = heads, .query_length = queries, .key_length = keys, .causal = causal};
+      const auto rows = static_cast<std::size_t>(heads * queries);
+      const auto k = static_cast<std::size_t>(keys);
+      std::vector<float> whole(rows * k);
+      REQUIRE(alibi_bias(params, whole).ok());
+      for (const std::size_t block : {std::size_t{1}, std::size_t{4}, std::size_t{7}, rows}) {
+        std::vector<float> blocks(whole.size());
+        for (std::size_t first = 0; first < rows; first += block) {
+          const std::size_t count = std::min(block, rows - first);
+          REQUIRE(alibi_bias_rows(params, static_cast<int64_t>(first), std::span(blocks).subspan(first * k, count * k)).ok());
+        }
+        CHECK(blocks == whole);
       }
-      CHECK(blocks == whole);
     }
+    const AlibiBiasParams params{.num_heads = 5, .query_length = 6, .key_length = 9, .causal = causal};
     std::vector<float> two_rows(2 * 9);
     CHECK(alibi_bias_rows(params, 29, two_rows).message() == "the rows must lie within numHeads * queryLength = 30 rows of keyLength values");
     CHECK(alibi_bias_rows(params, -1, two_rows).message() == "the rows must lie within numHeads * queryLength = 30 rows of keyLength values");
