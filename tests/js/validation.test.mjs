@@ -161,6 +161,29 @@ describe('validation', () => {
     const options = { length: 4096, dModel: 256, offset: 70000 };
     assert.deepEqual(auto.sinusoidal(options).data, single.sinusoidal(options).data);
   });
+
+  for (const { name, options } of MODULES) {
+    it(`dispose() ends an instance (${name}): its workers stop, every later call says it was disposed, freeing what it made does not throw`, async () => {
+      const workers = () => process.report.getReport().workers.length;
+      const before = workers();
+      const pe = await load(options);
+      assert.equal(workers(), before + pe.threads - 1, 'one worker per thread beside the calling one');
+      const table = pe.tokenEmbedding({ vocabSize: 10, dModel: 4 });
+      const heap = pe.allocate(8);
+      pe.dispose();
+      await new Promise((resolve) => setTimeout(resolve, 50));  // a terminated worker leaves the report once it has exited
+      assert.equal(workers(), before);
+      const disposed = { name: 'Error', message: 'posembed: this instance was disposed (pe.dispose()); load() another to go on' };
+      assert.throws(() => pe.sinusoidal({ length: 2, dModel: 4 }), disposed);
+      assert.throws(() => pe.alibiSlopes(4), disposed);
+      assert.throws(() => table.lookup([1]), disposed);
+      assert.throws(() => heap.data, disposed);
+      assert.throws(() => pe.tokenEmbedding({ vocabSize: 10, dModel: 4 }), disposed);
+      table.dispose();
+      heap.dispose();
+      pe.dispose();
+    });
+  }
 });
 
 // A growth of the single-threaded module's memory detaches earlier views (they read as empty); the threaded

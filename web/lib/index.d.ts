@@ -211,6 +211,11 @@ export interface Posembed {
   allocate(elements: number, options: { type: 'int32' }): HeapArray<Int32Array>;
   /** Heap size and live allocations, for leak checks. */
   memory(): { heapBytes: number; liveAllocations: number };
+  /**
+   * Ends the instance: the threaded module's workers stop, its memory (and on webgpu the GPU device) is
+   * released; every later call on it, or on the tables and heap arrays it made, throws. Repeatable.
+   */
+  dispose(): void;
 }
 
 /** A result of the webgpu backend: the data stays on the GPU until read(); GPU ops take it as input. */

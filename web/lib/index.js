@@ -108,6 +108,12 @@ export class Posembed {
   memory() {
     return { heapBytes: this.#core.heapBytes, liveAllocations: this.#core.liveAllocations };
   }
+
+  // Ends this instance: the threaded module's workers stop at once and its memory is freed once unreferenced.
+  // Every later call, on it or on the tables and heap arrays it made, throws. Calling it again does nothing.
+  dispose() {
+    this.#core.dispose();
+  }
 }
 
 // load's gpuLimits: whole numbers of bytes (or workgroups), at least 1.

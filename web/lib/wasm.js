@@ -150,12 +150,41 @@ async function threadedArguments(threads) {
 }
 
 export class WasmCore {
+  #module;
+  #limits;
+
   constructor(module, variant) {
-    this.module = module;
+    this.#module = module;
     this.variant = variant;
     this.threads = variant === 'threads' ? module.threads() : 1;
-    this.limits = module.limits();
+    this.#limits = module.limits();
     this.liveAllocations = 0;
+  }
+
+  // Every op starts from one of these two: after dispose() both say so.
+  get module() {
+    this.assertLive();
+    return this.#module;
+  }
+
+  get limits() {
+    this.assertLive();
+    return this.#limits;
+  }
+
+  get disposed() {
+    return this.#module === null;
+  }
+
+  assertLive() {
+    if (this.#module === null) throw new Error('posembed: this instance was disposed (pe.dispose()); load() another to go on');
+  }
+
+  // Lets the module go: the threaded module's workers end now (a page would otherwise keep them until it
+  // closes), its memory once nothing holds it.
+  dispose() {
+    this.#module?.PThread?.terminateAllThreads();
+    this.#module = null;
   }
 
   // Reserves bytes on the heap for one call or one object. `what` names the data in the error.
@@ -170,7 +199,8 @@ export class WasmCore {
   }
 
   free(pointer) {
-    this.module._free(pointer);
+    if (this.disposed) return;  // the whole heap went with the module
+    this.#module._free(pointer);
     this.liveAllocations--;
   }
 

@@ -63,6 +63,7 @@ export class PosembedGpu {
   // Runs gpu() while the device lives; after a loss, or once GPU work failed validation, host() on wasm,
   // wrapped as a tensor with read(). A GPU result whose work fails validation is computed again on wasm.
   #either(gpu, host) {
+    this.#core.assertLive();
     if (this.#runtime.lost && this.backend !== 'wasm') {
       const { reason, message } = this.#runtime.lost;
       this.#fallBack(`the WebGPU device was lost (${reason ?? 'unknown'}${message ? `: ${message}` : ''})`);
@@ -191,6 +192,13 @@ export class PosembedGpu {
 
   transformerEmbedding(opts) {
     return new GpuTransformerEmbedding(this, this.#wasm.transformerEmbedding(opts), this.#runtime);
+  }
+
+  // Ends this instance: the GPU device is destroyed and the wasm instance beside it disposed (see
+  // Posembed.dispose); every later call throws.
+  dispose() {
+    if (!this.#core.disposed) this.#runtime.device.destroy();
+    this.#wasm.dispose();
   }
 
   // For the GPU objects below: run on the GPU while the device lives.
