@@ -133,25 +133,20 @@ for (const makeOp of args['gpu-sizes'] ? GPU_SIZE_OPS : OPS) {
     errors[name] = name.startsWith('memory limit') ? null : maxError(result?.data ?? result, op.reference, indices);
     for (let warm = 0; warm < (heavy(name) ? 0 : 3); warm++) await fn();
   }
-  const rows = Object.entries(tasks).map(([name, fn]) => ({ name, fn, samples: [] }));
+  const timed = Object.entries(tasks).map(([name, fn]) => ({ name, fn, samples: [] }));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const row of rows) {
-      if (heavy(row.name) && round > 0) continue;
-      const bench = new Bench({ time: heavy(row.name) ? 0 : ROUND_MS, iterations: heavy(row.name) ? 2 : 3, warmup: false, retainSamples: true });
+    for (const task of timed) {
+      if (heavy(task.name) && round > 0) continue;
+      const bench = new Bench({ time: heavy(task.name) ? 0 : ROUND_MS, iterations: heavy(task.name) ? 2 : 3, warmup: false, retainSamples: true });
       // (node --expose-gc) Every run starts from a collected heap, untimed: a fresh result's allocation then
       // meets the same allocator state for every implementation, not whatever the last collection left
       // (freed memory reused, or new pages faulted in: 3 or 8 ms for the same 24 MiB here).
-      bench.add(row.name, row.fn, { beforeEach: () => globalThis.gc?.() });
+      bench.add(task.name, task.fn, { beforeEach: () => globalThis.gc?.() });
       await bench.run();
-      row.samples.push(...bench.tasks[0].result.latency.samples);
+      task.samples.push(...bench.tasks[0].result.latency.samples);
     }
   }
-  for (const row of rows) {
-    row.medianMs = median(row.samples);
-    row.samples = row.samples.length;
-    row.maxError = errors[row.name];
-    delete row.fn;
-  }
+  const rows = timed.map(({ name, samples }) => ({ name, medianMs: median(samples), samples: samples.length, maxError: errors[name] }));
   for (const context of Object.values(contexts)) context?.dispose();
   for (const heap of heaps) heap.dispose();
   const limit = rows[0].medianMs;
