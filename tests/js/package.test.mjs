@@ -66,7 +66,7 @@ describe('npm package', () => {
         console.log(values, gpu.gpuBuffers);
         onGpu.dispose(); rotated.dispose();
       }
-      gpu.dispose(); pe.dispose();
+      await gpu.dispose(); pe.dispose();
     `);
     writeFileSync(join(installed.project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', skipLibCheck: false }, files: ['usage.ts'] }));
     execFileSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', installed.project], { encoding: 'utf8' });

@@ -327,18 +327,19 @@ describe('webgpu fallback', () => {
     assert.deepEqual((await pe.alibiBias({ numHeads: 3, keyLength: 7, causal: true }).read()).data, expected.data);
   });
 
-  it('dispose() destroys the device and ends the wasm instance beside it: GPU ops, host ops and GPU tables all say so', async () => {
+  it('dispose() ends the instance and the wasm one beside it at once, and destroys the device once its queue is done: GPU ops, host ops and GPU tables all say so', async () => {
     const pe = await load({ backend: 'webgpu', gpu: create([]) });
-    const table = pe.tokenEmbedding({ vocabSize: 10, dModel: 4 });
+    const table = pe.tokenEmbedding({ vocabSize: 10, dModel: 4 });  // its upload still queued
     const lost = pe.device.lost;
-    pe.dispose();
-    assert.equal((await lost).reason, 'destroyed');
+    const disposing = pe.dispose();
     const disposed = { name: 'Error', message: 'posembed: this instance was disposed (pe.dispose()); load() another to go on' };
     assert.throws(() => pe.sinusoidal({ length: 5, dModel: 8 }), disposed);
     assert.throws(() => pe.alibiSlopes(4), disposed);
     assert.throws(() => table.lookup([1]), disposed);
+    await disposing;
+    assert.equal((await lost).reason, 'destroyed');
     table.dispose();
-    pe.dispose();
+    await pe.dispose();
   });
 
   it('after a device loss, ops fall back to wasm with the same results and say so', async () => {

@@ -234,8 +234,10 @@ type Input = Tensor<Float32Array> | GpuTensor<Float32Array>;
 
 /** The webgpu backend: the large fills and gathers return GpuTensors; the other ops are the wasm ones.
  *  After a device loss, backend becomes 'wasm', fallbackReason says why, and ops keep returning tensors with read(). */
-export interface PosembedGpu extends Omit<Posembed, 'backend' | 'sinusoidal' | 'alibiBias' | 't5Buckets' | 't5Bias' | 'applyRope' | 'sincos2d' | 'similarity' | 'tokenEmbedding' | 'transformerEmbedding'> {
+export interface PosembedGpu extends Omit<Posembed, 'backend' | 'sinusoidal' | 'alibiBias' | 't5Buckets' | 't5Bias' | 'applyRope' | 'sincos2d' | 'similarity' | 'tokenEmbedding' | 'transformerEmbedding' | 'dispose'> {
   readonly backend: 'webgpu' | 'wasm';
+  /** Ends the instance at once (as Posembed's); the device is destroyed once its queue's work is done. */
+  dispose(): Promise<void>;
   /** The GPUDevice in use (for error scopes). */
   readonly device: any;
   /** GPU buffers held now, for leak checks. */

@@ -194,11 +194,14 @@ export class PosembedGpu {
     return new GpuTransformerEmbedding(this, this.#wasm.transformerEmbedding(opts), this.#runtime);
   }
 
-  // Ends this instance: the GPU device is destroyed and the wasm instance beside it disposed (see
-  // Posembed.dispose); every later call throws.
-  dispose() {
-    if (!this.#core.disposed) this.#runtime.device.destroy();
+  // Ends this instance at once, the wasm instance beside it too (see Posembed.dispose): every later call
+  // throws. The device is destroyed once the work already given to its queue (uploads of tables made just
+  // before) has finished, which the promise waits for: Node's WebGPU crashes on a device destroyed under them.
+  async dispose() {
+    if (this.#core.disposed) return;
     this.#wasm.dispose();
+    await this.#runtime.device.queue.onSubmittedWorkDone();
+    this.#runtime.device.destroy();
   }
 
   // For the GPU objects below: run on the GPU while the device lives.
