@@ -24,7 +24,7 @@ describe('the installed package in Chromium', () => {
 
   // On an isolated page threads: 'auto' takes the threaded module (its worker script and glue found through
   // the bundle), elsewhere the single-threaded one; the results are the same bits either way.
-  it('works when bundled with Vite and served under the strict CSP, with threads where the page is isolated', async () => {
+  it('works when bundled with Vite and served under the strict CSP, with threads where the page is isolated; dispose() ends an instance', async () => {
     const { project } = installed;
     writeFileSync(join(project, 'index.html'), '<!doctype html><title>bundle</title><script type="module" src="./main.js"></script>');
     writeFileSync(join(project, 'main.js'), `
@@ -36,9 +36,15 @@ describe('the installed package in Chromium', () => {
       const large = { length: 4096, dModel: 256, offset: 9 };
       const [split, whole] = [pe.sinusoidal(large).data, single.sinusoidal(large).data];
       const same = split.every((v, i) => v === whole[i]);
+      const rows = Array.from(emb.lookup([2]).data);
+      // dispose() ends the instance (and its workers); another load() starts afresh.
+      pe.dispose();
+      let afterDispose = null;
+      try { pe.sinusoidal({ length: 1, dModel: 2 }); } catch (error) { afterDispose = error.message; }
+      const again = await load({ threads: 'auto' });
       document.body.dataset.result = JSON.stringify({
         simd: pe.simd, threads: pe.threads, isolated: globalThis.crossOriginIsolated, cores: navigator.hardwareConcurrency,
-        pos: Array.from(pos.data.slice(0, 2)), rows: Array.from(emb.lookup([2]).data), same,
+        pos: Array.from(pos.data.slice(0, 2)), rows, same, afterDispose, again: [again.threads, again.sinusoidal({ length: 1, dModel: 2 }).data[1]],
       });
     `);
     await build({ root: project, logLevel: 'silent', build: { outDir: join(project, 'bundle'), assetsInlineLimit: 0 } });
@@ -54,6 +60,8 @@ describe('the installed package in Chromium', () => {
       assert.ok(Math.abs(result.pos[0] - Math.sin(1)) < 1e-6 && Math.abs(result.pos[1] - Math.cos(1)) < 1e-6);
       assert.deepEqual(result.rows, [1, 1, 1, 1]);
       assert.equal(result.same, true);
+      assert.equal(result.afterDispose, 'posembed: this instance was disposed (pe.dispose()); load() another to go on');
+      assert.deepEqual(result.again, [result.threads, 1]);
       assert.deepEqual(problems, []);
       await page.close();
     }
