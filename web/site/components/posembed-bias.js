@@ -19,7 +19,6 @@ export class PosembedBias extends LazyElement {
     root.innerHTML = '<p class="caption"></p><div class="heads" role="group"></div><p class="error" role="alert" hidden></p>';
   }
 
-
   async render() {
     const generation = ++this.generation;
     const root = this.shadowRoot;
