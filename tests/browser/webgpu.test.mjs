@@ -90,6 +90,24 @@ describe('webgpu backend in Chromium', () => {
     }
     assert.deepEqual(problems, []);
   });
+
+  it('dispose() ends an instance of its own at once and destroys its device once the queue is done', async () => {
+    const { lost, messages } = await page.evaluate(async () => {
+      const { load } = await import('/index.js');
+      const pe = await load({ backend: 'webgpu' });
+      const table = pe.tokenEmbedding({ vocabSize: 10, dModel: 4 });  // its upload still queued
+      const deviceLost = pe.device.lost;
+      const disposing = pe.dispose();
+      const attempts = [() => pe.sinusoidal({ length: 2, dModel: 4 }), () => pe.alibiSlopes(4), () => table.lookup([1])];
+      const out = attempts.map((attempt) => { try { attempt(); return 'no error'; } catch (error) { return error.message; } });
+      await disposing;
+      table.dispose();
+      return { lost: (await deviceLost).reason, messages: out };
+    });
+    assert.equal(lost, 'destroyed');
+    assert.deepEqual(messages, Array(3).fill('posembed: this instance was disposed (pe.dispose()); load() another to go on'));
+    assert.equal((await run('(pe) => pe.sinusoidal({ length: 2, dModel: 2 })'))[0].data[1], 1, 'the shared instance is untouched');
+  });
 });
 
 describe('the site on the webgpu backend', () => {
