@@ -12,6 +12,10 @@
 namespace posembed {
 namespace {
 
+// Rows a head needs before a ramp of about twice their length pays, and the longest ramp worth keeping in cache.
+constexpr std::size_t kRowsPerRamp = 16;
+constexpr std::size_t kMaxRampLength = 65536;
+
 Status validate_lengths(int64_t query_length, int64_t key_length) {
   if (query_length < 1 || query_length > limits::kMaxLength) {
     return out_of_range("queryLength", "an integer in [1, 16777216]", static_cast<double>(query_length));
@@ -140,12 +144,28 @@ Status t5_bias_rows(std::span<const float> table, int64_t num_buckets, int64_t n
   if (first_row < 0 || out.size() % k != 0 || static_cast<std::size_t>(first_row) + rows > heads * q) {
     return Status::range_error("the rows must lie within numHeads * queryLength = " + std::to_string(heads * q) + " rows of keyLength values");
   }
-  parallel_for_each_row(static_cast<int64_t>(rows), key_length, [&](std::size_t r) {
-    const std::size_t head = (static_cast<std::size_t>(first_row) + r) / q;
-    const std::size_t query = (static_cast<std::size_t>(first_row) + r) % q;
-    const int32_t* by_key = relative_buckets.data() + (q - 1 - query);  // by_key[j] = bucket(j - query)
-    float* row = out.data() + r * k;
-    for (std::size_t j = 0; j < k; ++j) row[j] = table[static_cast<std::size_t>(by_key[j]) * heads + head];
+  // bias(i, head): the head's bias at relative position i - (q - 1), key - query; the row of query reads it
+  // from i = q - 1 - query on. That stretch is a window of one "ramp" of the head's biases: where a head has
+  // enough rows to repay building it, rows are copied from the ramp instead of gathered value by value.
+  const auto bias = [&](std::size_t i, std::size_t head) { return table[static_cast<std::size_t>(relative_buckets[i]) * heads + head]; };
+  const bool use_ramp = q >= kRowsPerRamp && relative_buckets.size() <= kMaxRampLength;
+  parallel_rows(static_cast<int64_t>(rows), min_rows_per_part(key_length), [&](int64_t first, int64_t count) {
+    std::unique_ptr<float[]> ramp(use_ramp ? new (std::nothrow) float[relative_buckets.size()] : nullptr);
+    std::size_t ramp_head = heads;  // none yet
+    for (auto r = static_cast<std::size_t>(first); r < static_cast<std::size_t>(first + count); ++r) {
+      const std::size_t head = (static_cast<std::size_t>(first_row) + r) / q;
+      const std::size_t start = q - 1 - (static_cast<std::size_t>(first_row) + r) % q;
+      float* row = out.data() + r * k;
+      if (!ramp) {
+        for (std::size_t j = 0; j < k; ++j) row[j] = bias(start + j, head);
+        continue;
+      }
+      if (head != ramp_head) {
+        for (std::size_t i = 0; i < relative_buckets.size(); ++i) ramp[i] = bias(i, head);
+        ramp_head = head;
+      }
+      std::copy_n(ramp.get() + start, k, row);
+    }
   });
   return {};
 }

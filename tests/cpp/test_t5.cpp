@@ -97,18 +97,21 @@ TEST_CASE("T5 bucket sweep against a double-precision reference", "[t5]") {
 
 TEST_CASE("T5 bucket matrix and bias gather by key - query", "[t5]") {
   const T5BucketParams params{16, 64, true};
-  std::vector<int32_t> matrix(5 * 9);
-  REQUIRE(t5_bucket_matrix(params, 5, 9, matrix).ok());
-  const int64_t heads = 3;
-  std::vector<float> table(static_cast<std::size_t>(16 * heads));
-  for (std::size_t i = 0; i < table.size(); ++i) table[i] = static_cast<float>(i) * 0.5f - 4.0f;
-  std::vector<float> bias(static_cast<std::size_t>(heads * 5 * 9));
-  REQUIRE(t5_bias(params, table, heads, 5, 9, bias).ok());
-  for (int64_t i = 0; i < 5; ++i) {
-    for (int64_t j = 0; j < 9; ++j) {
-      const int32_t bucket = t5_bucket(params, j - i);
-      CHECK(matrix[static_cast<std::size_t>(i * 9 + j)] == bucket);
-      for (int64_t h = 0; h < heads; ++h) CHECK(bias[static_cast<std::size_t>((h * 5 + i) * 9 + j)] == table[static_cast<std::size_t>(bucket * heads + h)]);
+  // 5 queries a head: gathered value by value; 20: copied from a ramp of the head's biases.
+  for (const int64_t queries : {5, 20}) {
+    std::vector<int32_t> matrix(static_cast<std::size_t>(queries * 9));
+    REQUIRE(t5_bucket_matrix(params, queries, 9, matrix).ok());
+    const int64_t heads = 3;
+    std::vector<float> table(static_cast<std::size_t>(16 * heads));
+    for (std::size_t i = 0; i < table.size(); ++i) table[i] = static_cast<float>(i) * 0.5f - 4.0f;
+    std::vector<float> bias(static_cast<std::size_t>(heads * queries * 9));
+    REQUIRE(t5_bias(params, table, heads, queries, 9, bias).ok());
+    for (int64_t i = 0; i < queries; ++i) {
+      for (int64_t j = 0; j < 9; ++j) {
+        const int32_t bucket = t5_bucket(params, j - i);
+        CHECK(matrix[static_cast<std::size_t>(i * 9 + j)] == bucket);
+        for (int64_t h = 0; h < heads; ++h) CHECK(bias[static_cast<std::size_t>((h * queries + i) * 9 + j)] == table[static_cast<std::size_t>(bucket * heads + h)]);
+      }
     }
   }
 }
