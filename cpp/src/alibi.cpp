@@ -8,16 +8,12 @@
 #include <new>
 #include <string>
 
+#include "head_ramps.hpp"
 #include "posembed/limits.hpp"
 #include "posembed/simd.hpp"
-#include "posembed/threads.hpp"
 
 namespace posembed {
 namespace {
-
-// Rows a head needs before a ramp of twice their length pays, and the longest ramp worth keeping in cache.
-constexpr std::size_t kRowsPerRamp = 16;
-constexpr std::size_t kMaxRampKeys = 32768;
 
 // out[j] = negative_slope * |query - j| for j < n; distances are exact integers in float up to 2^24.
 void write_distances(float* out, std::size_t n, std::size_t query, float negative_slope) {
@@ -77,30 +73,22 @@ Status alibi_bias_rows(const AlibiBiasParams& params, int64_t first_row, std::sp
   std::unique_ptr<float[]> slopes(new (std::nothrow) float[static_cast<std::size_t>(params.num_heads)]);
   if (!slopes) return Status::range_error("alibiBias: out of memory for the slopes");
   POSEMBED_RETURN_IF_ERROR(alibi_slopes(params.num_heads, {slopes.get(), static_cast<std::size_t>(params.num_heads)}));
-  const std::size_t first_query = k - q;
-  // A row is a window of its head's "ramp" of 2k - 1 values, -slope * |i - (k - 1)|: the row of query
-  // starts at k - 1 - query. Where a head has enough rows to repay building it, rows are copied from the
-  // ramp (the same products, so the same bits) instead of computed.
-  const bool use_ramp = q >= kRowsPerRamp && k <= kMaxRampKeys;
-  parallel_rows(static_cast<int64_t>(rows), min_rows_per_part(params.key_length), [&](int64_t first, int64_t count) {
-    std::unique_ptr<float[]> ramp(use_ramp ? new (std::nothrow) float[2 * k - 1] : nullptr);
-    std::size_t ramp_head = total_rows;  // none yet
-    for (auto r = static_cast<std::size_t>(first); r < static_cast<std::size_t>(first + count); ++r) {
-      const std::size_t head = (static_cast<std::size_t>(first_row) + r) / q;
-      const std::size_t query = first_query + (static_cast<std::size_t>(first_row) + r) % q;
-      float* row = out.data() + r * k;
-      // Keys beyond the query are masked when causal.
-      const std::size_t visible = params.causal ? query + 1 : k;
-      if (!ramp) {
-        write_distances(row, visible, query, -slopes[head]);
-      } else {
-        if (head != ramp_head) write_distances(ramp.get(), 2 * k - 1, k - 1, -slopes[head]);
-        ramp_head = head;
-        std::copy_n(ramp.get() + (k - 1 - query), visible, row);
-      }
-      std::fill(row + visible, row + k, -std::numeric_limits<float>::infinity());
-    }
-  });
+  // A head's ramp is its 2k - 1 values -slope * |p - (k - 1)|: the row of query starts at k - 1 - query (the
+  // same products as computing it, so the same bits).
+  detail::write_rows_from_ramps(
+      first_row, rows, q, k, 2 * k - 1, [&](float* ramp, std::size_t head) { write_distances(ramp, 2 * k - 1, k - 1, -slopes[head]); },
+      [&](float* row, std::size_t head, std::size_t start, const float* window) {
+        const std::size_t query = k - 1 - start;
+        // Keys beyond the query are masked when causal.
+        const std::size_t visible = params.causal ? query + 1 : k;
+        if (window) {
+          std::copy_n(window, visible, row);
+        } else {
+          write_distances(row, visible, query, -slopes[head]);
+        }
+        std::fill(row + visible, row + k, -std::numeric_limits<float>::infinity());
+      },
+      out.data());
   return {};
 }
 

@@ -6,15 +6,11 @@
 #include <new>
 #include <string>
 
+#include "head_ramps.hpp"
 #include "posembed/limits.hpp"
-#include "posembed/threads.hpp"
 
 namespace posembed {
 namespace {
-
-// Rows a head needs before a ramp of about twice their length pays, and the longest ramp worth keeping in cache.
-constexpr std::size_t kRowsPerRamp = 16;
-constexpr std::size_t kMaxRampLength = 65536;
 
 Status validate_lengths(int64_t query_length, int64_t key_length) {
   if (query_length < 1 || query_length > limits::kMaxLength) {
@@ -144,29 +140,22 @@ Status t5_bias_rows(std::span<const float> table, int64_t num_buckets, int64_t n
   if (first_row < 0 || out.size() % k != 0 || static_cast<std::size_t>(first_row) + rows > heads * q) {
     return Status::range_error("the rows must lie within numHeads * queryLength = " + std::to_string(heads * q) + " rows of keyLength values");
   }
-  // bias(i, head): the head's bias at relative position i - (q - 1), key - query; the row of query reads it
-  // from i = q - 1 - query on. That stretch is a window of one "ramp" of the head's biases: where a head has
-  // enough rows to repay building it, rows are copied from the ramp instead of gathered value by value.
-  const auto bias = [&](std::size_t i, std::size_t head) { return table[static_cast<std::size_t>(relative_buckets[i]) * heads + head]; };
-  const bool use_ramp = q >= kRowsPerRamp && relative_buckets.size() <= kMaxRampLength;
-  parallel_rows(static_cast<int64_t>(rows), min_rows_per_part(key_length), [&](int64_t first, int64_t count) {
-    std::unique_ptr<float[]> ramp(use_ramp ? new (std::nothrow) float[relative_buckets.size()] : nullptr);
-    std::size_t ramp_head = heads;  // none yet
-    for (auto r = static_cast<std::size_t>(first); r < static_cast<std::size_t>(first + count); ++r) {
-      const std::size_t head = (static_cast<std::size_t>(first_row) + r) / q;
-      const std::size_t start = q - 1 - (static_cast<std::size_t>(first_row) + r) % q;
-      float* row = out.data() + r * k;
-      if (!ramp) {
-        for (std::size_t j = 0; j < k; ++j) row[j] = bias(start + j, head);
-        continue;
-      }
-      if (head != ramp_head) {
-        for (std::size_t i = 0; i < relative_buckets.size(); ++i) ramp[i] = bias(i, head);
-        ramp_head = head;
-      }
-      std::copy_n(ramp.get() + start, k, row);
-    }
-  });
+  // A head's ramp is its bias at each relative position key - query = p - (q - 1), p < q + k - 1: the row of
+  // query starts at q - 1 - query.
+  const auto bias = [&](std::size_t p, std::size_t head) { return table[static_cast<std::size_t>(relative_buckets[p]) * heads + head]; };
+  detail::write_rows_from_ramps(
+      first_row, rows, q, k, relative_buckets.size(),
+      [&](float* ramp, std::size_t head) {
+        for (std::size_t p = 0; p < relative_buckets.size(); ++p) ramp[p] = bias(p, head);
+      },
+      [&](float* row, std::size_t head, std::size_t start, const float* window) {
+        if (window) {
+          std::copy_n(window, k, row);
+        } else {
+          for (std::size_t j = 0; j < k; ++j) row[j] = bias(start + j, head);
+        }
+      },
+      out.data());
   return {};
 }
 

@@ -38,7 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     // anchor may carry one a few ulps past 1), checked on up to 4096 of them against long double.
     const auto d = static_cast<std::size_t>(p.d_model);
     const std::size_t half = d / 2;
-    for (std::size_t at = 0; at < out.size(); at += std::max<std::size_t>(1, out.size() / 4096)) {
+    const std::size_t sample_step = std::max<std::size_t>(1, out.size() / 4096);
+    for (std::size_t at = 0; at < out.size(); at += sample_step) {
       const std::size_t column = at % d;
       const bool sine = p.layout == SinusoidalLayout::kSplit ? column < half : column % 2 == 0;
       const std::size_t pair = p.layout == SinusoidalLayout::kSplit ? column % half : column / 2;
