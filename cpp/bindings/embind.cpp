@@ -137,10 +137,10 @@ val js_t5_buckets(double num_buckets, double max_distance, bool bidirectional, u
                           heap_span<int32_t>(out, count)));
 }
 
-val js_t5_bucket_matrix(double num_buckets, double max_distance, bool bidirectional, double query_length, double key_length,
-                        uintptr_t out, double out_count) {
-  return to_js(t5_bucket_matrix(t5_params(num_buckets, max_distance, bidirectional), to_int64(query_length), to_int64(key_length),
-                                heap_span<int32_t>(out, out_count)));
+val js_t5_bucket_matrix_rows(double query_length, double key_length, uintptr_t relative_buckets, double relative_count, double first_row,
+                             double row_count, uintptr_t out) {
+  return to_js(t5_bucket_matrix_rows(to_int64(query_length), to_int64(key_length), heap_span<const int32_t>(relative_buckets, relative_count),
+                                     to_int64(first_row), heap_span<int32_t>(out, row_count * key_length)));
 }
 
 val js_t5_bias_rows(uintptr_t table, double table_count, double num_buckets, double num_heads, double query_length, double key_length,
@@ -315,7 +315,7 @@ EMSCRIPTEN_BINDINGS(posembed) {
   function("alibiSlopes", &posembed::js_alibi_slopes);
   function("alibiBiasRows", &posembed::js_alibi_bias_rows);
   function("t5Buckets", &posembed::js_t5_buckets);
-  function("t5BucketMatrix", &posembed::js_t5_bucket_matrix);
+  function("t5BucketMatrixRows", &posembed::js_t5_bucket_matrix_rows);
   function("t5BiasRows", &posembed::js_t5_bias_rows);
   function("ropeInvFreq", &posembed::js_rope_inv_freq);
   function("ropeAttentionFactor", &posembed::js_rope_attention_factor);

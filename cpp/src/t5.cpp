@@ -33,6 +33,23 @@ std::unique_ptr<int32_t[]> relative_buckets(const T5BucketParams& params, int64_
   return buckets;
 }
 
+// The arguments of a run of rows (of the bucket matrix or the bias) written from relative buckets:
+// total_rows (named by total_rows_are) rows of keyLength values in all, out_size values from first_row on.
+Status validate_rows(int64_t query_length, int64_t key_length, std::span<const int32_t> relative_buckets, int64_t first_row,
+                     std::size_t out_size, int64_t total_rows, const char* total_rows_are) {
+  POSEMBED_RETURN_IF_ERROR(validate_lengths(query_length, key_length));
+  const auto k = static_cast<std::size_t>(key_length);
+  const auto span = static_cast<std::size_t>(query_length + key_length - 1);
+  if (relative_buckets.size() != span) {
+    return Status::range_error("relative buckets must hold queryLength + keyLength - 1 = " + std::to_string(span) + " elements, got " +
+                               std::to_string(relative_buckets.size()));
+  }
+  if (first_row < 0 || out_size % k != 0 || static_cast<std::size_t>(first_row) + out_size / k > static_cast<std::size_t>(total_rows)) {
+    return Status::range_error(std::string("the rows must lie within ") + total_rows_are + " = " + std::to_string(total_rows) + " rows of keyLength values");
+  }
+  return {};
+}
+
 Status validate_heads(int64_t num_heads) {
   if (num_heads < 1 || num_heads > 4096) return out_of_range("numHeads", "an integer in [1, 4096]", static_cast<double>(num_heads));
   return {};
@@ -89,14 +106,22 @@ Status t5_buckets(const T5BucketParams& params, std::span<const int32_t> relativ
 Status t5_bucket_matrix(const T5BucketParams& params, int64_t query_length, int64_t key_length, std::span<int32_t> out) {
   POSEMBED_RETURN_IF_ERROR(validate(params));
   POSEMBED_RETURN_IF_ERROR(validate_lengths(query_length, key_length));
-  const auto q = static_cast<std::size_t>(query_length);
-  const auto k = static_cast<std::size_t>(key_length);
-  if (out.size() != q * k) return output_size_error(q * k, out.size());
+  const auto elements = static_cast<std::size_t>(query_length) * static_cast<std::size_t>(key_length);
+  if (out.size() != elements) return output_size_error(elements, out.size());
   const auto buckets = relative_buckets(params, query_length, key_length);
   if (!buckets) return out_of_memory("t5Buckets");
-  for (std::size_t i = 0; i < q; ++i) {
-    const int32_t* by_key = buckets.get() + (q - 1 - i);  // by_key[j] = bucket(j - i)
-    std::copy(by_key, by_key + k, out.data() + i * k);
+  return t5_bucket_matrix_rows(query_length, key_length, {buckets.get(), static_cast<std::size_t>(query_length + key_length - 1)}, 0, out);
+}
+
+Status t5_bucket_matrix_rows(int64_t query_length, int64_t key_length, std::span<const int32_t> relative_buckets, int64_t first_row,
+                             std::span<int32_t> out) {
+  POSEMBED_RETURN_IF_ERROR(validate_rows(query_length, key_length, relative_buckets, first_row, out.size(), query_length, "queryLength"));
+  const auto q = static_cast<std::size_t>(query_length);
+  const auto k = static_cast<std::size_t>(key_length);
+  const std::size_t rows = out.size() / k;
+  for (std::size_t r = 0; r < rows; ++r) {
+    const int32_t* by_key = relative_buckets.data() + (q - 1 - (static_cast<std::size_t>(first_row) + r));  // by_key[j] = bucket(j - i)
+    std::copy_n(by_key, k, out.data() + r * k);
   }
   return {};
 }
@@ -116,8 +141,8 @@ Status t5_bias(const T5BucketParams& params, std::span<const float> table, int64
 
 Status t5_bias_rows(std::span<const float> table, int64_t num_buckets, int64_t num_heads, int64_t query_length, int64_t key_length,
                     std::span<const int32_t> relative_buckets, int64_t first_row, std::span<float> out) {
-  POSEMBED_RETURN_IF_ERROR(validate_lengths(query_length, key_length));
   POSEMBED_RETURN_IF_ERROR(validate_heads(num_heads));
+  POSEMBED_RETURN_IF_ERROR(validate_rows(query_length, key_length, relative_buckets, first_row, out.size(), num_heads * query_length, "numHeads * queryLength"));
   if (num_buckets < 1 || num_buckets > 65536) return out_of_range("numBuckets", "an integer in [1, 65536]", static_cast<double>(num_buckets));
   const auto heads = static_cast<std::size_t>(num_heads);
   if (table.size() != static_cast<std::size_t>(num_buckets) * heads) {
@@ -126,10 +151,6 @@ Status t5_bias_rows(std::span<const float> table, int64_t num_buckets, int64_t n
   }
   const auto q = static_cast<std::size_t>(query_length);
   const auto k = static_cast<std::size_t>(key_length);
-  if (relative_buckets.size() != q + k - 1) {
-    return Status::range_error("relative buckets must hold queryLength + keyLength - 1 = " + std::to_string(q + k - 1) + " elements, got " +
-                               std::to_string(relative_buckets.size()));
-  }
   for (std::size_t r = 0; r < relative_buckets.size(); ++r) {
     if (relative_buckets[r] < 0 || relative_buckets[r] >= num_buckets) {
       return out_of_range("relative bucket " + std::to_string(r), "an integer in [0, numBuckets - 1] = [0, " + std::to_string(num_buckets - 1) + "]",
@@ -137,9 +158,6 @@ Status t5_bias_rows(std::span<const float> table, int64_t num_buckets, int64_t n
     }
   }
   const std::size_t rows = out.size() / k;
-  if (first_row < 0 || out.size() % k != 0 || static_cast<std::size_t>(first_row) + rows > heads * q) {
-    return Status::range_error("the rows must lie within numHeads * queryLength = " + std::to_string(heads * q) + " rows of keyLength values");
-  }
   // A head's ramp is its bias at each relative position key - query = p - (q - 1), p < q + k - 1: the row of
   // query starts at q - 1 - query.
   const auto bias = [&](std::size_t p, std::size_t head) { return table[static_cast<std::size_t>(relative_buckets[p]) * heads + head]; };

@@ -116,7 +116,7 @@ TEST_CASE("T5 bucket matrix and bias gather by key - query", "[t5]") {
   }
 }
 
-TEST_CASE("T5 bias written in runs of rows equals it written whole", "[t5]") {
+TEST_CASE("T5 bias and bucket matrix written in runs of rows equal them written whole", "[t5]") {
   const T5BucketParams params{32, 128, true};
   const int64_t heads = 3, q = 50, k = 70;
   std::vector<float> table(static_cast<std::size_t>(32 * heads));
@@ -133,6 +133,21 @@ TEST_CASE("T5 bias written in runs of rows equals it written whole", "[t5]") {
     }
     CHECK(rows == whole);
   }
+  std::vector<int32_t> whole_matrix(static_cast<std::size_t>(q * k));
+  REQUIRE(t5_bucket_matrix(params, q, k, whole_matrix).ok());
+  for (const int64_t run : {1, 7, 50}) {
+    std::vector<int32_t> rows(whole_matrix.size());
+    for (int64_t first = 0; first < q; first += run) {
+      const int64_t count = std::min(run, q - first);
+      REQUIRE(t5_bucket_matrix_rows(q, k, relative, first, std::span<int32_t>(rows).subspan(static_cast<std::size_t>(first * k), static_cast<std::size_t>(count * k))).ok());
+    }
+    CHECK(rows == whole_matrix);
+  }
+  std::vector<int32_t> one_bucket_row(static_cast<std::size_t>(k));
+  CHECK(t5_bucket_matrix_rows(q, k, relative, q, one_bucket_row).message() == "the rows must lie within queryLength = 50 rows of keyLength values");
+  CHECK(t5_bucket_matrix_rows(q, k, relative, -1, one_bucket_row).message() == "the rows must lie within queryLength = 50 rows of keyLength values");
+  CHECK(t5_bucket_matrix_rows(q, k, std::span<const int32_t>(relative).first(10), 0, one_bucket_row).message() ==
+        "relative buckets must hold queryLength + keyLength - 1 = 119 elements, got 10");
   std::vector<float> one_row(static_cast<std::size_t>(k));
   relative[5] = 32;
   CHECK(t5_bias_rows(table, 32, heads, q, k, relative, 0, one_row).message() == "relative bucket 5 must be an integer in [0, numBuckets - 1] = [0, 31], got 32");

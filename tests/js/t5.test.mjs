@@ -47,6 +47,43 @@ describeEachModule('t5', (instance) => {
     }
   });
 
+  it('a fresh t5Buckets or JS out larger than a block is written a block at a time: bucket(key - query), as on the heap', () => {
+    const [queryLength, keyLength] = [600, 500];  // 300,000 ints: 2 fresh blocks, 5 into a JS out
+    const byRelative = pe.t5Bucket(Int32Array.from({ length: queryLength + keyLength - 1 }, (_, r) => r - (queryLength - 1))).data;
+    const expected = Int32Array.from({ length: queryLength * keyLength }, (_, c) => byRelative[(c % keyLength) - Math.floor(c / keyLength) + queryLength - 1]);
+    assert.deepEqual(pe.t5Buckets({ queryLength, keyLength }).data, expected);
+    const out = new Int32Array(queryLength * keyLength);
+    assert.equal(pe.t5Buckets({ queryLength, keyLength, out }).data, out);
+    assert.deepEqual(out, expected);
+    const heap = pe.allocate(queryLength * keyLength, { type: 'int32' });
+    pe.t5Buckets({ queryLength, keyLength, out: heap.data });
+    assert.deepEqual(heap.data, expected);
+    heap.dispose();
+  });
+
+  it('writes a heap out whose view the buckets\' computation detaches by growing the heap', () => {
+    const byRelative = (p) => pe.t5Bucket([p]).data[0];
+    const table = { data: Float32Array.from({ length: 32 }, (_, i) => i), shape: [32, 1] };
+    // Each call needs more heap than the last left free: its out (2^21, then 2^22 values) and twice as much
+    // for the buckets of as many relative positions.
+    const calls = [[2 ** 21, 'int32', (keyLength, out) => pe.t5Buckets({ queryLength: 1, keyLength, out })],
+      [2 ** 22, 'float32', (keyLength, out) => pe.t5Bias(table, { queryLength: 1, keyLength, out })]];
+    for (const [keyLength, type, call] of calls) {
+      const heap = pe.allocate(keyLength, { type });
+      try {
+        const heapBefore = pe.memory().heapBytes;
+        const result = call(keyLength, heap.data);
+        assert.ok(pe.memory().heapBytes > heapBefore, 'the heap grew during the call');
+        for (const j of [0, 1, 17, 1000, keyLength - 1]) {
+          assert.equal(result.data[j], byRelative(j));
+          assert.equal(heap.data[j], byRelative(j));
+        }
+      } finally {
+        heap.dispose();
+      }
+    }
+  });
+
   it('rejects bad parameters with their ranges', () => {
     assert.throws(() => pe.t5Bias({ data: new Float32Array(32), shape: [32, 1] }, { queryLength: 2 ** 24 + 1, keyLength: 2 }), { name: 'RangeError', message: 'queryLength must be an integer in [1, 16777216], got 16777217' });
     assert.throws(() => pe.t5Bucket([1.5]), { name: 'RangeError', message: 'relativePositions[0] must be an integer in [-2147483647, 2147483647], got 1.5' });

@@ -256,6 +256,12 @@ for (const { name, options } of MODULES.filter((m) => m.name !== 'wasm scalar'))
       const before = heap.data;
       const big = pe.tokenEmbedding({ vocabSize: 4096, dModel: 8192 });  // 128 MiB: grows the heap
       assert.equal(before.length, detaches ? 0 : 16, detaches ? 'the old view is detached by the growth' : 'a view of shared memory outlives a growth');
+      if (detaches) {
+        assert.throws(() => pe.sinusoidal({ length: 4, dModel: 4, out: before }),
+          { name: 'RangeError', message: "out must hold exactly 16 elements, got 0: its buffer is detached, as a view of the wasm heap is once the heap grows (read the pe.allocate() array's .data again after each call)" });
+        assert.throws(() => pe.applyRope({ data: before, shape: [4, 4] }), { name: 'RangeError', message: /^x.shape \[4,4\] holds 16 elements but x.data has 0: its buffer is detached/ });
+      }
+      assert.throws(() => pe.sinusoidal({ length: 4, dModel: 4, out: new Float32Array(0) }), { name: 'RangeError', message: 'out must hold exactly 16 elements, got 0' });
       assert.equal(heap.data.length, 16);
       pe.sinusoidal({ length: 4, dModel: 4, out: heap.data });
       assert.equal(heap.data[1], 1);

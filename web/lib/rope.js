@@ -1,5 +1,5 @@
 // Rotary position embedding: inverse frequencies with HF's scalings, and the rotation of [..., seq, headDim].
-import { describe, integer, number, oneOf, options } from './validate.js';
+import { describe, integer, lengthOf, number, oneOf, options } from './validate.js';
 import { checkedShape, elementCount, MAX_INT32 } from './tensor.js';
 import { STREAM_BLOCK, streamTarget } from './wasm.js';
 
@@ -72,7 +72,7 @@ export function ropeParams(core, x, opts, { allowGpu = false } = {}) {
   const shape = checkedShape('x.shape', x.shape);
   if (shape.length < 2) throw new RangeError(`x.shape must have at least 2 dimensions [..., seq, headDim], got [${shape}]`);
   const elements = elementCount(shape);
-  if (!isGpu && elements !== x.data.length) throw new RangeError(`x.shape [${shape}] holds ${elements} elements but x.data has ${x.data.length}`);
+  if (!isGpu && elements !== x.data.length) throw new RangeError(`x.shape [${shape}] holds ${elements} elements but x.data has ${lengthOf(x.data)}`);
   const headDim = integer('x.shape[-1] (headDim)', shape.at(-1), 2, core.limits.maxDModel);
   const seq = integer('x.shape[-2] (seq)', shape.at(-2), 1, MAX_INT32);
   const rotaryDim = integer('rotaryDim', o.rotaryDim ?? headDim, 2, headDim, { even: true });

@@ -38,11 +38,15 @@ export function t5BucketsParams(core, opts) {
   return { queryLength, keyLength, ...bucketParams(o), out: o.out };
 }
 
+// Written a run of rows at a time (a large result streams through the heap), the buckets computed once.
 export function t5Buckets(core, opts) {
-  const { queryLength, keyLength, numBuckets, maxDistance, bidirectional, out } = t5BucketsParams(core, opts);
-  const elements = queryLength * keyLength;
-  const data = core.produce({ elements, what: 'the bucket matrix', out, type: Int32Array },
-    (pointer) => core.module.t5BucketMatrix(numBuckets, maxDistance, bidirectional, queryLength, keyLength, pointer, elements));
+  const p = t5BucketsParams(core, opts);
+  const { queryLength, keyLength } = p;
+  const outAfter = core.keep(p.out);
+  const buckets = relativeBuckets(core, p);
+  const data = core.produceRows({ rows: queryLength, rowElements: keyLength, what: 'the bucket matrix', out: outAfter(), type: Int32Array,
+    inputs: [{ data: buckets, what: 'the relative buckets' }] },
+  (outPointer, firstRow, rowCount, bucketsPointer) => core.module.t5BucketMatrixRows(queryLength, keyLength, bucketsPointer, buckets.length, firstRow, rowCount, outPointer));
   return { data, shape: [queryLength, keyLength] };
 }
 
@@ -68,9 +72,10 @@ export function t5BiasParams(core, table, opts) {
 // Written a run of rows at a time (a large result streams through the heap), the buckets computed once.
 export function t5Bias(core, table, opts) {
   const p = t5BiasParams(core, table, opts);
-  const { queryLength, keyLength, numBuckets, numHeads, data, out } = p;
+  const { queryLength, keyLength, numBuckets, numHeads, data } = p;
+  const outAfter = core.keep(p.out);
   const buckets = relativeBuckets(core, p);
-  const bias = core.produceRows({ rows: numHeads * queryLength, rowElements: keyLength, what: 'the T5 bias', out,
+  const bias = core.produceRows({ rows: numHeads * queryLength, rowElements: keyLength, what: 'the T5 bias', out: outAfter(),
     inputs: [{ data, what: 'the bias table' }, { data: buckets, what: 'the relative buckets' }] },
   (outPointer, firstRow, rowCount, tablePointer, bucketsPointer) => core.module.t5BiasRows(tablePointer, data.length, numBuckets, numHeads,
     queryLength, keyLength, bucketsPointer, buckets.length, firstRow, rowCount, outPointer));

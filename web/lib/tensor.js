@@ -1,5 +1,5 @@
 // Plain tensors: { data: Float32Array | Int32Array, shape: number[] }, row-major, owned by the caller.
-import { describe, integer } from './validate.js';
+import { describe, integer, lengthOf } from './validate.js';
 
 export const MAX_INT32 = 2 ** 31 - 1;
 
@@ -27,7 +27,7 @@ export function tokenIds(ids, vocabSize, name = 'ids') {
     if (!(ids.data instanceof Int32Array)) throw new TypeError(`${name}.data must be an Int32Array, got ${describe(ids.data)}`);
     const shape = checkedShape(`${name}.shape`, ids.shape);
     if (elementCount(shape) !== ids.data.length) {
-      throw new RangeError(`${name}.shape [${shape}] holds ${elementCount(shape)} elements but ${name}.data has ${ids.data.length}`);
+      throw new RangeError(`${name}.shape [${shape}] holds ${elementCount(shape)} elements but ${name}.data has ${lengthOf(ids.data)}`);
     }
     return checkedIds(name, { data: ids.data, shape }, vocabSize);
   }
@@ -63,7 +63,7 @@ export function floatMatrix(name, value, rows, columns) {
     throw new RangeError(`${name}.shape must be [${rows}, ${columns}], got [${shape}]`);
   }
   if (value.data.length !== rows * columns) {
-    throw new RangeError(`${name}.data must hold ${rows * columns} elements, got ${value.data.length}`);
+    throw new RangeError(`${name}.data must hold ${rows * columns} elements, got ${lengthOf(value.data)}`);
   }
   for (let i = 0; i < value.data.length; i++) {
     if (!Number.isFinite(value.data[i])) throw new RangeError(`${name}.data[${i}] must be finite, got ${value.data[i]}`);

@@ -47,10 +47,27 @@ export function options(name, value, known) {
   return value;
 }
 
+// The length of a caller's typed array, for a message; where it is 0 because its memory is gone, it says so:
+// a view of the wasm heap taken before the heap grew (a pe.allocate() array's .data, read too early) or of
+// a transferred buffer.
+export function lengthOf(array) {
+  if (array.length > 0 || !isDetached(array.buffer)) return String(array.length);
+  return "0: its buffer is detached, as a view of the wasm heap is once the heap grows (read the pe.allocate() array's .data again after each call)";
+}
+
+function isDetached(buffer) {
+  try {
+    buffer.slice(0, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 // A caller's output buffer: a typed array of exactly the result's size (a new one when not given).
 export function outBuffer(value, elements, type = Float32Array) {
   if (!(value instanceof type)) throw new TypeError(`out must be a ${type.name}, got ${describe(value)}`);
-  if (value.length !== elements) throw new RangeError(`out must hold exactly ${elements} elements, got ${value.length}`);
+  if (value.length !== elements) throw new RangeError(`out must hold exactly ${elements} elements, got ${lengthOf(value)}`);
   return value;
 }
 

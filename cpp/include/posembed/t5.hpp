@@ -26,6 +26,11 @@ Status t5_buckets(const T5BucketParams& params, std::span<const int32_t> relativ
 // out[i][j] = bucket(j - i), [queryLength, keyLength].
 Status t5_bucket_matrix(const T5BucketParams& params, int64_t query_length, int64_t key_length, std::span<int32_t> out);
 
+// A run of t5_bucket_matrix's rows, from first_row on, as many as out holds, given relative_buckets as for
+// t5_bias_rows below: a large matrix can be written a block of rows at a time, its buckets computed once.
+Status t5_bucket_matrix_rows(int64_t query_length, int64_t key_length, std::span<const int32_t> relative_buckets, int64_t first_row,
+                             std::span<int32_t> out);
+
 // out[h][i][j] = table[bucket(j - i)][h]; table: [numBuckets, numHeads].
 Status t5_bias(const T5BucketParams& params, std::span<const float> table, int64_t num_heads, int64_t query_length,
                int64_t key_length, std::span<float> out);
