@@ -61,13 +61,14 @@ describeEachModule('t5', (instance) => {
     heap.dispose();
   });
 
-  it('writes a heap out whose view the buckets\' computation detaches by growing the heap', () => {
+  it('writes a heap out, and reads a heap table, whose views the buckets\' computation detaches by growing the heap', () => {
     const byRelative = (p) => pe.t5Bucket([p]).data[0];
-    const table = { data: Float32Array.from({ length: 32 }, (_, i) => i), shape: [32, 1] };
+    const onHeap = pe.allocate(32);  // the bias table, read after the growth from where it lay
+    onHeap.data.set(Float32Array.from({ length: 32 }, (_, i) => i));
     // Each call needs more heap than the last left free: its out (2^21, then 2^22 values) and twice as much
     // for the buckets of as many relative positions.
     const calls = [[2 ** 21, 'int32', (keyLength, out) => pe.t5Buckets({ queryLength: 1, keyLength, out })],
-      [2 ** 22, 'float32', (keyLength, out) => pe.t5Bias(table, { queryLength: 1, keyLength, out })]];
+      [2 ** 22, 'float32', (keyLength, out) => pe.t5Bias({ data: onHeap.data, shape: [32, 1] }, { queryLength: 1, keyLength, out })]];
     for (const [keyLength, type, call] of calls) {
       const heap = pe.allocate(keyLength, { type });
       try {
@@ -82,6 +83,7 @@ describeEachModule('t5', (instance) => {
         heap.dispose();
       }
     }
+    onHeap.dispose();
   });
 
   it('rejects bad parameters with their ranges', () => {

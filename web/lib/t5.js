@@ -72,9 +72,10 @@ export function t5BiasParams(core, table, opts) {
 // Written a run of rows at a time (a large result streams through the heap), the buckets computed once.
 export function t5Bias(core, table, opts) {
   const p = t5BiasParams(core, table, opts);
-  const { queryLength, keyLength, numBuckets, numHeads, data } = p;
-  const outAfter = core.keep(p.out);
+  const { queryLength, keyLength, numBuckets, numHeads } = p;
+  const [outAfter, dataAfter] = [core.keep(p.out), core.keep(p.data)];
   const buckets = relativeBuckets(core, p);
+  const data = dataAfter();
   const bias = core.produceRows({ rows: numHeads * queryLength, rowElements: keyLength, what: 'the T5 bias', out: outAfter(),
     inputs: [{ data, what: 'the bias table' }, { data: buckets, what: 'the relative buckets' }] },
   (outPointer, firstRow, rowCount, tablePointer, bucketsPointer) => core.module.t5BiasRows(tablePointer, data.length, numBuckets, numHeads,

@@ -288,12 +288,12 @@ export class WasmCore {
     return (pointer) => this.module.HEAPU8.copyWithin(pointer, from, to);
   }
 
-  // For an op that allocates before it writes its `out` (a growth of the memory detaches views of the
-  // heap): call before allocating; the function it returns gives `out` again afterwards, a fresh view of
-  // the same bytes where it lies on the heap.
-  keep(out) {
-    if (!this.onHeap(out)) return () => out;
-    const { constructor, byteOffset, length } = out;
+  // For an op that allocates before it reads an input or writes its `out` (a growth of the memory detaches
+  // views of the heap): call before allocating; the function it returns gives the array again afterwards, a
+  // fresh view of the same bytes where it lies on the heap.
+  keep(array) {
+    if (!this.onHeap(array)) return () => array;
+    const { constructor, byteOffset, length } = array;
     return () => this.view(constructor, byteOffset, length);
   }
 
