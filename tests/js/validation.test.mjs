@@ -203,6 +203,27 @@ for (const { name, options } of MODULES.filter((m) => m.name !== 'wasm scalar'))
       heap.dispose();
     });
 
+    it('a heap out may be the x that RoPE rotates (or the relative positions t5Bucket maps); any other overlap with a heap input is refused', () => {
+      const x = Float32Array.from({ length: 4 * 8 }, (_, i) => Math.cos(i));
+      const rotated = pe.applyRope({ data: x, shape: [4, 8] }, { offset: 2, layout: 'interleaved' }).data;
+      const heap = pe.allocate(4 * 8);
+      heap.data.set(x);
+      pe.applyRope({ data: heap.data, shape: [4, 8] }, { offset: 2, layout: 'interleaved', out: heap.data });
+      assert.deepEqual(heap.data, rotated);
+      const relative = pe.allocate(5, { type: 'int32' });
+      relative.data.set([-300, -2, 0, 3, 300]);
+      pe.t5Bucket(relative.data, { out: relative.data });
+      assert.deepEqual(relative.data, pe.t5Bucket([-300, -2, 0, 3, 300]).data);
+      const square = pe.allocate(8 * 8);
+      square.data.set(Float32Array.from({ length: 64 }, (_, i) => Math.sin(i)));
+      const a = { data: square.data, shape: [8, 8] };
+      assert.throws(() => pe.similarity(a, a, { out: square.data }), { name: 'RangeError', message: 'out must not overlap a on the wasm heap: give it an array of its own (pe.allocate)' });
+      const half = square.data.subarray(16, 48);  // [4, 8] inside the same bytes as a
+      assert.throws(() => pe.applyRope({ data: square.data.subarray(0, 32), shape: [4, 8] }, { out: half }), { name: 'RangeError', message: /^out must not overlap x/ });
+      assert.throws(() => pe.interpolatePositions({ data: square.data.subarray(0, 24), shape: [3, 8] }, 4, { out: half }), { name: 'RangeError', message: /^out must not overlap the table/ });
+      for (const array of [heap, relative, square]) array.dispose();
+    });
+
     it('a heap input is read in place, and chains: RoPE of a heap tensor into another heap array', () => {
       const x = pe.allocate(4 * 8);
       x.data.set(Float32Array.from({ length: 32 }, (_, i) => i / 7));

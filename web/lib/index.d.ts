@@ -206,7 +206,7 @@ export interface Posembed {
   pca(x: Tensor<Float32Array>, options?: { components?: number; out?: Float32Array }): Tensor<Float32Array>;
   readNpy(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Tensor<Float32Array>;
   readSafetensors(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Record<string, Tensor<Float32Array>>;
-  /** An array on the wasm heap: written in place as `out`, read in place as an input. */
+  /** An array on the wasm heap: written in place as `out`, read in place as an input (an `out` sharing bytes with a heap input throws, except that applyRope rotates `x` in place when `out` is `x.data`). */
   allocate(elements: number, options?: { type?: 'float32' }): HeapArray<Float32Array>;
   allocate(elements: number, options: { type: 'int32' }): HeapArray<Int32Array>;
   /** Heap size and live allocations, for leak checks. */

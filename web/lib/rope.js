@@ -94,7 +94,7 @@ export function applyRope(core, x, opts) {
   const p = ropeParams(core, x, opts);
   if (!core.onHeap(x.data) && p.elements > STREAM_BLOCK) return streamRope(core, x, p);
   const { shape, elements, rows, headDim, seq, rotaryDim, base, layout, positions, scaling, out } = p;
-  const data = core.produce({ elements, what: 'the rotated x', out, inputs: [{ data: x.data, what: 'x' }, { data: positions, what: 'the positions' }] },
+  const data = core.produce({ elements, what: 'the rotated x', out, inputs: [{ data: x.data, what: 'x', inPlace: true }, { data: positions, what: 'the positions' }] },
     (outPointer, xPointer, positionsPointer) => core.module.applyRope(headDim, rotaryDim, base, layout, scaling, xPointer, rows, positionsPointer, seq, outPointer));
   return { data, shape };
 }

@@ -22,7 +22,7 @@ export function t5Bucket(core, relative, opts) {
   const o = options('t5Bucket options', opts, [...BUCKET_OPTIONS, 'out']);
   const { numBuckets, maxDistance, bidirectional } = bucketParams(o);
   const positions = relativePositions(relative);
-  const data = core.produce({ elements: positions.length, what: 'the buckets', out: o.out, type: Int32Array, inputs: [{ data: positions, what: 'the relative positions' }] },
+  const data = core.produce({ elements: positions.length, what: 'the buckets', out: o.out, type: Int32Array, inputs: [{ data: positions, what: 'the relative positions', inPlace: true }] },
     (outPointer, inPointer) => core.module.t5Buckets(numBuckets, maxDistance, bidirectional, inPointer, positions.length, outPointer));
   return { data, shape: [positions.length] };
 }

@@ -27,6 +27,17 @@ const ERROR_TYPES = { RangeError, TypeError, Error, WeightFileError };
 // Where a result streamed in blocks goes: `target`, the caller's JS array `out` (checked: exactly `elements`
 // of `type`) or, for a fresh result, a new one (it never needs its size on the heap; `what` names the data
 // where JS cannot allocate that much), and the elements of each block.
+// A heap out sharing bytes with a heap input would be written while the kernel still reads the input: wrong
+// values, without a word. Inputs marked inPlace are read element by element before being written, so an
+// out may be the input itself (RoPE rotating x in place), though not overlap it shifted.
+function refuseOverlap(out, inputs) {
+  for (const { data, what, inPlace } of inputs) {
+    if (inPlace && data.byteOffset === out.byteOffset) continue;
+    const apart = data.byteOffset + data.byteLength <= out.byteOffset || out.byteOffset + out.byteLength <= data.byteOffset;
+    if (!apart) throw new RangeError(`out must not overlap ${what} on the wasm heap: give it an array of its own (pe.allocate)`);
+  }
+}
+
 export function streamTarget(out, elements, what, type = Float32Array) {
   if (out !== undefined) return { target: outBuffer(out, elements, type), blockElements: STREAM_BLOCK };
   try {
@@ -220,10 +231,11 @@ export class WasmCore {
   // result into `out` (validated: exactly `elements` long) or a new array, which it returns. The heap
   // buffers are freed whatever happens. Arrays that already live on this heap (from pe.allocate) are used
   // in place: no copy in, and an `out` there is written directly (a fresh view of it is returned, since a
-  // memory growth during the call detaches old views).
+  // memory growth during the call detaches old views); it may share bytes only with inputs marked inPlace.
   produce({ elements, what, out, type = Float32Array, inputs = [] }, kernel) {
     if (out !== undefined) outBuffer(out, elements, type);
     const direct = out !== undefined && this.onHeap(out);
+    if (direct) refuseOverlap(out, inputs.filter((input) => this.onHeap(input.data)));
     const outOffset = direct ? out.byteOffset : null;  // before allocating: a growth detaches the view
     const placed = this.#placed(inputs);
     const requests = [...(direct ? [] : [[elements * type.BYTES_PER_ELEMENT, what]]), ...placed.requests];
