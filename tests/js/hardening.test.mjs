@@ -156,6 +156,28 @@ describe('hardening', () => {
     assert.equal(pe.memory().liveAllocations, before);
   });
 
+  it('a view kept from a heap array that is itself dropped (pe.allocate(n).data) keeps it alive: nothing else is given its memory', async () => {
+    let kept = pe.allocate(1024).data;
+    const live = pe.memory().liveAllocations;
+    for (let round = 0; round < 5; round++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.equal(pe.memory().liveAllocations, live, 'the array lives on while its view does');
+    const table = pe.tokenEmbedding({ vocabSize: 32, dModel: 32, init: { seed: 1 } });  // as large: would take freed memory
+    const weights = table.weights.data;
+    pe.sinusoidal({ length: 32, dModel: 32, out: kept });
+    assert.deepEqual(table.weights.data, weights);
+    assert.deepEqual(kept, pe.sinusoidal({ length: 32, dModel: 32 }).data);
+    table.dispose();
+    kept = null;
+    for (let round = 0; round < 20 && pe.memory().liveAllocations >= live; round++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.equal(pe.memory().liveAllocations, live - 1, 'and is freed once the view goes too');
+  });
+
   it('a request the heap cannot hold fails cleanly, naming the bytes, and the module stays usable', () => {
     assert.throws(() => pe.allocate(2 ** 29), { name: 'RangeError', message: /needs 2147483648 bytes, more than the 2130706432 bytes the wasm heap can hold/ });
     const big = pe.allocate(2 ** 28);  // 1 GiB: the heap grows to hold it

@@ -224,6 +224,26 @@ for (const { name, options } of MODULES.filter((m) => m.name !== 'wasm scalar'))
       for (const array of [heap, relative, square]) array.dispose();
     });
 
+    it('a view of a disposed heap array is refused as out and as input, before anything is written', () => {
+      const disposed = pe.allocate(64);
+      const view = disposed.data;
+      disposed.dispose();
+      const table = pe.tokenEmbedding({ vocabSize: 8, dModel: 8, init: { seed: 2 } });  // may take the freed memory
+      const weights = table.weights.data;
+      const reused = pe.allocate(64);  // or this one may
+      reused.data.fill(7);
+      assert.throws(() => pe.sinusoidal({ length: 8, dModel: 8, out: view }), { name: 'RangeError', message: 'out is a view of a pe.allocate() array that was disposed' });
+      assert.throws(() => pe.similarity({ data: view, shape: [8, 8] }), { name: 'RangeError', message: 'a is a view of a pe.allocate() array that was disposed' });
+      assert.throws(() => pe.applyRope({ data: view, shape: [8, 8] }), { name: 'RangeError', message: 'x.data is a view of a pe.allocate() array that was disposed' });
+      // A view made by hand on heap bytes outside every live heap array (here: the module's static data) too.
+      const stray = new Float32Array(reused.data.buffer, 0, 64);
+      assert.throws(() => pe.sinusoidal({ length: 8, dModel: 8, out: stray }), { name: 'RangeError', message: 'out is a view of the wasm heap outside every live pe.allocate() array: was its array disposed?' });
+      assert.deepEqual(table.weights.data, weights);
+      assert.ok(reused.data.every((v) => v === 7));
+      table.dispose();
+      reused.dispose();
+    });
+
     it('a heap input is read in place, and chains: RoPE of a heap tensor into another heap array', () => {
       const x = pe.allocate(4 * 8);
       x.data.set(Float32Array.from({ length: 32 }, (_, i) => i / 7));

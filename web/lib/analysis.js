@@ -35,7 +35,7 @@ export function nearestRows(core, table, rows, columns, query, opts) {
   if (!vector) throw new TypeError(`query must be a Float32Array or an array of ${columns} numbers, got ${describe(query)}`);
   if (vector.length !== columns) throw new RangeError(`query must hold dModel = ${columns} numbers, got ${vector.length}`);
   vector.forEach((v, i) => { if (!Number.isFinite(v)) throw new RangeError(`query[${i}] must be finite, got ${v}`); });
-  const copyQuery = core.copier(vector);
+  const copyQuery = core.copier(vector, 'query');
   return core.withHeap([[k * 4, 'the indices'], [k * 4, 'the scores'], [columns * 4, 'the query']], (indices, scores, queryPointer) => {
     copyQuery(queryPointer);
     core.check(core.module.nearestRows(table, rows, columns, queryPointer, metric, k, indices, scores));

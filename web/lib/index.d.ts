@@ -95,7 +95,7 @@ export interface TokenEmbedding {
 /** An array on the wasm heap (see Posembed.allocate). */
 export interface HeapArray<T extends Float32Array | Int32Array = Float32Array> {
   readonly length: number;
-  /** A fresh view on every read: any call may grow the heap and detach earlier views. */
+  /** A fresh view on every read: any call may grow the heap and detach earlier views. A view keeps its array alive; once disposed, its views are refused as out or input. */
   readonly data: T;
   readonly disposed: boolean;
   dispose(): void;

@@ -92,7 +92,7 @@ export function ropeTable(core, { headDim, rotaryDim, base, scaling, positions, 
 // x: [..., seq, headDim] → the same shape, rotated.
 export function applyRope(core, x, opts) {
   const p = ropeParams(core, x, opts);
-  if (!core.onHeap(x.data) && p.elements > STREAM_BLOCK) return streamRope(core, x, p);
+  if (!core.onHeap(x.data, 'x.data') && p.elements > STREAM_BLOCK) return streamRope(core, x, p);
   const { shape, elements, rows, headDim, seq, rotaryDim, base, layout, positions, scaling, out } = p;
   const data = core.produce({ elements, what: 'the rotated x', out, inputs: [{ data: x.data, what: 'x', inPlace: true }, { data: positions, what: 'the positions' }] },
     (outPointer, xPointer, positionsPointer) => core.module.applyRope(headDim, rotaryDim, base, layout, scaling, xPointer, rows, positionsPointer, seq, outPointer));
@@ -105,8 +105,9 @@ export function applyRope(core, x, opts) {
 // cross memory twice more.
 function streamRope(core, x, { shape, elements, headDim, seq, rotaryDim, base, layout, positions, scaling, out }) {
   const { target, blockElements } = streamTarget(out, elements, 'the rotated x');
-  const direct = core.onHeap(target);
+  const direct = core.onHeap(target, 'out');
   const outOffset = direct ? target.byteOffset : null;  // before allocating: a growth detaches the view
+  const targetAgain = core.keep(target, 'out');
   const vectors = elements / headDim;
   const perBlock = Math.max(1, Math.floor(blockElements / headDim));
   const requests = [[seq * rotaryDim * 4, 'the cos/sin table'], [positions.byteLength, 'the positions'], ...(direct ? [] : [[perBlock * headDim * 4, 'a block of x']])];
@@ -121,6 +122,6 @@ function streamRope(core, x, { shape, elements, headDim, seq, rotaryDim, base, l
       core.check(core.module.ropeRotate(headDim, rotaryDim, layout, table, seq, first, count, at, at));
       if (!direct) target.set(onHeap, first * headDim);
     }
-    return { data: direct ? core.view(Float32Array, outOffset, elements) : target, shape };
+    return { data: targetAgain(), shape };
   });
 }

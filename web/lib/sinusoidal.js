@@ -31,7 +31,7 @@ export function sinusoidalParams(core, opts) {
 export function sinusoidal(core, opts) {
   const { length, dModel, base, layout, timescale, offset, positions, out } = sinusoidalParams(core, opts);
   const elements = length * dModel;
-  if (!positions && elements > STREAM_BLOCK && !(out !== undefined && core.onHeap(out))) {
+  if (!positions && elements > STREAM_BLOCK && !(out !== undefined && core.onHeap(out, 'out'))) {
     const { target, blockElements } = streamTarget(out, elements, 'the sinusoidal table');
     return { data: streamTable(core, { length, dModel, base, layout, timescale, offset }, target, blockElements), shape: [length, dModel] };
   }

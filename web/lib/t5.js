@@ -42,7 +42,7 @@ export function t5BucketsParams(core, opts) {
 export function t5Buckets(core, opts) {
   const p = t5BucketsParams(core, opts);
   const { queryLength, keyLength } = p;
-  const outAfter = core.keep(p.out);
+  const outAfter = core.keep(p.out, 'out');
   const buckets = relativeBuckets(core, p);
   const data = core.produceRows({ rows: queryLength, rowElements: keyLength, what: 'the bucket matrix', out: outAfter(), type: Int32Array,
     inputs: [{ data: buckets, what: 'the relative buckets' }] },
@@ -73,7 +73,7 @@ export function t5BiasParams(core, table, opts) {
 export function t5Bias(core, table, opts) {
   const p = t5BiasParams(core, table, opts);
   const { queryLength, keyLength, numBuckets, numHeads } = p;
-  const [outAfter, dataAfter] = [core.keep(p.out), core.keep(p.data)];
+  const [outAfter, dataAfter] = [core.keep(p.out, 'out'), core.keep(p.data, 'table.data')];
   const buckets = relativeBuckets(core, p);
   const data = dataAfter();
   const bias = core.produceRows({ rows: numHeads * queryLength, rowElements: keyLength, what: 'the T5 bias', out: outAfter(),

@@ -55,7 +55,7 @@ export class HeapTable {
 
     this.rows = rows;
     this.columns = columns;
-    const copyGiven = given && core.copier(given);  // before allocating: the table may grow the heap
+    const copyGiven = given && core.copier(given, 'weights.data');  // before allocating: the table may grow the heap
     this.#block = new HeapBlock(this, core, rows * columns * 4, `a ${rows} x ${columns} ${name} table`);
     const pointer = this.#block.pointer;
     try {

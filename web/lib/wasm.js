@@ -163,6 +163,11 @@ async function threadedArguments(threads) {
 export class WasmCore {
   #module;
   #limits;
+  // The pe.allocate() arrays alive now, pointer → bytes: a heap view is used in place only within one.
+  #heapArrays = new Map();
+  // Each view of a heap array → the array: a view kept while the array object is dropped
+  // (pe.allocate(n).data) keeps it alive, where the collector would otherwise free memory the view still sees.
+  #viewOwners = new WeakMap();
 
   constructor(module, variant) {
     this.#module = module;
@@ -211,6 +216,7 @@ export class WasmCore {
 
   free(pointer) {
     if (this.disposed) return;  // the whole heap went with the module
+    this.#heapArrays.delete(pointer);
     this.#module._free(pointer);
     this.liveAllocations--;
   }
@@ -234,16 +240,17 @@ export class WasmCore {
   // memory growth during the call detaches old views); it may share bytes only with inputs marked inPlace.
   produce({ elements, what, out, type = Float32Array, inputs = [] }, kernel) {
     if (out !== undefined) outBuffer(out, elements, type);
-    const direct = out !== undefined && this.onHeap(out);
-    if (direct) refuseOverlap(out, inputs.filter((input) => this.onHeap(input.data)));
+    const direct = out !== undefined && this.onHeap(out, 'out');
+    if (direct) refuseOverlap(out, inputs.filter((input) => this.onHeap(input.data, input.what)));
     const outOffset = direct ? out.byteOffset : null;  // before allocating: a growth detaches the view
+    const outAgain = direct ? this.keep(out) : null;
     const placed = this.#placed(inputs);
     const requests = [...(direct ? [] : [[elements * type.BYTES_PER_ELEMENT, what]]), ...placed.requests];
     return this.withHeap(requests, (...pointers) => {
       const outPointer = direct ? outOffset : pointers.shift();
       this.check(kernel(outPointer, ...placed.pointers(pointers)));
+      if (direct) return outAgain();
       const result = this.view(type, outPointer, elements);
-      if (direct) return result;
       if (out === undefined) return result.slice();  // one allocation and copy, much faster than new + set
       out.set(result);
       return out;
@@ -258,7 +265,7 @@ export class WasmCore {
   // holds more than the block.
   produceRows({ rows, rowElements, what, out, type = Float32Array, inputs = [] }, kernel) {
     const elements = rows * rowElements;
-    if (elements <= STREAM_BLOCK || (out !== undefined && this.onHeap(out))) {
+    if (elements <= STREAM_BLOCK || (out !== undefined && this.onHeap(out, 'out'))) {
       return this.produce({ elements, what, out, type, inputs }, (outPointer, ...pointers) => kernel(outPointer, 0, rows, ...pointers));
     }
     const { target, blockElements } = streamTarget(out, elements, what, type);
@@ -279,13 +286,13 @@ export class WasmCore {
   // allocated, pointers(allocated) copies them in and gives every input's address. Those already on the
   // heap stay where they are, found before any allocation (which may grow the memory and detach views).
   #placed(inputs) {
-    const offsets = inputs.map((input) => (this.onHeap(input.data) ? input.data.byteOffset : null));
+    const offsets = inputs.map((input) => (this.onHeap(input.data, input.what) ? input.data.byteOffset : null));
     return {
       requests: inputs.filter((_, k) => offsets[k] === null).map((input) => [input.data.byteLength, input.what]),
       pointers: (allocated) => inputs.map((input, k) => {
         if (offsets[k] !== null) return offsets[k];
         const pointer = allocated.shift();
-        this.copier(input.data)(pointer);
+        this.copier(input.data, input.what)(pointer);
         return pointer;
       }),
     };
@@ -293,8 +300,8 @@ export class WasmCore {
 
   // Copies `array` to a heap pointer, as a function to call after the allocations: an array on the heap
   // is copied from where it lay before them (they may grow the memory and detach its view).
-  copier(array) {
-    if (!this.onHeap(array)) return (pointer) => this.view(array.constructor, pointer, array.length).set(array);
+  copier(array, what) {
+    if (!this.onHeap(array, what)) return (pointer) => this.view(array.constructor, pointer, array.length).set(array);
     const from = array.byteOffset;
     const to = from + array.byteLength;
     return (pointer) => this.module.HEAPU8.copyWithin(pointer, from, to);
@@ -302,15 +309,35 @@ export class WasmCore {
 
   // For an op that allocates before it reads an input or writes its `out` (a growth of the memory detaches
   // views of the heap): call before allocating; the function it returns gives the array again afterwards, a
-  // fresh view of the same bytes where it lies on the heap.
-  keep(array) {
-    if (!this.onHeap(array)) return () => array;
+  // fresh view of the same bytes (of the same heap array) where it lies on the heap.
+  keep(array, what) {
+    if (!this.onHeap(array, what)) return () => array;
     const { constructor, byteOffset, length } = array;
-    return () => this.view(constructor, byteOffset, length);
+    const owner = this.#viewOwners.get(array);
+    return () => (owner ? this.heapArrayView(owner, constructor, byteOffset, length) : this.view(constructor, byteOffset, length));
   }
 
-  onHeap(array) {
-    return ArrayBuffer.isView(array) && array.buffer === this.module.HEAPU8.buffer;
+  // Whether array (named `what` in errors) is a view of this heap; one there must lie within a live heap
+  // array: a view kept past its array's dispose() would read freed memory, and write into what has reused it.
+  onHeap(array, what) {
+    if (!ArrayBuffer.isView(array) || array.buffer !== this.module.HEAPU8.buffer) return false;
+    if (this.#viewOwners.get(array)?.disposed) throw new RangeError(`${what} is a view of a pe.allocate() array that was disposed`);
+    const [from, to] = [array.byteOffset, array.byteOffset + array.byteLength];
+    for (const [pointer, bytes] of this.#heapArrays) {
+      if (pointer <= from && to <= pointer + bytes) return true;
+    }
+    throw new RangeError(`${what} is a view of the wasm heap outside every live pe.allocate() array: was its array disposed?`);
+  }
+
+  // A new heap array's block, and views of it that keep it alive.
+  trackHeapArray(pointer, bytes) {
+    this.#heapArrays.set(pointer, bytes);
+  }
+
+  heapArrayView(owner, type, pointer, length) {
+    const view = this.view(type, pointer, length);
+    this.#viewOwners.set(view, owner);
+    return view;
   }
 
   view(type, pointer, length) {
@@ -341,11 +368,12 @@ export class HeapArray {
     this.length = elements;
     this.type = type;
     this.#block = new HeapBlock(this, core, elements * type.BYTES_PER_ELEMENT, `a heap array of ${elements} elements`);
+    core.trackHeapArray(this.#block.pointer, elements * type.BYTES_PER_ELEMENT);
   }
 
   get data() {
     if (this.#block.pointer === 0) throw new Error('this heap array has been disposed');
-    return this.#block.core.view(this.type, this.#block.pointer, this.length);
+    return this.#block.core.heapArrayView(this, this.type, this.#block.pointer, this.length);
   }
 
   get disposed() {

@@ -21,7 +21,7 @@ function fileBytes(bytes) {
 // Copies the file onto the heap once and reads each tensor from there.
 function readFile(core, bytes, npy) {
   const file = fileBytes(bytes);
-  const copyFile = core.copier(file);
+  const copyFile = core.copier(file, 'bytes');
   return core.withHeap([[file.length, 'the weights file']], (filePointer) => {
     copyFile(filePointer);
     const info = core.module.weightFileInfo(filePointer, file.length, npy);
