@@ -173,6 +173,12 @@ describe('webgpu backend', () => {
     emb.dispose();
     assert.throws(() => pe.sinusoidal({ length: 2 ** 24, dModel: 1024 }), { name: 'RangeError', message: /more than this GPU's maxBufferSize of \d+ bytes/ });
     assert.throws(() => pe.sinusoidal({ length: 4, dModel: 7 }), { name: 'RangeError', message: 'dModel must be an even integer in [2, 65536], got 7' });
+    const disposed = pe.allocate(32);
+    const view = disposed.data;
+    disposed.dispose();
+    assert.throws(() => pe.applyRope({ data: view, shape: [4, 8] }), { name: 'RangeError', message: 'x.data is a view of a pe.allocate() array that was disposed' });
+    assert.throws(() => pe.similarity({ data: view, shape: [4, 8] }), { name: 'RangeError', message: 'a.data is a view of a pe.allocate() array that was disposed' });
+    assert.throws(() => pe.t5Bias({ data: view, shape: [32, 1] }, { queryLength: 2, keyLength: 2 }), { name: 'RangeError', message: 'table.data is a view of a pe.allocate() array that was disposed' });
   });
 });
 

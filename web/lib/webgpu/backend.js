@@ -88,6 +88,7 @@ export class PosembedGpu {
   #onGpu(x, what, opts) {
     if (isGpuTensor(x) && x.buffer) return { buffer: x.buffer, release: () => {} };
     const data = isGpuTensor(x) ? x.tensor.data : x.data;
+    this.#core.onHeap(data, `${what}.data`);  // a view of a disposed heap array is refused here as on wasm
     const buffer = this.#runtime.upload(data, what, opts);
     return { buffer, release: () => this.#runtime.release(buffer) };
   }
@@ -120,6 +121,7 @@ export class PosembedGpu {
     const p = t5BiasParams(this.#core, table, opts);
     noOut(p.out);
     return this.#either(() => {
+      this.#core.onHeap(p.data, 'table.data');
       const buffer = this.#runtime.upload(p.data, 'the bias table');
       try {
         return t5Gpu(this.#runtime, { ...p, table: buffer }, relativeBuckets(this.#core, p));
