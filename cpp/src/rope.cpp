@@ -1,6 +1,7 @@
 #include "posembed/rope.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -25,6 +26,32 @@ double default_inv_freq(double base, int64_t pair, int64_t dim) {
 double yarn_correction_dim(double num_rotations, int64_t dim, double base, int64_t max_positions) {
   return static_cast<double>(dim) * std::log(static_cast<double>(max_positions) / (num_rotations * 2.0 * std::numbers::pi)) /
          (2.0 * std::log(base));
+}
+
+// Sums x - x over the values it is shown, in the loop that reads them anyway: 0 while every one is finite,
+// NaN once one is NaN or ±Infinity.
+struct FiniteCheck {
+  simd::Widest batches = simd::Widest(0.0f);
+  float tail = 0.0f;
+
+  template <class V>
+  void add(const V& value) {
+    if constexpr (std::is_same_v<V, simd::Widest>) {
+      batches += value - value;
+    } else {
+      tail += value - value;
+    }
+  }
+
+  bool all_finite() const { return simd::reduce_add(batches) + tail == 0.0f; }
+};
+
+// x's vectors of d values, from first_vector on: the error for vector v (counted from first_vector) holding
+// NaN or ±Infinity.
+Status nonfinite_error(std::size_t v, int64_t first_vector, std::size_t d) {
+  const std::size_t row = static_cast<std::size_t>(first_vector) + v;
+  return Status::range_error("x must be finite: x.data[" + std::to_string(row * d) + ".." + std::to_string((row + 1) * d - 1) + "] (vector " +
+                             std::to_string(row) + " of [..., seq, headDim]) holds NaN or ±Infinity");
 }
 
 }  // namespace
@@ -170,10 +197,14 @@ Status rotate_by_table(const RopeParams& params, std::span<const float> table, i
   if (x.size() != elements) return Status::range_error("x must hold count * headDim = " + std::to_string(elements) + " elements, got " + std::to_string(x.size()));
   if (out.size() != elements) return output_size_error(elements, out.size());
 
+  // NaN or ±Infinity in x is refused, by the vector that holds it (the first such, whichever thread met it),
+  // checked in the loop that rotates it.
+  std::atomic<std::size_t> first_refused{static_cast<std::size_t>(count)};
   const std::size_t pass_through = d - 2 * half;
   parallel_for_each_row(count, params.head_dim, [&](std::size_t v) {
     const float* in = x.data() + v * d;
     float* result = out.data() + v * d;
+    FiniteCheck check;
     const std::size_t position = (static_cast<std::size_t>(first) + v) % static_cast<std::size_t>(seq);
     const float* sn = table.data() + position * 2 * half;
     const float* c = sn + half;
@@ -181,6 +212,8 @@ Status rotate_by_table(const RopeParams& params, std::span<const float> table, i
       simd::for_each_float(half, [&]<class V>(std::size_t i) {
         const V x1 = simd::load<V>(in + i);
         const V x2 = simd::load<V>(in + half + i);
+        check.add(x1);
+        check.add(x2);
         const V cosine = simd::load<V>(c + i);
         const V sine = simd::load<V>(sn + i);
         simd::store(result + i, x1 * cosine - x2 * sine);
@@ -197,18 +230,31 @@ Status rotate_by_table(const RopeParams& params, std::span<const float> table, i
             const V signs = simd::alternating_signs<V>();
             const V low = simd::load<V>(in + 2 * p);
             const V high = simd::load<V>(in + 2 * p + V::size);
+            check.add(low);
+            check.add(high);
             simd::store(result + 2 * p, low * simd::twice_low(cosines) + simd::swap_pairs(low) * (simd::twice_low(sines) * signs));
             simd::store(result + 2 * p + V::size, high * simd::twice_high(cosines) + simd::swap_pairs(high) * (simd::twice_high(sines) * signs));
           },
           [&](std::size_t p) {
             const float x1 = in[2 * p];
             const float x2 = in[2 * p + 1];
+            check.add(x1);
+            check.add(x2);
             result[2 * p] = x1 * c[p] - x2 * sn[p];
             result[2 * p + 1] = x2 * c[p] + x1 * sn[p];
           });
     }
-    if (pass_through > 0 && result != in) std::memcpy(result + 2 * half, in + 2 * half, pass_through * sizeof(float));
+    if (pass_through > 0) {
+      simd::for_each_float(pass_through, [&]<class V>(std::size_t i) { check.add(simd::load<V>(in + 2 * half + i)); });
+      if (result != in) std::memcpy(result + 2 * half, in + 2 * half, pass_through * sizeof(float));
+    }
+    if (!check.all_finite()) {
+      std::size_t seen = first_refused.load();
+      while (v < seen && !first_refused.compare_exchange_weak(seen, v)) {
+      }
+    }
   });
+  if (const std::size_t v = first_refused.load(); v < static_cast<std::size_t>(count)) return nonfinite_error(v, first, d);
   return {};
 }
 
@@ -223,6 +269,14 @@ Status apply_rope(const RopeParams& params, std::span<const float> x, int64_t ro
     return Status::range_error("x must hold rows * seq * headDim = " + std::to_string(elements) + " elements, got " + std::to_string(x.size()));
   }
   if (out.size() != elements) return output_size_error(elements, out.size());
+  // Rotated in place, x is checked whole first: a refused call leaves it as it was.
+  if (x.data() == out.data()) {
+    for (std::size_t v = 0; v < x.size() / d; ++v) {
+      FiniteCheck check;
+      simd::for_each_float(d, [&]<class V>(std::size_t i) { check.add(simd::load<V>(x.data() + v * d + i)); });
+      if (!check.all_finite()) return nonfinite_error(v, 0, d);
+    }
+  }
   std::unique_ptr<float[]> table(new (std::nothrow) float[seq * rotary_dim]);
   if (!table) return Status::range_error("applyRope: out of memory for its cos/sin table");
   POSEMBED_RETURN_IF_ERROR(rope_table(params, positions, {table.get(), seq * rotary_dim}));

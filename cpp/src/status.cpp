@@ -9,6 +9,8 @@ Status out_of_range(std::string_view parameter, std::string_view allowed, double
   char number[32];
   if (std::isnan(got)) {
     std::snprintf(number, sizeof number, "NaN");
+  } else if (std::isinf(got)) {
+    std::snprintf(number, sizeof number, got > 0 ? "Infinity" : "-Infinity");  // as JavaScript writes them
   } else {
     std::snprintf(number, sizeof number, "%.17g", got);
   }

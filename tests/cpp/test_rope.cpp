@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -221,6 +224,26 @@ TEST_CASE("rotating by a table in blocks of any size equals applyRope, in place 
     CHECK(rotate_by_table(params, short_table, seq, 0, 1, std::span(x).first(10), std::span(x).first(10)).message() == "table must hold seq * rotaryDim elements");
     CHECK(rotate_by_table(params, table, seq, 0, 2, std::span(x).first(10), std::span(x).first(20)).message() == "x must hold count * headDim = 20 elements, got 10");
   }
+}
+
+TEST_CASE("RoPE refuses x holding NaN or infinity, by the first vector that does, on any number of threads", "[rope]") {
+  const RopeParams params{.head_dim = 8, .rotary_dim = 6, .layout = GENERATE(RopeLayout::kHalf, RopeLayout::kInterleaved)};
+  const int64_t seq = 300;
+  std::vector<int32_t> positions(seq);
+  for (int64_t s = 0; s < seq; ++s) positions[static_cast<std::size_t>(s)] = static_cast<int32_t>(s);
+  std::vector<float> x(static_cast<std::size_t>(2 * seq * 8), 0.5f), out(x.size());
+  x[(400 * 8) + 7] = std::numeric_limits<float>::infinity();  // a passed-through column of vector 400
+  x[(500 * 8) + 1] = std::numeric_limits<float>::quiet_NaN();
+  const std::string message = "x must be finite: x.data[3200..3207] (vector 400 of [..., seq, headDim]) holds NaN or ±Infinity";
+  CHECK(apply_rope(params, x, 2, positions, out).message() == message);
+  const auto kept = x;
+  CHECK(apply_rope(params, x, 2, positions, x).message() == message);
+  CHECK(std::equal(x.begin(), x.end(), kept.begin(), [](float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }));  // in place: untouched
+  // A block of vectors names them in the whole x.
+  std::vector<float> table(static_cast<std::size_t>(seq * 6));
+  REQUIRE(rope_table(params, positions, table).ok());
+  CHECK(rotate_by_table(params, table, seq, 350, 100, std::span<const float>(x).subspan(350 * 8, 100 * 8), std::span<float>(out).subspan(0, 100 * 8)).message() ==
+        message);
 }
 
 TEST_CASE("RoPE rejects bad parameters", "[rope]") {

@@ -81,6 +81,29 @@ describeEachModule('rope', (instance) => {
     assert.equal(pe.memory().liveAllocations, 0);
   });
 
+  it('refuses x holding NaN or ±Infinity, naming the vector, whatever the path (a rotation in place leaves x as it was)', () => {
+    const vectorMessage = (v) => `x must be finite: x.data[${v * 8}..${v * 8 + 7}] (vector ${v} of [..., seq, headDim]) holds NaN or ±Infinity`;
+    const small = new Float32Array(4 * 8).fill(0.5);
+    small[13] = NaN;
+    assert.throws(() => pe.applyRope({ data: small, shape: [4, 8] }), { name: 'RangeError', message: vectorMessage(1) });
+    small[13] = 0.5;
+    small[31] = -Infinity;  // in the part partial rotary passes through
+    assert.throws(() => pe.applyRope({ data: small, shape: [4, 8] }, { rotaryDim: 4, layout: 'interleaved' }), { name: 'RangeError', message: vectorMessage(3) });
+    const vectors = 40000;  // 320,000 floats: streamed through the heap a block at a time
+    const large = new Float32Array(vectors * 8).fill(0.25);
+    large[(vectors - 3) * 8 + 2] = Infinity;
+    large[(vectors - 1) * 8] = NaN;
+    assert.throws(() => pe.applyRope({ data: large, shape: [vectors, 8] }), { name: 'RangeError', message: vectorMessage(vectors - 3) });
+    assert.throws(() => pe.applyRope({ data: large, shape: [vectors, 8] }, { out: new Float32Array(vectors * 8) }), { name: 'RangeError', message: vectorMessage(vectors - 3) });
+    const heap = pe.allocate(vectors * 8);
+    heap.data.set(large);
+    assert.throws(() => pe.applyRope({ data: heap.data, shape: [vectors, 8] }, { out: heap.data }), { name: 'RangeError', message: vectorMessage(vectors - 3) });
+    assert.ok(heap.data.every((v, i) => Object.is(v, large[i])), 'x rotated in place is left as it was');
+    heap.dispose();
+    small[31] = 0.5;
+    assert.deepEqual(pe.applyRope({ data: small, shape: [4, 8] }, { offset: 1 }).data.length, 32, 'the module goes on');
+  });
+
   it('rejects bad parameters with their ranges', () => {
     const x = { data: new Float32Array(16), shape: [2, 8] };
     assert.throws(() => pe.applyRope(x, { rotaryDim: 5 }), { name: 'RangeError', message: 'rotaryDim must be an even integer in [2, 8], got 5' });

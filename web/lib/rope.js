@@ -83,6 +83,16 @@ export function ropeParams(core, x, opts, { allowGpu = false } = {}) {
   return { shape, elements, rows: elements / (seq * headDim), headDim, seq, rotaryDim, base, layout, positions, scaling, out: o.out };
 }
 
+// x's values must be finite: the wasm kernel checks them as it rotates; this is the same check, with the same
+// words, for x that the GPU will rotate without looking.
+export function assertFiniteVectors(data, headDim) {
+  for (let i = 0; i < data.length; i++) {
+    if (Number.isFinite(data[i])) continue;
+    const v = Math.floor(i / headDim);
+    throw new RangeError(`x must be finite: x.data[${v * headDim}..${(v + 1) * headDim - 1}] (vector ${v} of [..., seq, headDim]) holds NaN or ±Infinity`);
+  }
+}
+
 // [seq, rotaryDim]: per position the sines, then the cosines, times the attention factor (for the GPU).
 export function ropeTable(core, { headDim, rotaryDim, base, scaling, positions, seq }) {
   return core.produce({ elements: seq * rotaryDim, what: 'the cos/sin table', inputs: [{ data: positions, what: 'the positions' }] },

@@ -6,7 +6,7 @@ import { tokenIds } from '../tensor.js';
 import { sinusoidalParams } from '../sinusoidal.js';
 import { alibiParams } from '../alibi.js';
 import { relativeBuckets, t5BiasParams, t5BucketsParams } from '../t5.js';
-import { ropeParams, ropeTable } from '../rope.js';
+import { assertFiniteVectors, ropeParams, ropeTable } from '../rope.js';
 import { sincos2dParams } from '../sincos2d.js';
 import { matrix } from '../analysis.js';
 import { GpuTensor, HostTensor } from './runtime.js';
@@ -135,6 +135,10 @@ export class PosembedGpu {
     const p = ropeParams(this.#core, x, opts, { allowGpu: true });
     noOut(p.out);
     return this.#either(() => {
+      if (!isGpuTensor(x)) {
+        this.#core.onHeap(x.data, 'x.data');  // a view of a disposed heap array is named as such before its values are read
+        assertFiniteVectors(x.data, p.headDim);
+      }
       const input = this.#onGpu(x, 'x', { chunked: true });  // read slice by slice with the output
       try {
         return applyRopeGpu(this.#runtime, { ...p, x: input.buffer, table: ropeTable(this.#core, p) });
