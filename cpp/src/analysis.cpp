@@ -61,15 +61,19 @@ float dot(const float* a, const float* b, std::size_t d) {
   return total;
 }
 
-std::vector<double> row_norms(std::span<const float> x, int64_t rows, std::size_t d) {
-  std::vector<double> norms(static_cast<std::size_t>(rows));
-  for (int64_t r = 0; r < rows; ++r) {
-    const float* row = x.data() + static_cast<std::size_t>(r) * d;
+// x's rows scaled to unit length (the scale taken in double; a zero row stays zero): their dot products are
+// cosines, with no overflow or underflow on the way however large or small x's values. Null where memory
+// runs out.
+std::unique_ptr<float[]> unit_rows(std::span<const float> x, std::size_t d) {
+  std::unique_ptr<float[]> units(new (std::nothrow) float[x.size()]);
+  if (!units) return units;
+  for (std::size_t at = 0; at < x.size(); at += d) {
     double sum = 0.0;
-    for (std::size_t k = 0; k < d; ++k) sum += static_cast<double>(row[k]) * row[k];
-    norms[static_cast<std::size_t>(r)] = std::sqrt(sum);
+    for (std::size_t k = 0; k < d; ++k) sum += static_cast<double>(x[at + k]) * x[at + k];
+    const double scale = sum > 0.0 ? 1.0 / std::sqrt(sum) : 0.0;
+    for (std::size_t k = 0; k < d; ++k) units[at + k] = static_cast<float>(x[at + k] * scale);
   }
-  return norms;
+  return units;
 }
 
 Status check_matrix(std::string_view name, std::span<const float> x, int64_t rows, int64_t d) {
@@ -156,6 +160,13 @@ Status similarity(std::span<const float> a, int64_t n, std::span<const float> b,
   const auto cols = static_cast<std::size_t>(m);
   if (out.size() != static_cast<std::size_t>(n) * cols) return output_size_error(static_cast<std::size_t>(n) * cols, out.size());
   const auto depth = static_cast<std::size_t>(d);
+  if (metric == SimilarityMetric::kCosine) {  // the dot products of unit rows
+    const auto unit_a = unit_rows(a, depth);
+    const auto unit_b = b.data() == a.data() ? nullptr : unit_rows(b, depth);
+    if (!unit_a || (b.data() != a.data() && !unit_b)) return Status::range_error("similarity: out of memory for the unit rows");
+    const std::span<const float> units_of_a(unit_a.get(), a.size());
+    return similarity(units_of_a, n, unit_b ? std::span<const float>(unit_b.get(), b.size()) : units_of_a, m, d, SimilarityMetric::kDot, out);
+  }
   const std::size_t panels = (cols + kPanelWidth - 1) / kPanelWidth;
   std::unique_ptr<float[]> packed(new (std::nothrow) float[panels * depth * kPanelWidth]);
   if (!packed) return Status::range_error("similarity: out of memory for the packed copy of b");
@@ -188,17 +199,6 @@ Status similarity(std::span<const float> a, int64_t n, std::span<const float> b,
       }
     }
   });
-  if (metric == SimilarityMetric::kCosine) {
-    const auto a_norms = row_norms(a, n, depth);
-    const auto b_norms = row_norms(b, m, depth);
-    for (int64_t i = 0; i < n; ++i) {
-      for (std::size_t j = 0; j < cols; ++j) {
-        const double norms = a_norms[static_cast<std::size_t>(i)] * b_norms[j];
-        float& value = out[static_cast<std::size_t>(i) * cols + j];
-        value = norms > 0.0 ? static_cast<float>(value / norms) : 0.0f;
-      }
-    }
-  }
   return {};
 }
 
@@ -217,12 +217,17 @@ Status nearest_rows(std::span<const float> table, int64_t rows, int64_t d, std::
   query_norm = std::sqrt(query_norm);
   for (std::size_t r = 0; r < all.size(); ++r) {
     const float* row = table.data() + r * depth;
-    all[r] = dot(row, query.data(), depth);
     if (metric == SimilarityMetric::kCosine) {
-      double norm = 0.0;
-      for (std::size_t j = 0; j < depth; ++j) norm += static_cast<double>(row[j]) * row[j];
+      // In double, where products of floats are exact and neither overflow nor underflow.
+      double product = 0.0, norm = 0.0;
+      for (std::size_t j = 0; j < depth; ++j) {
+        product += static_cast<double>(row[j]) * query[j];
+        norm += static_cast<double>(row[j]) * row[j];
+      }
       const double norms = std::sqrt(norm) * query_norm;
-      all[r] = norms > 0.0 ? static_cast<float>(all[r] / norms) : 0.0f;
+      all[r] = norms > 0.0 ? static_cast<float>(product / norms) : 0.0f;
+    } else {
+      all[r] = dot(row, query.data(), depth);
     }
   }
   std::vector<int32_t> order(all.size());

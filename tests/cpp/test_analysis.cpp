@@ -77,6 +77,28 @@ TEST_CASE("nearest breaks ties by the lower index", "[analysis]") {
   CHECK(indices == std::vector<int32_t>{3, 0, 2});
 }
 
+TEST_CASE("cosine is exact for rows of any finite size: no overflow past 1e19, no underflow below 1e-19", "[analysis]") {
+  // Rows: huge, tiny, subnormal, zero, ordinary. Every nonzero row points along (1, 2, -2) or (1, 0, 0).
+  const std::vector<float> rows = {1e38f, 2e38f, -2e38f, 1e-30f, 2e-30f, -2e-30f, 1e-40f, 0, 0, 0, 0, 0, 1, 2, -2};
+  std::vector<float> out(25);
+  REQUIRE(similarity(rows, 5, rows, 5, 3, SimilarityMetric::kCosine, out).ok());
+  for (std::size_t i = 0; i < 5; ++i) {
+    for (std::size_t j = 0; j < 5; ++j) {
+      const bool zero = i == 3 || j == 3;
+      const double expected = zero ? 0.0 : i == j ? 1.0 : (i == 2 || j == 2) ? 1.0 / 3.0 : 1.0;
+      CHECK(std::abs(out[i * 5 + j] - expected) <= 1e-6);
+    }
+  }
+  std::vector<int32_t> indices(5);
+  std::vector<float> scores(5);
+  const std::vector<float> huge_query = {3e38f, 0, 0};
+  REQUIRE(nearest_rows(rows, 5, 3, huge_query, SimilarityMetric::kCosine, indices, scores).ok());
+  CHECK(indices == std::vector<int32_t>{2, 0, 1, 4, 3});  // (1, 0, 0) first, then the three along (1, 2, -2) by index
+  CHECK(std::abs(scores[0] - 1.0f) <= 1e-6f);
+  for (std::size_t r = 1; r < 4; ++r) CHECK(std::abs(scores[r] - 1.0f / 3.0f) <= 1e-6f);
+  CHECK(scores[4] == 0.0f);
+}
+
 TEST_CASE("PCA recovers planted axes in order of variance, with the sign rule", "[analysis]") {
   // Data = sum of three orthonormal directions with standard deviations 5, 2, 0.5, plus a mean offset.
   const int64_t n = 400, d = 12;

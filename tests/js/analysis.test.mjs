@@ -43,6 +43,23 @@ describeEachModule('analysis', (instance) => {
     }
   });
 
+  it('cosine is exact for rows of any finite size (huge, tiny, subnormal), zero rows giving 0, as is nearest', () => {
+    // Rows along (1, 2, -2) at 1e38, 1e-30 and 1; one along (1, 0, 0) at 1e-40; one zero.
+    const rows = { data: Float32Array.from([1e38, 2e38, -2e38, 1e-30, 2e-30, -2e-30, 1e-40, 0, 0, 0, 0, 0, 1, 2, -2]), shape: [5, 3] };
+    const { data } = pe.similarity(rows, rows, { metric: 'cosine' });
+    for (let i = 0; i < 5; i++) {
+      for (let j = 0; j < 5; j++) {
+        const expected = i === 3 || j === 3 ? 0 : i === j ? 1 : i === 2 || j === 2 ? 1 / 3 : 1;
+        assert.ok(Math.abs(data[i * 5 + j] - expected) <= 1e-6, `(${i}, ${j}): ${data[i * 5 + j]}`);
+      }
+    }
+    const emb = pe.tokenEmbedding({ vocabSize: 5, dModel: 3, weights: rows });
+    const { indices, scores } = emb.nearest([3e38, 0, 0], { k: 5 });
+    assert.deepEqual(Array.from(indices), [2, 0, 1, 4, 3]);
+    assert.ok(Math.abs(scores[0] - 1) <= 1e-6 && scores.slice(1, 4).every((s) => Math.abs(s - 1 / 3) <= 1e-6) && scores[4] === 0);
+    emb.dispose();
+  });
+
   it('pca projects onto axes ordered by variance', () => {
     // Points on a tilted line plus a little spread across it.
     const rows = 50;

@@ -112,7 +112,7 @@ describe('webgpu backend', () => {
     });
   }
 
-  it('similarity matches the golden PE similarity matrices, from a GPU tensor, and cosine of two matrices matches wasm', async () => {
+  it('similarity matches the golden PE similarity matrices, from a GPU tensor, and cosine of two matrices (and of rows of extreme size) matches wasm', async () => {
     for (const c of loadVectors('similarity').cases.filter((x) => x.params.of === 'sinusoidal')) {
       assertClose(await onGpu(() => {
         const table = pe.sinusoidal({ length: c.params.length, dModel: c.params.dModel });
@@ -125,6 +125,11 @@ describe('webgpu backend', () => {
     const b = { data: Float32Array.from({ length: 19 * 21 }, (_, i) => Math.cos(i * 0.11)), shape: [19, 21] };
     const gpu = await onGpu(() => pe.similarity(a, b, { metric: 'cosine' }));
     assert.ok(maxAbsError(gpu.data, wasm.similarity(a, b, { metric: 'cosine' }).data) < 1e-5);
+    // Rows past f32's squares: along (1, 2, -2) at 1e38, 1e-30 and 1, along (1, 0, 0) at 1e-20, and zero.
+    // (GPUs may flush subnormals to zero, so none here.)
+    const extremes = { data: Float32Array.from([1e38, 2e38, -2e38, 1e-30, 2e-30, -2e-30, 1e-20, 0, 0, 0, 0, 0, 1, 2, -2]), shape: [5, 3] };
+    const cosines = await onGpu(() => pe.similarity(extremes, null, { metric: 'cosine' }));
+    assert.ok(maxAbsError(cosines.data, wasm.similarity(extremes, null, { metric: 'cosine' }).data) < 1e-6);
   });
 
   it('token lookup and the fused layer match the golden vectors', async () => {
