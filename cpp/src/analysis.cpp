@@ -125,20 +125,27 @@ void jacobi_eigen(std::vector<double>& matrix, std::vector<double>& vectors, std
 // Orthonormalises the p columns of basis ([d, p], column j at basis[k * p + j]) by modified Gram-Schmidt.
 // A column that vanishes (data of lower rank than p) is replaced by the first axis independent of the others.
 void orthonormalise(std::vector<double>& basis, std::size_t d, std::size_t p) {
+  auto norm_of = [&](std::size_t j) {
+    double norm = 0.0;
+    for (std::size_t k = 0; k < d; ++k) norm += basis[k * p + j] * basis[k * p + j];
+    return std::sqrt(norm);
+  };
   auto remove_earlier = [&](std::size_t j) {
     for (std::size_t i = 0; i < j; ++i) {
       double projection = 0.0;
       for (std::size_t k = 0; k < d; ++k) projection += basis[k * p + i] * basis[k * p + j];
       for (std::size_t k = 0; k < d; ++k) basis[k * p + j] -= projection * basis[k * p + i];
     }
-    double norm = 0.0;
-    for (std::size_t k = 0; k < d; ++k) norm += basis[k * p + j] * basis[k * p + j];
-    return std::sqrt(norm);
+    return norm_of(j);
   };
   for (std::size_t j = 0; j < p; ++j) {
+    // A column (all but) in the span of the earlier ones, measured against its own length (the data's scale
+    // is anyone's: 1e-30 as well as 1e30), is replaced by a unit axis.
+    double length = norm_of(j);
     double norm = remove_earlier(j);
-    for (std::size_t axis = 0; norm < 1e-9 && axis < d; ++axis) {
+    for (std::size_t axis = 0; !(norm > 1e-9 * length) && axis < d; ++axis) {
       for (std::size_t k = 0; k < d; ++k) basis[k * p + j] = k == axis ? 1.0 : 0.0;
+      length = 1.0;
       norm = remove_earlier(j);
     }
     for (std::size_t k = 0; k < d; ++k) basis[k * p + j] /= norm;

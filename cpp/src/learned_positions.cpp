@@ -22,13 +22,17 @@ Status interpolate_positions(std::span<const float> table, int64_t length, int64
     const double x = static_cast<double>(i) * step;
     const auto below = std::min(static_cast<int64_t>(x), length - 1);
     const int64_t above = std::min(below + 1, length - 1);
-    const auto weight = static_cast<float>(x - static_cast<double>(below));
+    const double weight = x - static_cast<double>(below);
     const float* a = table.data() + static_cast<std::size_t>(below) * d;
     const float* b = table.data() + static_cast<std::size_t>(above) * d;
     float* row = out.data() + static_cast<std::size_t>(i) * d;
+    // (1 - w)·a + w·b, as PyTorch weighs the two rows: exact at w = 0 and 1 and, unlike a + w·(b - a), never
+    // overflowing for any finite rows (the clamp keeps the rounding of two weights inside [a, b]).
     simd::for_each_float(d, [&]<class V>(std::size_t j) {
       const V low = simd::load<V>(a + j);
-      simd::store(row + j, simd::mul_add(simd::load<V>(b + j) - low, V(weight), low));
+      const V high = simd::load<V>(b + j);
+      const V mixed = low * V(static_cast<float>(1.0 - weight)) + high * V(static_cast<float>(weight));
+      simd::store(row + j, simd::clamp_between(mixed, low, high));
     });
   }
   return {};

@@ -139,6 +139,28 @@ TEST_CASE("PCA recovers planted axes in order of variance, with the sign rule", 
   CHECK(variance[1] > variance[2]);
 }
 
+TEST_CASE("PCA is free of the data's scale: x * s projects to s times x's projections, s from 1e-40 to 1e37", "[analysis]") {
+  std::mt19937 generator(11);
+  std::normal_distribution<double> normal;
+  const int64_t n = 40, d = 6;
+  std::vector<double> base(static_cast<std::size_t>(n * d));
+  for (std::size_t i = 0; i < base.size(); ++i) base[i] = normal(generator) * static_cast<double>(1 + i % d);  // distinct variances
+  const auto projections = [&](double scale) {
+    std::vector<float> x(base.size()), out(static_cast<std::size_t>(n * 2));
+    for (std::size_t i = 0; i < base.size(); ++i) x[i] = static_cast<float>(base[i] * scale);
+    REQUIRE(pca(x, n, d, 2, out, {}).ok());
+    return out;
+  };
+  const auto unit = projections(1.0);
+  for (const double scale : {1e-40, 1e-30, 1e-19, 1e19, 1e30, 1e37}) {
+    INFO("scale " << scale);
+    const auto scaled = projections(scale);
+    // Subnormal inputs (1e-40) keep about 5 digits of theirs.
+    const double tolerance = scale < 1e-37 ? 1e-3 : 1e-5;
+    for (std::size_t i = 0; i < unit.size(); ++i) CHECK(std::abs(scaled[i] / scale - unit[i]) <= tolerance * (1.0 + std::abs(unit[i])));
+  }
+}
+
 TEST_CASE("PCA of rank-deficient data and bad arguments", "[analysis]") {
   const std::vector<float> x = {1, 2, 3, 4, 2, 4, 6, 8, 3, 6, 9, 12};  // three rows on one line
   std::vector<float> out(6);

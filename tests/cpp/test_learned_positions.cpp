@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -43,6 +44,23 @@ TEST_CASE("interpolation keeps the end rows, is exact on lines, and handles leng
   REQUIRE(interpolate_positions(std::span<const float>(table).first(static_cast<std::size_t>(d)), 1, d, 4, stretched).ok());
   for (int64_t i = 0; i < 4; ++i) CHECK(std::equal(table.begin(), table.begin() + d, stretched.begin() + i * d));
   CHECK(interpolate_positions(table, length, d, 0, out).message() == "newLength must be an integer in [1, 16777216], got 0");
+}
+
+TEST_CASE("interpolation of rows at the ends of the float range: exact ends, no overflow, within the two rows", "[learned_positions]") {
+  const float top = std::numeric_limits<float>::max();
+  const std::vector<float> table = {-3e38f, 3e38f, top, 3e38f, -3e38f, top};
+  std::vector<float> out(7 * 3);
+  REQUIRE(interpolate_positions(table, 2, 3, 7, out).ok());
+  CHECK(out[0] == -3e38f);
+  CHECK(out[1] == 3e38f);
+  CHECK(out[18] == 3e38f);
+  CHECK(out[19] == -3e38f);
+  CHECK(out[9] == 0.0f);  // the middle row, halfway between opposite values
+  CHECK(out[10] == 0.0f);
+  for (std::size_t i = 0; i < 7; ++i) {
+    CHECK(out[i * 3 + 2] == top);  // between top and top: top, never Infinity
+    CHECK(std::abs(out[i * 3]) <= 3e38f);
+  }
 }
 
 TEST_CASE("interpolation sweep against double precision: align-corners linear, shorter and longer", "[learned_positions]") {

@@ -60,6 +60,16 @@ describeEachModule('analysis', (instance) => {
     emb.dispose();
   });
 
+  it('pca is free of the data\'s scale: x * s projects to s times x\'s projections, from 1e-30 to 1e37', () => {
+    const base = Array.from({ length: 30 * 4 }, (_, i) => Math.sin(i * 1.7) * (1 + (i % 4)));
+    const project = (scale) => pe.pca({ data: Float32Array.from(base, (v) => v * scale), shape: [30, 4] }, { components: 2 }).data;
+    const unit = project(1);
+    for (const scale of [1e-30, 1e30, 1e37]) {
+      const scaled = project(scale);
+      unit.forEach((v, i) => assert.ok(Math.abs(scaled[i] / scale - v) <= 1e-5 * (1 + Math.abs(v)), `scale ${scale}, [${i}]: ${scaled[i] / scale} vs ${v}`));
+    }
+  });
+
   it('pca projects onto axes ordered by variance', () => {
     // Points on a tilted line plus a little spread across it.
     const rows = 50;

@@ -20,6 +20,13 @@ describeEachModule('2-D and learned positions', (instance) => {
     });
   }
 
+  it('interpolatePositions of rows at the ends of the float range: exact ends, no overflow', () => {
+    const top = 3.4028234663852886e38;
+    const { data } = pe.interpolatePositions({ data: Float32Array.from([-3e38, 3e38, top, 3e38, -3e38, top]), shape: [2, 3] }, 7);
+    assert.deepEqual([data[0], data[1], data[18], data[19], data[9], data[10]], [Math.fround(-3e38), Math.fround(3e38), Math.fround(3e38), Math.fround(-3e38), 0, 0]);
+    for (let i = 0; i < 7; i++) assert.equal(data[i * 3 + 2], top);
+  });
+
   it('sincos2d: the cls row is zeros and patch (r, c) encodes c then r', () => {
     const { data, shape } = pe.sincos2d({ gridH: 2, gridW: 3, dModel: 8, clsToken: true });
     assert.deepEqual(shape, [7, 8]);

@@ -78,6 +78,12 @@ V mul_add(const V& a, const V& b, const V& c) {
   }
 }
 
+// v, lane by lane, kept within [min(a, b), max(a, b)].
+template <class V>
+V clamp_between(const V& v, const V& a, const V& b) {
+  return xsimd::min(xsimd::max(v, xsimd::min(a, b)), xsimd::max(a, b));
+}
+
 // Calls batch_step.template operator()<V>(i) for i = 0, W, 2W, ... while a whole batch of W fits below n, then
 // tail_step(i) for the rest, kTailStride apart. For kernels whose lanes need their pair's other lane: over n
 // floats with a tail per pair (kTailStride 2; W is even), or over n pairs with a batch step that covers W
