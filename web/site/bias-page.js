@@ -11,6 +11,7 @@ function updateAlibi() {
   alibi.setAttribute('heads', String(f.get('heads')));
   alibi.setAttribute('length', String(f.get('length')));
   alibi.toggleAttribute('causal', f.get('causal') === 'on');
+  alibi.toggleAttribute('shared-scale', f.get('shared') === 'on');
 }
 
 function plotBuckets() {

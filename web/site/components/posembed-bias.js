@@ -1,5 +1,6 @@
-// <posembed-bias kind="alibi" heads="8" length="32" causal>: one small heatmap per head, side by side.
-// kind="t5" draws the bias a [buckets, heads] table gives (the table is seeded, as an untrained model's).
+// <posembed-bias kind="alibi" heads="8" length="32" causal>: one small heatmap per head, side by side, each
+// coloured over its own range (its shape), or with shared-scale over all heads' (how the heads compare: ALiBi's
+// slopes). kind="t5" draws the bias a [buckets, heads] table gives (the table is seeded, as an untrained model's).
 import { drawHeatmap, valueRange } from '../heatmap.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, numberAttribute, onHost, posembed } from './shared.js';
 
@@ -10,7 +11,7 @@ const STYLE = `
 `;
 
 export class PosembedBias extends LazyElement {
-  static observedAttributes = ['kind', 'heads', 'length', 'causal', 'buckets', 'max-distance', 'seed', 'colormap'];
+  static observedAttributes = ['kind', 'heads', 'length', 'causal', 'buckets', 'max-distance', 'seed', 'colormap', 'shared-scale'];
 
   constructor() {
     super();
@@ -48,11 +49,13 @@ export class PosembedBias extends LazyElement {
         throw new RangeError(`kind must be 'alibi' or 't5', got '${kind}'`);
       }
       if (generation !== this.generation) return;
+      const shared = this.hasAttribute('shared-scale');
+      const sharedRange = shared ? valueRange(bias.data.filter(Number.isFinite)) : null;
       const figures = [];
       for (let h = 0; h < heads; h++) {
         const data = bias.data.subarray(h * length * length, (h + 1) * length * length).map((v) => (v === -Infinity ? NaN : v));
         const canvas = document.createElement('canvas');
-        drawHeatmap(canvas, { data, shape: [length, length] }, { colormap: this.getAttribute('colormap') ?? 'viridis', range: valueRange(data.filter(Number.isFinite)) });
+        drawHeatmap(canvas, { data, shape: [length, length] }, { colormap: this.getAttribute('colormap') ?? 'viridis', range: sharedRange ?? valueRange(data.filter(Number.isFinite)) });
         const cell = Math.max(1, Math.floor(128 / length));
         canvas.style.width = `${length * cell}px`;
         canvas.style.height = `${length * cell}px`;
@@ -67,7 +70,7 @@ export class PosembedBias extends LazyElement {
         figures.push(figure);
       }
       root.querySelector('.heads').replaceChildren(...figures);
-      root.querySelector('.caption').textContent = caption;
+      root.querySelector('.caption').textContent = `${caption}; ${shared ? 'one colour scale for all heads' : 'each head coloured over its own range'}`;
       errorBox.hidden = true;
       this.dataset.rendered = String(generation);
     } catch (error) {
