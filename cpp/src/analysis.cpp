@@ -168,9 +168,10 @@ Status similarity(std::span<const float> a, int64_t n, std::span<const float> b,
   if (out.size() != static_cast<std::size_t>(n) * cols) return output_size_error(static_cast<std::size_t>(n) * cols, out.size());
   const auto depth = static_cast<std::size_t>(d);
   if (metric == SimilarityMetric::kCosine) {  // the dot products of unit rows
+    const bool same = b.data() == a.data() && b.size() == a.size();
     const auto unit_a = unit_rows(a, depth);
-    const auto unit_b = b.data() == a.data() ? nullptr : unit_rows(b, depth);
-    if (!unit_a || (b.data() != a.data() && !unit_b)) return Status::range_error("similarity: out of memory for the unit rows");
+    const auto unit_b = same ? nullptr : unit_rows(b, depth);
+    if (!unit_a || (!same && !unit_b)) return Status::range_error("similarity: out of memory for the unit rows");
     const std::span<const float> units_of_a(unit_a.get(), a.size());
     return similarity(units_of_a, n, unit_b ? std::span<const float>(unit_b.get(), b.size()) : units_of_a, m, d, SimilarityMetric::kDot, out);
   }

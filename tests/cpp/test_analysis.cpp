@@ -66,6 +66,18 @@ TEST_CASE("similarity sweep against double precision, with ragged edges", "[anal
   }
 }
 
+TEST_CASE("similarity of a block of rows against the whole matrix they start (the same memory) is that block's", "[analysis]") {
+  std::vector<float> x(10 * 4);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::sin(static_cast<float>(i) * 0.9f);
+  const std::vector<float> copy = x;
+  for (const SimilarityMetric metric : {SimilarityMetric::kDot, SimilarityMetric::kCosine}) {
+    std::vector<float> shared(3 * 10), separate(3 * 10);
+    REQUIRE(similarity(std::span<const float>(x).first(12), 3, x, 10, 4, metric, shared).ok());
+    REQUIRE(similarity(std::span<const float>(x).first(12), 3, copy, 10, 4, metric, separate).ok());
+    CHECK(shared == separate);
+  }
+}
+
 TEST_CASE("nearest breaks ties by the lower index", "[analysis]") {
   const std::vector<float> table = {1, 0, 0, 1, 1, 0, 2, 0};  // rows 0, 2 and 3 point the same way
   const std::vector<float> query = {3, 0};

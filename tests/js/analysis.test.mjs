@@ -60,6 +60,35 @@ describeEachModule('analysis', (instance) => {
     emb.dispose();
   });
 
+  it('a similarity matrix larger than a block is written a block of rows at a time, the heap never holding it whole', () => {
+    const [n, m, d] = [4096, 4096, 4];  // 64 MiB of result, blocks of 16 MiB
+    const a = { data: Float32Array.from({ length: n * d }, (_, i) => Math.sin(i * 0.37)), shape: [n, d] };
+    const b = { data: Float32Array.from({ length: m * d }, (_, i) => Math.cos(i * 0.11)), shape: [m, d] };
+    const heapBefore = pe.memory().heapBytes;
+    for (const metric of ['dot', 'cosine']) {
+      for (const right of [b, undefined]) {
+        const fresh = pe.similarity(a, right, { metric }).data;
+        const out = new Float32Array(n * m);
+        pe.similarity(a, right, { metric, out });
+        assert.deepEqual(out, fresh);
+        // Rows spot-checked against double precision, in every block.
+        const other = right ?? a;
+        for (const i of [0, 1047, 2048, 4095]) {
+          for (const j of [0, 999, 4095]) {
+            let dot = 0, na = 0, nb = 0;
+            for (let k = 0; k < d; k++) {
+              dot += a.data[i * d + k] * other.data[j * d + k];
+              na += a.data[i * d + k] ** 2;
+              nb += other.data[j * d + k] ** 2;
+            }
+            assert.ok(Math.abs(fresh[i * m + j] - (metric === 'dot' ? dot : dot / Math.sqrt(na * nb))) < 1e-5, `${metric} (${i}, ${j})`);
+          }
+        }
+      }
+    }
+    assert.ok(pe.memory().heapBytes - heapBefore < n * m * 4, `the heap grew by ${pe.memory().heapBytes - heapBefore} bytes`);
+  });
+
   it('pca is free of the data\'s scale: x * s projects to s times x\'s projections, from 1e-30 to 1e37', () => {
     const base = Array.from({ length: 30 * 4 }, (_, i) => Math.sin(i * 1.7) * (1 + (i % 4)));
     const project = (scale) => pe.pca({ data: Float32Array.from(base, (v) => v * scale), shape: [30, 4] }, { components: 2 }).data;

@@ -10,6 +10,11 @@ export function matrix(name, value) {
   return { data: floatMatrix(name, value, rows, columns), rows, columns };
 }
 
+// A similarity matrix larger than this (elements) is written a block of rows of a at a time through the heap,
+// which then never holds it whole; each block packs b again, a cost of m·d against the block's product of
+// rows·m·d, so blocks are large.
+const SIMILARITY_BLOCK = 1 << 22;
+
 // a: [n, d], b: [m, d] (default a) → [n, m].
 export function similarity(core, a, b, opts) {
   const o = options('similarity options', opts, ['metric', 'out']);
@@ -17,9 +22,9 @@ export function similarity(core, a, b, opts) {
   const right = b === undefined || b === null ? left : matrix('b', b);
   if (right.columns !== left.columns) throw new RangeError(`b.shape[1] must equal a.shape[1] = ${left.columns}, got ${right.columns}`);
   const metric = oneOf('metric', o.metric ?? 'dot', ['dot', 'cosine']);
-  const elements = left.rows * right.rows;
-  const data = core.produce({ elements, what: 'the similarity matrix', out: o.out, inputs: [{ data: left.data, what: 'a' }, { data: right.data, what: 'b' }] },
-    (outPointer, aPointer, bPointer) => core.module.similarity(aPointer, left.rows, bPointer, right.rows, left.columns, metric, outPointer));
+  const inputs = [{ data: left.data, what: 'a' }, ...(right === left ? [] : [{ data: right.data, what: 'b' }])];
+  const data = core.produceRows({ rows: left.rows, rowElements: right.rows, what: 'the similarity matrix', out: o.out, inputs, blockElements: SIMILARITY_BLOCK },
+    (outPointer, firstRow, rowCount, aPointer, bPointer = aPointer) => core.module.similarity(aPointer + firstRow * left.columns * 4, rowCount, bPointer, right.rows, left.columns, metric, outPointer));
   return { data, shape: [left.rows, right.rows] };
 }
 

@@ -263,13 +263,15 @@ export class WasmCore {
   // at a time into one heap block that stays in cache and each block is copied out: one pass over the
   // array's memory, where writing it whole on the heap and copying it would take three, and the heap never
   // holds more than the block.
-  produceRows({ rows, rowElements, what, out, type = Float32Array, inputs = [] }, kernel) {
+  // A kernel with a cost per call (similarity packs b each time) passes its own blockElements: results up
+  // to that size are written whole, larger ones in blocks of about that size.
+  produceRows({ rows, rowElements, what, out, type = Float32Array, inputs = [], blockElements: kernelBlock }, kernel) {
     const elements = rows * rowElements;
-    if (elements <= STREAM_BLOCK || (out !== undefined && this.onHeap(out, 'out'))) {
+    if (elements <= (kernelBlock ?? STREAM_BLOCK) || (out !== undefined && this.onHeap(out, 'out'))) {
       return this.produce({ elements, what, out, type, inputs }, (outPointer, ...pointers) => kernel(outPointer, 0, rows, ...pointers));
     }
     const { target, blockElements } = streamTarget(out, elements, what, type);
-    const perBlock = Math.max(1, Math.floor(blockElements / rowElements));
+    const perBlock = Math.max(1, Math.floor((kernelBlock ?? blockElements) / rowElements));
     const placed = this.#placed(inputs);
     return this.withHeap([[perBlock * rowElements * type.BYTES_PER_ELEMENT, what], ...placed.requests], (block, ...pointers) => {
       const inputPointers = placed.pointers(pointers);
