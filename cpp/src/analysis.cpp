@@ -220,22 +220,26 @@ Status nearest_rows(std::span<const float> table, int64_t rows, int64_t d, std::
     return out_of_range("k", "an integer in [1, " + std::to_string(rows) + "]", static_cast<double>(k));
   }
   std::vector<float> all(static_cast<std::size_t>(rows));
+  // Cosine: against the query scaled to unit length (in double), each row in float SIMD while its squares
+  // stay far inside float's range, else in double, where products of floats are exact and neither overflow
+  // nor underflow: exact for rows of any finite size, fast for the usual ones.
+  const auto unit_query = unit_rows(query, depth);
+  if (!unit_query) return Status::range_error("nearest: out of memory for the unit query");
   double query_norm = 0.0;
   for (float v : query) query_norm += static_cast<double>(v) * v;
-  query_norm = std::sqrt(query_norm);
   for (std::size_t r = 0; r < all.size(); ++r) {
     const float* row = table.data() + r * depth;
-    if (metric == SimilarityMetric::kCosine) {
-      // In double, where products of floats are exact and neither overflow nor underflow.
+    if (metric == SimilarityMetric::kDot) {
+      all[r] = dot(row, query.data(), depth);
+    } else if (const float squares = dot(row, row, depth); squares > 1e-30f && squares < 1e30f) {
+      all[r] = query_norm > 0.0 ? static_cast<float>(dot(row, unit_query.get(), depth) / std::sqrt(static_cast<double>(squares))) : 0.0f;
+    } else {
       double product = 0.0, norm = 0.0;
       for (std::size_t j = 0; j < depth; ++j) {
-        product += static_cast<double>(row[j]) * query[j];
+        product += static_cast<double>(row[j]) * unit_query[j];
         norm += static_cast<double>(row[j]) * row[j];
       }
-      const double norms = std::sqrt(norm) * query_norm;
-      all[r] = norms > 0.0 ? static_cast<float>(product / norms) : 0.0f;
-    } else {
-      all[r] = dot(row, query.data(), depth);
+      all[r] = norm > 0.0 ? static_cast<float>(product / std::sqrt(norm)) : 0.0f;
     }
   }
   std::vector<int32_t> order(all.size());
