@@ -192,9 +192,10 @@ val js_apply_rope(double head_dim, double rotary_dim, double base, const std::st
                           heap_span<float>(out, elements)));
 }
 
-val js_sincos2d(double grid_h, double grid_w, double d_model, double base, bool cls_token, uintptr_t out, double out_count) {
+val js_sincos2d_rows(double grid_h, double grid_w, double d_model, double base, bool cls_token, uintptr_t table, double table_count,
+                     double first_row, double row_count, uintptr_t out) {
   const Sincos2dParams params{to_int64(grid_h), to_int64(grid_w), to_int64(d_model), base, cls_token};
-  return to_js(sincos2d(params, heap_span<float>(out, out_count)));
+  return to_js(sincos2d_rows(params, heap_span<const float>(table, table_count), to_int64(first_row), heap_span<float>(out, row_count * d_model)));
 }
 
 val js_interpolate_positions(uintptr_t table, double length, double d_model, double new_length, uintptr_t out) {
@@ -320,7 +321,7 @@ EMSCRIPTEN_BINDINGS(posembed) {
   function("ropeInvFreq", &posembed::js_rope_inv_freq);
   function("ropeAttentionFactor", &posembed::js_rope_attention_factor);
   function("applyRope", &posembed::js_apply_rope);
-  function("sincos2d", &posembed::js_sincos2d);
+  function("sincos2dRows", &posembed::js_sincos2d_rows);
   function("interpolatePositions", &posembed::js_interpolate_positions);
   function("weightFileInfo", &posembed::js_weight_file_info);
   function("readWeightTensor", &posembed::js_read_weight_tensor);

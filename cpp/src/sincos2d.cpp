@@ -1,7 +1,7 @@
 #include "posembed/sincos2d.hpp"
 
 #include <algorithm>
-#include <cstring>
+#include <string>
 #include <memory>
 #include <new>
 
@@ -20,23 +20,40 @@ Status validate(const Sincos2dParams& p) {
 
 Status sincos2d(const Sincos2dParams& p, std::span<float> out) {
   POSEMBED_RETURN_IF_ERROR(validate(p));
-  const auto half = static_cast<std::size_t>(p.d_model / 2);
-  const std::size_t first_patch = p.cls_token ? 1 : 0;
-  const std::size_t needed = (first_patch + static_cast<std::size_t>(p.grid_h * p.grid_w)) * 2 * half;
-  if (out.size() != needed) return output_size_error(needed, out.size());
+  const auto rows = static_cast<std::size_t>((p.cls_token ? 1 : 0) + p.grid_h * p.grid_w);
+  if (out.size() != rows * static_cast<std::size_t>(p.d_model)) return output_size_error(rows * static_cast<std::size_t>(p.d_model), out.size());
   // One 1-D table over the longer side serves both coordinates.
   const int64_t positions = std::max(p.grid_h, p.grid_w);
-  std::unique_ptr<float[]> table(new (std::nothrow) float[static_cast<std::size_t>(positions) * half]);
+  const auto table_size = static_cast<std::size_t>(positions * p.d_model / 2);
+  std::unique_ptr<float[]> table(new (std::nothrow) float[table_size]);
   if (!table) return Status::range_error("sincos2d: out of memory for its 1-D table");
-  const SinusoidalParams one_d{.length = positions, .d_model = static_cast<int64_t>(half), .base = p.base, .layout = SinusoidalLayout::kSplit};
-  POSEMBED_RETURN_IF_ERROR(sinusoidal(one_d, {table.get(), static_cast<std::size_t>(positions) * half}));
-  if (p.cls_token) std::memset(out.data(), 0, 2 * half * sizeof(float));
-  for (std::size_t r = 0; r < static_cast<std::size_t>(p.grid_h); ++r) {
-    for (std::size_t c = 0; c < static_cast<std::size_t>(p.grid_w); ++c) {
-      float* row = out.data() + (first_patch + r * static_cast<std::size_t>(p.grid_w) + c) * 2 * half;
-      std::memcpy(row, table.get() + c * half, half * sizeof(float));
-      std::memcpy(row + half, table.get() + r * half, half * sizeof(float));
+  const SinusoidalParams one_d{.length = positions, .d_model = p.d_model / 2, .base = p.base, .layout = SinusoidalLayout::kSplit};
+  POSEMBED_RETURN_IF_ERROR(sinusoidal(one_d, {table.get(), table_size}));
+  return sincos2d_rows(p, {table.get(), table_size}, 0, out);
+}
+
+Status sincos2d_rows(const Sincos2dParams& p, std::span<const float> table, int64_t first_row, std::span<float> out) {
+  POSEMBED_RETURN_IF_ERROR(validate(p));
+  const auto half = static_cast<std::size_t>(p.d_model / 2);
+  const auto rows = static_cast<std::size_t>((p.cls_token ? 1 : 0) + p.grid_h * p.grid_w);
+  if (table.size() != static_cast<std::size_t>(std::max(p.grid_h, p.grid_w)) * half) {
+    return Status::range_error("table must hold max(gridH, gridW) * dModel / 2 = " + std::to_string(std::max(p.grid_h, p.grid_w) * p.d_model / 2) +
+                               " elements, got " + std::to_string(table.size()));
+  }
+  if (first_row < 0 || out.size() % (2 * half) != 0 || static_cast<std::size_t>(first_row) + out.size() / (2 * half) > rows) {
+    return Status::range_error("the rows must lie within the table's " + std::to_string(rows) + " rows of dModel values");
+  }
+  const std::size_t first_patch = p.cls_token ? 1 : 0;
+  for (std::size_t r = 0; r < out.size() / (2 * half); ++r) {
+    float* row = out.data() + r * 2 * half;
+    const std::size_t index = static_cast<std::size_t>(first_row) + r;
+    if (index < first_patch) {
+      std::fill_n(row, 2 * half, 0.0f);
+      continue;
     }
+    const std::size_t patch = index - first_patch;
+    std::copy_n(table.data() + (patch % static_cast<std::size_t>(p.grid_w)) * half, half, row);         // its column
+    std::copy_n(table.data() + (patch / static_cast<std::size_t>(p.grid_w)) * half, half, row + half);  // its row
   }
   return {};
 }

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
+
+#include "posembed/sinusoidal.hpp"
 
 #include "vectors.hpp"
 
@@ -48,6 +51,28 @@ TEST_CASE("sincos2d sweep against double precision: column channels first, then 
       }
     }
     CHECK(worst <= 2e-6);
+  }
+}
+
+TEST_CASE("sincos2d written in runs of rows from its 1-D table equals it written whole", "[sincos2d]") {
+  for (const Sincos2dParams p : {Sincos2dParams{5, 7, 16, 10000.0, true}, Sincos2dParams{7, 5, 8, 100.0, false}}) {
+    const auto whole = encode(p);
+    const int64_t positions = std::max(p.grid_h, p.grid_w);
+    std::vector<float> table(static_cast<std::size_t>(positions * p.d_model / 2));
+    REQUIRE(sinusoidal({.length = positions, .d_model = p.d_model / 2, .base = p.base, .layout = SinusoidalLayout::kSplit}, table).ok());
+    const int64_t rows = (p.cls_token ? 1 : 0) + p.grid_h * p.grid_w;
+    for (const int64_t run : {int64_t{1}, int64_t{4}, int64_t{11}, rows}) {
+      std::vector<float> written(whole.size());
+      for (int64_t first = 0; first < rows; first += run) {
+        const int64_t count = std::min(run, rows - first);
+        REQUIRE(sincos2d_rows(p, table, first, std::span<float>(written).subspan(static_cast<std::size_t>(first * p.d_model), static_cast<std::size_t>(count * p.d_model))).ok());
+      }
+      CHECK(written == whole);
+    }
+    std::vector<float> one_row(static_cast<std::size_t>(p.d_model));
+    CHECK(sincos2d_rows(p, table, rows, one_row).message() == "the rows must lie within the table's " + std::to_string(rows) + " rows of dModel values");
+    CHECK(sincos2d_rows(p, std::span<const float>(table).first(3), 0, one_row).message() ==
+          "table must hold max(gridH, gridW) * dModel / 2 = " + std::to_string(table.size()) + " elements, got 3");
   }
 }
 

@@ -38,6 +38,18 @@ describeEachModule('2-D and learned positions', (instance) => {
     assert.throws(() => pe.sincos2d({ gridH: 2, gridW: 2, dModel: 6 }), { name: 'RangeError', message: 'dModel must be a multiple of 4 in [4, 65536], got 6' });
   });
 
+  it('sincos2d larger than a block is written a block at a time, the same as written whole on the heap', () => {
+    const options = { gridH: 40, gridW: 30, dModel: 256, clsToken: true };  // 307,456 floats: 2 fresh blocks, 5 into a JS out
+    const elements = (1 + 40 * 30) * 256;
+    const expected = writtenOnHeap(pe, elements, (out) => pe.sincos2d({ ...options, out }));
+    assert.deepEqual(pe.sincos2d(options).data, expected);
+    const out = new Float32Array(elements);
+    assert.equal(pe.sincos2d({ ...options, out }).data, out);
+    assert.deepEqual(out, expected);
+    assert.ok(expected.subarray(0, 256).every((v) => v === 0));
+    assert.equal(expected[256 + 64], 1);  // patch (0, 0): cos(0) in the column half
+  });
+
   it('learned positions: lookup by length or positions, weights, seeded init, dispose', () => {
     const table = pe.learnedPositions({ maxLength: 16, dModel: 4, init: { seed: 3 } });
     const all = table.weights;

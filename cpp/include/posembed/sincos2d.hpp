@@ -23,4 +23,10 @@ Status validate(const Sincos2dParams& params);
 // out: [(clsToken ? 1 : 0) + gridH * gridW, dModel].
 Status sincos2d(const Sincos2dParams& params, std::span<float> out);
 
+// A run of sincos2d's rows (the cls row first, when clsToken), from first_row on, as many as out holds, given
+// table: the 1-D encoding it assembles them from, positions 0 .. max(gridH, gridW) - 1 in dModel / 2 columns
+// (sinusoidal, split layout, the same base): a large grid can be written a block of rows at a time, the table
+// computed once.
+Status sincos2d_rows(const Sincos2dParams& params, std::span<const float> table, int64_t first_row, std::span<float> out);
+
 }  // namespace posembed

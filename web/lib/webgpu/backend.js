@@ -7,7 +7,7 @@ import { sinusoidalParams } from '../sinusoidal.js';
 import { alibiParams } from '../alibi.js';
 import { relativeBuckets, t5BiasParams, t5BucketsParams } from '../t5.js';
 import { assertFiniteVectors, ropeParams, ropeTable } from '../rope.js';
-import { sincos2dParams } from '../sincos2d.js';
+import { sincos2dParams, sincos2dTable } from '../sincos2d.js';
 import { matrix } from '../analysis.js';
 import { GpuTensor, HostTensor } from './runtime.js';
 import { sinusoidalGpu } from './sinusoidal.js';
@@ -151,10 +151,7 @@ export class PosembedGpu {
   sincos2d(opts) {
     const p = sincos2dParams(this.#core, opts);
     noOut(p.out);
-    return this.#either(() => {
-      const oneD = this.#wasm.sinusoidal({ length: Math.max(p.gridH, p.gridW), dModel: p.dModel / 2, base: p.base, layout: 'split' });
-      return sincos2dGpu(this.#runtime, p, oneD.data);
-    }, () => this.#wasm.sincos2d(opts));
+    return this.#either(() => sincos2dGpu(this.#runtime, p, sincos2dTable(this.#core, p)), () => this.#wasm.sincos2d(opts));
   }
 
   similarity(a, b, opts) {
