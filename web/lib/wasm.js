@@ -24,9 +24,6 @@ const FRESH_STREAM_BLOCK = 262144;
 
 const ERROR_TYPES = { RangeError, TypeError, Error, WeightFileError };
 
-// Where a result streamed in blocks goes: `target`, the caller's JS array `out` (checked: exactly `elements`
-// of `type`) or, for a fresh result, a new one (it never needs its size on the heap; `what` names the data
-// where JS cannot allocate that much), and the elements of each block.
 // A heap out sharing bytes with a heap input would be written while the kernel still reads the input: wrong
 // values, without a word. Inputs marked inPlace are read element by element before being written, so an
 // out may be the input itself (RoPE rotating x in place), though not overlap it shifted.
@@ -38,6 +35,9 @@ function refuseOverlap(out, inputs) {
   }
 }
 
+// Where a result streamed in blocks goes: `target`, the caller's JS array `out` (checked: exactly `elements`
+// of `type`) or, for a fresh result, a new one (it never needs its size on the heap; `what` names the data
+// where JS cannot allocate that much), and the elements of each block.
 export function streamTarget(out, elements, what, type = Float32Array) {
   if (out !== undefined) return { target: outBuffer(out, elements, type), blockElements: STREAM_BLOCK };
   try {
@@ -243,7 +243,7 @@ export class WasmCore {
     const direct = out !== undefined && this.onHeap(out, 'out');
     if (direct) refuseOverlap(out, inputs.filter((input) => this.onHeap(input.data, input.what)));
     const outOffset = direct ? out.byteOffset : null;  // before allocating: a growth detaches the view
-    const outAgain = direct ? this.keep(out) : null;
+    const outAgain = direct ? this.keep(out, 'out') : null;
     const placed = this.#placed(inputs);
     const requests = [...(direct ? [] : [[elements * type.BYTES_PER_ELEMENT, what]]), ...placed.requests];
     return this.withHeap(requests, (...pointers) => {
