@@ -1,6 +1,6 @@
 // libFuzzer target: parameters decoded from the input bytes, through validation and the kernels. Every call
 // either fails validation or writes exactly its output; sinusoidal values stay within 2e-6 of exact,
-// T5 buckets in range and bias runs equal to the whole, rotated values finite.
+// T5 buckets in range and runs of the bucket matrix and the bias equal to the whole, rotated values finite.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -86,6 +86,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     if (!t5_bias(p, table, heads, q, k, bias).ok()) fail("t5_bias rejected validated parameters");
     std::vector<int32_t> by_relative(static_cast<std::size_t>(q + k - 1));
     for (std::size_t r = 0; r < by_relative.size(); ++r) by_relative[r] = t5_bucket(p, static_cast<int64_t>(r) - (q - 1));
+    // The bucket matrix: any run of its rows written from the relative buckets equals it whole, and a run
+    // leaving it is refused.
+    std::vector<int32_t> matrix(static_cast<std::size_t>(q * k));
+    if (!t5_bucket_matrix(p, q, k, matrix).ok()) fail("t5_bucket_matrix rejected validated parameters");
+    const int64_t first_query = static_cast<int64_t>(in.next<uint8_t>() % (q + 2)) - 1;
+    std::vector<int32_t> matrix_run(static_cast<std::size_t>((in.next<uint8_t>() % 8) * k));
+    const bool run_inside = first_query >= 0 && first_query + static_cast<int64_t>(matrix_run.size()) / k <= q;
+    if (t5_bucket_matrix_rows(q, k, by_relative, first_query, matrix_run).ok() != run_inside) fail("t5_bucket_matrix_rows accepted a run outside the matrix, or refused one inside");
+    if (run_inside && !std::equal(matrix_run.begin(), matrix_run.end(), matrix.begin() + first_query * k)) fail("t5_bucket_matrix_rows differs from t5_bucket_matrix");
     const std::size_t corrupted = in.next<uint8_t>() % by_relative.size();
     if (in.next<uint8_t>() % 2) by_relative[corrupted] = in.next<int32_t>();
     const bool buckets_valid = std::all_of(by_relative.begin(), by_relative.end(), [&](int32_t b) { return b >= 0 && b < p.num_buckets; });
