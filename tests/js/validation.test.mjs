@@ -303,6 +303,13 @@ for (const { name, options } of MODULES.filter((m) => m.name !== 'wasm scalar'))
         assert.throws(() => pe.applyRope({ data: before, shape: [4, 4] }), { name: 'RangeError', message: /^x.shape \[4,4\] holds 16 elements but x.data has 0: its buffer is detached/ });
       }
       assert.throws(() => pe.sinusoidal({ length: 4, dModel: 4, out: new Float32Array(0) }), { name: 'RangeError', message: 'out must hold exactly 16 elements, got 0' });
+      if (!detaches) {
+        // The old view lies on another SharedArrayBuffer object over the same memory: still the heap array,
+        // written in place.
+        assert.notEqual(before.buffer, heap.data.buffer);
+        assert.equal(pe.sinusoidal({ length: 4, dModel: 4, out: before }).data.buffer, heap.data.buffer);
+        assert.equal(before[1], 1);
+      }
       assert.equal(heap.data.length, 16);
       pe.sinusoidal({ length: 4, dModel: 4, out: heap.data });
       assert.equal(heap.data[1], 1);
@@ -310,6 +317,7 @@ for (const { name, options } of MODULES.filter((m) => m.name !== 'wasm scalar'))
       heap.dispose();
       heap.dispose();
       assert.throws(() => heap.data, { message: 'this heap array has been disposed' });
+      if (!detaches) assert.throws(() => pe.sinusoidal({ length: 4, dModel: 4, out: before }), { name: 'RangeError', message: 'out is a view of a pe.allocate() array that was disposed' });
     });
   });
 }

@@ -322,8 +322,12 @@ export class WasmCore {
   // Whether array (named `what` in errors) is a view of this heap; one there must lie within a live heap
   // array: a view kept past its array's dispose() would read freed memory, and write into what has reused it.
   onHeap(array, what) {
-    if (!ArrayBuffer.isView(array) || array.buffer !== this.module.HEAPU8.buffer) return false;
-    if (this.#viewOwners.get(array)?.disposed) throw new RangeError(`${what} is a view of a pe.allocate() array that was disposed`);
+    if (!ArrayBuffer.isView(array)) return false;
+    const owner = this.#viewOwners.get(array);
+    if (owner?.disposed) throw new RangeError(`${what} is a view of a pe.allocate() array that was disposed`);
+    // A heap array's view from before a growth of the threaded module's shared memory lies on another
+    // SharedArrayBuffer object over the same memory: still this heap.
+    if (array.buffer !== this.module.HEAPU8.buffer && !owner) return false;
     const [from, to] = [array.byteOffset, array.byteOffset + array.byteLength];
     for (const [pointer, bytes] of this.#heapArrays) {
       if (pointer <= from && to <= pointer + bytes) return true;
