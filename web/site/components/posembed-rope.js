@@ -9,6 +9,8 @@ const STYLE = `
            background: var(--posembed-button, #fff); color: inherit; cursor: pointer; }
 `;
 const DIAL = 96;
+// Wavelengths from 6.28 to millions, short enough for a dial's width: 6.28, 112, 2.65K, 4.71M.
+const WAVELENGTH = new Intl.NumberFormat('en', { notation: 'compact', maximumSignificantDigits: 3 });
 
 export class PosembedRope extends HTMLElement {
   static observedAttributes = ['head-dim', 'base', 'layout', 'pairs', 'position', 'speed'];
@@ -125,8 +127,8 @@ export class PosembedRope extends HTMLElement {
       pairs.forEach((pair, k) => {
         const [a, b] = layout === 'half' ? [pair, pair + half] : [2 * pair, 2 * pair + 1];
         const cx = k * DIAL + DIAL / 2;
-        const cy = DIAL / 2 - 6;
-        const r = DIAL / 2 - 16;
+        const cy = DIAL / 2 - 8;
+        const r = DIAL / 2 - 22;  // room below for two lines of label
         context.strokeStyle = ink;
         context.globalAlpha = 0.3;
         context.beginPath();
@@ -143,7 +145,8 @@ export class PosembedRope extends HTMLElement {
         context.fillStyle = ink;
         context.font = '11px system-ui, sans-serif';
         context.textAlign = 'center';
-        context.fillText(`pair ${pair}: λ=${(2 * Math.PI / invFreq.data[pair]).toPrecision(3)}`, cx, DIAL - 2);
+        context.fillText(`pair ${pair}`, cx, DIAL - 15);
+        context.fillText(`λ = ${WAVELENGTH.format(2 * Math.PI / invFreq.data[pair])}`, cx, DIAL - 2);
       });
       root.querySelector('.caption').textContent = `RoPE (${layout === 'half' ? 'GPT-NeoX/LLaMA halves' : 'GPT-J pairs'}), head dim ${headDim}, base ${base}`;
       root.querySelector('.readout').textContent = `position ${this.#position}`;
