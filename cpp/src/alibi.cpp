@@ -66,10 +66,8 @@ Status alibi_bias_rows(const AlibiBiasParams& params, int64_t first_row, std::sp
   const auto q = static_cast<std::size_t>(params.query_length);
   const auto k = static_cast<std::size_t>(params.key_length);
   const std::size_t total_rows = static_cast<std::size_t>(params.num_heads) * q;
+  POSEMBED_RETURN_IF_ERROR(check_row_run(first_row, out.size(), k, total_rows, "numHeads * queryLength", "keyLength"));
   const std::size_t rows = out.size() / k;
-  if (first_row < 0 || out.size() % k != 0 || static_cast<std::size_t>(first_row) + rows > total_rows) {
-    return Status::range_error("the rows must lie within numHeads * queryLength = " + std::to_string(total_rows) + " rows of keyLength values");
-  }
   std::unique_ptr<float[]> slopes(new (std::nothrow) float[static_cast<std::size_t>(params.num_heads)]);
   if (!slopes) return Status::range_error("alibiBias: out of memory for the slopes");
   POSEMBED_RETURN_IF_ERROR(alibi_slopes(params.num_heads, {slopes.get(), static_cast<std::size_t>(params.num_heads)}));

@@ -223,16 +223,14 @@ Status nearest_rows(std::span<const float> table, int64_t rows, int64_t d, std::
   // Cosine: against the query scaled to unit length (in double), each row in float SIMD while its squares
   // stay far inside float's range, else in double, where products of floats are exact and neither overflow
   // nor underflow: exact for rows of any finite size, fast for the usual ones.
-  const auto unit_query = unit_rows(query, depth);
+  const auto unit_query = unit_rows(query, depth);  // zeros for a zero query: every cosine 0
   if (!unit_query) return Status::range_error("nearest: out of memory for the unit query");
-  double query_norm = 0.0;
-  for (float v : query) query_norm += static_cast<double>(v) * v;
   for (std::size_t r = 0; r < all.size(); ++r) {
     const float* row = table.data() + r * depth;
     if (metric == SimilarityMetric::kDot) {
       all[r] = dot(row, query.data(), depth);
     } else if (const float squares = dot(row, row, depth); squares > 1e-30f && squares < 1e30f) {
-      all[r] = query_norm > 0.0 ? static_cast<float>(dot(row, unit_query.get(), depth) / std::sqrt(static_cast<double>(squares))) : 0.0f;
+      all[r] = static_cast<float>(dot(row, unit_query.get(), depth) / std::sqrt(static_cast<double>(squares)));
     } else {
       double product = 0.0, norm = 0.0;
       for (std::size_t j = 0; j < depth; ++j) {

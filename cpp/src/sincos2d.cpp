@@ -1,9 +1,9 @@
 #include "posembed/sincos2d.hpp"
 
 #include <algorithm>
-#include <string>
 #include <memory>
 #include <new>
+#include <string>
 
 #include "posembed/sinusoidal.hpp"
 
@@ -40,9 +40,7 @@ Status sincos2d_rows(const Sincos2dParams& p, std::span<const float> table, int6
     return Status::range_error("table must hold max(gridH, gridW) * dModel / 2 = " + std::to_string(std::max(p.grid_h, p.grid_w) * p.d_model / 2) +
                                " elements, got " + std::to_string(table.size()));
   }
-  if (first_row < 0 || out.size() % (2 * half) != 0 || static_cast<std::size_t>(first_row) + out.size() / (2 * half) > rows) {
-    return Status::range_error("the rows must lie within the table's " + std::to_string(rows) + " rows of dModel values");
-  }
+  POSEMBED_RETURN_IF_ERROR(check_row_run(first_row, out.size(), 2 * half, rows, "clsToken + gridH * gridW", "dModel"));
   const std::size_t first_patch = p.cls_token ? 1 : 0;
   for (std::size_t r = 0; r < out.size() / (2 * half); ++r) {
     float* row = out.data() + r * 2 * half;

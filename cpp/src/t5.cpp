@@ -44,10 +44,7 @@ Status validate_rows(int64_t query_length, int64_t key_length, std::span<const i
     return Status::range_error("relative buckets must hold queryLength + keyLength - 1 = " + std::to_string(span) + " elements, got " +
                                std::to_string(relative_buckets.size()));
   }
-  if (first_row < 0 || out_size % k != 0 || static_cast<std::size_t>(first_row) + out_size / k > static_cast<std::size_t>(total_rows)) {
-    return Status::range_error(std::string("the rows must lie within ") + total_rows_are + " = " + std::to_string(total_rows) + " rows of keyLength values");
-  }
-  return {};
+  return check_row_run(first_row, out_size, k, static_cast<std::size_t>(total_rows), total_rows_are, "keyLength");
 }
 
 Status validate_heads(int64_t num_heads) {

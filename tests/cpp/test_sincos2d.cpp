@@ -70,7 +70,7 @@ TEST_CASE("sincos2d written in runs of rows from its 1-D table equals it written
       CHECK(written == whole);
     }
     std::vector<float> one_row(static_cast<std::size_t>(p.d_model));
-    CHECK(sincos2d_rows(p, table, rows, one_row).message() == "the rows must lie within the table's " + std::to_string(rows) + " rows of dModel values");
+    CHECK(sincos2d_rows(p, table, rows, one_row).message() == "the rows must lie within clsToken + gridH * gridW = " + std::to_string(rows) + " rows of dModel values");
     CHECK(sincos2d_rows(p, std::span<const float>(table).first(3), 0, one_row).message() ==
           "table must hold max(gridH, gridW) * dModel / 2 = " + std::to_string(table.size()) + " elements, got 3");
   }

@@ -34,6 +34,13 @@ Status out_of_range(std::string_view parameter, std::string_view allowed, double
 // "out must hold exactly 512 elements, got 100": a caller's buffer of the wrong size.
 Status output_size_error(std::size_t expected, std::size_t got);
 
+// For a kernel writing a run of an output's rows: out (out_size values) must hold whole rows of row_size
+// values that, from first_row on, lie within the output's total_rows rows. The names say, for the message,
+// what the total is and what a row's values are: "the rows must lie within numHeads * queryLength = 30 rows
+// of keyLength values".
+Status check_row_run(int64_t first_row, std::size_t out_size, std::size_t row_size, std::size_t total_rows, std::string_view total_name,
+                     std::string_view row_name);
+
 // Runs checks in order and keeps the first failure.
 #define POSEMBED_RETURN_IF_ERROR(expr)  \
   do {                                  \

@@ -85,10 +85,13 @@ export class PosembedGpu {
   }
 
   // A GPU buffer holding x (a GpuTensor's own buffer, or an upload of a host tensor) and how to let it go.
-  #onGpu(x, what, opts) {
+  // check(data) looks at host data before it goes up (after a view of a disposed heap array is refused here,
+  // as on wasm).
+  #onGpu(x, what, opts, check) {
     if (isGpuTensor(x) && x.buffer) return { buffer: x.buffer, release: () => {} };
     const data = isGpuTensor(x) ? x.tensor.data : x.data;
-    this.#core.onHeap(data, `${what}.data`);  // a view of a disposed heap array is refused here as on wasm
+    this.#core.onHeap(data, `${what}.data`);
+    check?.(data);
     const buffer = this.#runtime.upload(data, what, opts);
     return { buffer, release: () => this.#runtime.release(buffer) };
   }
@@ -135,11 +138,8 @@ export class PosembedGpu {
     const p = ropeParams(this.#core, x, opts, { allowGpu: true });
     noOut(p.out);
     return this.#either(() => {
-      if (!isGpuTensor(x)) {
-        this.#core.onHeap(x.data, 'x.data');  // a view of a disposed heap array is named as such before its values are read
-        assertFiniteVectors(x.data, p.headDim);
-      }
-      const input = this.#onGpu(x, 'x', { chunked: true });  // read slice by slice with the output
+      // Read slice by slice with the output; its values must be finite, as the wasm kernel checks.
+      const input = this.#onGpu(x, 'x', { chunked: true }, (data) => assertFiniteVectors(data, p.headDim));
       try {
         return applyRopeGpu(this.#runtime, { ...p, x: input.buffer, table: ropeTable(this.#core, p) });
       } finally {
