@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${RUNS:-1000000}"
-bash scripts/setup.sh
+bash scripts/setup.sh --tests
 [ -f build/asan/CMakeCache.txt ] || CC=clang CXX=clang++ cmake -S . -B build/asan -DPOSEMBED_SANITIZE=ON -DPOSEMBED_FUZZ=ON >/dev/null
 cmake --build build/asan --target fuzz_npy fuzz_safetensors fuzz_kernels fuzz_differential
 for target in npy safetensors kernels differential; do

@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
-# Installs what posembed's build and tests need, and nothing when it is all there (a fast no-op).
-#   Debian/Ubuntu: missing tools come from apt (emscripten, libxsimd-dev, catch2, nlohmann-json3-dev, cmake,
-#   ninja-build, g++, chromium, chromium-driver); then `npm ci`.
+# Installs what posembed's build needs, and nothing when it is all there (a fast no-op). With --tests, also
+# what the tests need.
+#   Debian/Ubuntu: missing tools come from apt (to build the site and the package: emscripten, libxsimd-dev,
+#   nlohmann-json3-dev, catch2, cmake, ninja-build; for the tests also g++, clang with its sanitizer and fuzzer
+#   runtimes, the Vulkan loader, chromium, chromium-driver); then `npm ci`.
 #   With emsdk: an `emcc` already on PATH is used as it is, and Debian's emscripten is not installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+tests=false
+case "${1:-}" in
+  --tests) tests=true ;;
+  "") ;;
+  *) echo "usage: scripts/setup.sh [--tests]" >&2; exit 2 ;;
+esac
 
 missing=()
 need_command() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }
@@ -12,19 +21,22 @@ need_header() { [ -f "/usr/include/$1" ] || [ -f "/usr/local/include/$1" ] || mi
 
 need_command cmake cmake
 need_command ninja ninja-build
-need_command g++ g++
 need_command emcc emscripten
-# The sanitizer build and the fuzzers: clang with its runtime libraries (ASan, UBSan, libFuzzer).
-need_command clang++ clang
-ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || missing+=(libclang-rt-dev)
 need_header xsimd/xsimd.hpp libxsimd-dev
-need_header catch2/catch.hpp catch2
 need_header nlohmann/json.hpp nlohmann-json3-dev
-# WebGPU in Node (the webgpu package, Dawn) loads Vulkan through the system loader; Chromium ships SwiftShader.
-# (Not `ldconfig -p | grep -q`: grep stopping early kills ldconfig with SIGPIPE, which pipefail reports.)
-[[ "$(ldconfig -p 2>/dev/null)" == *"libvulkan.so.1 "* ]] || missing+=(libvulkan1)
-[ -x /usr/bin/chromium ] || missing+=(chromium)
-[ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+# The wasm build tree is configured once for both commands, with its Catch2 suites (built only by npm test).
+need_header catch2/catch.hpp catch2
+if $tests; then
+  need_command g++ g++
+  # The sanitizer build and the fuzzers: clang with its runtime libraries (ASan, UBSan, libFuzzer).
+  need_command clang++ clang
+  ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || missing+=(libclang-rt-dev)
+  # WebGPU in Node (the webgpu package, Dawn) loads Vulkan through the system loader; Chromium ships SwiftShader.
+  # (Not `ldconfig -p | grep -q`: grep stopping early kills ldconfig with SIGPIPE, which pipefail reports.)
+  [[ "$(ldconfig -p 2>/dev/null)" == *"libvulkan.so.1 "* ]] || missing+=(libvulkan1)
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+fi
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"

@@ -16,15 +16,23 @@ export function packAndInstall() {
   const project = scratchDir('user');
   const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', project], REPO));
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'posembed-user', private: true, type: 'module' }));
-  npm(['install', '--offline', join(project, packed.filename)], project);
+  npm(['install', join(project, packed.filename)], project);
   return { project, files: packed.files.map((f) => f.path) };
 }
 
-// The first fenced block of the given language in the README's Usage section: docs are tested as written.
-export function readmeExample(language) {
+// The fenced blocks of the given language in a README section (from its heading to the next heading of any
+// level), in order: docs are tested as written. Usage's first block is the default.
+export function readmeBlocks(language, heading = '## Usage') {
   const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-  const usage = readme.slice(readme.indexOf('## Usage'));
-  const match = usage.match(new RegExp('```' + language + '\\n([\\s\\S]*?)```'));
-  if (!match) throw new Error(`README.md has no \`\`\`${language} block under ## Usage`);
-  return match[1];
+  const start = readme.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`README.md has no section '${heading}'`);
+  const rest = readme.slice(start + heading.length + 2);
+  const section = rest.slice(0, rest.search(/^#{1,6} /m) >>> 0);
+  const blocks = [...section.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((match) => match[1]);
+  if (blocks.length === 0) throw new Error(`README.md has no \`\`\`${language} block under ${heading}`);
+  return blocks;
+}
+
+export function readmeExample(language) {
+  return readmeBlocks(language)[0];
 }

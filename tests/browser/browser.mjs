@@ -13,14 +13,17 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-// WebGPU without a GPU: Chromium's SwiftShader Vulkan adapter. The compositor on ANGLE's SwiftShader too:
-// without it, presenting a WebGPU canvas destroys the WebGPU instance ("A valid external Instance reference
-// no longer exists") in headless Chromium.
-const WEBGPU_ARGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader',
-  '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+// WebGPU without a GPU: Chromium's SwiftShader Vulkan adapter.
+const WEBGPU_ADAPTER_ARGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan', '--use-vulkan=swiftshader', '--use-webgpu-adapter=swiftshader'];
+// The compositor on ANGLE's SwiftShader too: without it, presenting a WebGPU canvas destroys the WebGPU instance
+// ("A valid external Instance reference no longer exists") in headless Chromium, as a flaky GPU may do.
+const WEBGPU_PRESENT_ARGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
 
+// webgpu: false (no adapter), true (an adapter that presents), or 'adapter-only' (an adapter whose canvases
+// cannot be presented: the pages must fall back by themselves).
 export function launchChromium({ webgpu = false } = {}) {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...(webgpu ? WEBGPU_ARGS : [])] });
+  const gpu = webgpu ? [...WEBGPU_ADAPTER_ARGS, ...(webgpu === 'adapter-only' ? [] : WEBGPU_PRESENT_ARGS)] : [];
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...gpu] });
 }
 
 // Starts scripts/serve.mjs (what `npm start` runs) on a free port, cross-origin isolated unless isolated is
@@ -74,4 +77,31 @@ export function useSite({ siteRoot, webgpu = false } = {}) {
     await site.server?.close();
   });
   return site;
+}
+
+// The site's pages; index and components hold only elements, the others say data-ready once drawn.
+export const PAGES = ['index', 'explorer', 'tokens', 'rope', 'bias', 'patches', 'learned', 'bench', 'components'];
+const ELEMENTS_ONLY = new Set(['index', 'components']);
+
+// Opens a page of the site and waits until it has drawn: its own figures (data-ready) and every <posembed-…>
+// element, each scrolled into view until it has rendered.
+export async function openDrawn(site, name) {
+  const opened = await site.open(`${name}.html`, { ready: !ELEMENTS_ONLY.has(name) });
+  for (const element of await opened.page.locator('posembed-heatmap, posembed-lookup, posembed-rope, posembed-bias').all()) {
+    await element.scrollIntoViewIfNeeded();
+    await element.evaluate((el) => new Promise((resolve) => {
+      const done = () => el.dataset.rendered || el.dataset.started || el.dataset.position;
+      if (done()) return resolve();
+      new MutationObserver((_, observer) => { if (done()) { observer.disconnect(); resolve(); } }).observe(el, { attributes: true });
+    }));
+  }
+  return opened;
+}
+
+// The texts of the error boxes a page shows now (light DOM and the elements' shadow roots).
+export function visibleErrors(page) {
+  return page.evaluate(() => {
+    const roots = [document, ...[...document.querySelectorAll('*')].map((el) => el.shadowRoot).filter(Boolean)];
+    return roots.flatMap((root) => [...root.querySelectorAll('.error')].filter((el) => !el.hidden && el.textContent.trim()).map((el) => el.textContent.trim()));
+  });
 }

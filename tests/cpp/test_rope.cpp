@@ -115,9 +115,7 @@ TEST_CASE("RoPE inverse frequencies sweep against a double-precision reference, 
           const double expected = reference_inv_freq(dim, base, scaling, i);
           INFO("scaling " << static_cast<int>(scaling.kind) << ", factor " << scaling.factor << ", original " << scaling.original_max_positions
                           << ", dim " << dim << ", base " << base << ", pair " << i);
-          // The ramp of yarn is evaluated in float32, as HF does: within float32 rounding of the double ramp.
-          const double tolerance = scaling.kind == RopeScalingKind::kYarn ? 1e-6 : 1e-12;
-          REQUIRE(std::abs(inv_freq[static_cast<std::size_t>(i)] - expected) <= tolerance * expected);
+          REQUIRE(std::abs(inv_freq[static_cast<std::size_t>(i)] - expected) <= 1e-12 * expected);
           ++compared;
         }
       }
@@ -185,6 +183,32 @@ TEST_CASE("applyRope sweep against a double-precision rotation, large positions,
   }
   INFO("worst error " << worst);
   CHECK(worst <= 4e-6);  // |x| <= 2: two products of 1-ulp sin/cos, well inside the 5e-6 of the vectors
+}
+
+TEST_CASE("applyRope with YaRN stays within 2e-6 of double-precision maths at the longest positions", "[rope]") {
+  // The frequency a float32 ramp gives is off by ~6e-8 relative, which the position multiplies: 5e-3 at 2^24.
+  const RopeScaling yarn{.kind = RopeScalingKind::kYarn, .factor = 32.0, .original_max_positions = 4096};
+  const RopeParams params{.head_dim = 128, .rotary_dim = 128, .base = 10000.0, .layout = RopeLayout::kHalf, .scaling = yarn};
+  const double attention = rope_attention_factor(yarn);
+  const std::vector<int32_t> positions{0, 4095, 32767, (1 << 24) - 1};
+  double worst = 0.0;
+  for (int64_t unit = 0; unit < 128; ++unit) {
+    std::vector<float> x(positions.size() * 128, 0.0f);
+    for (std::size_t s = 0; s < positions.size(); ++s) x[s * 128 + static_cast<std::size_t>(unit)] = 1.0f;
+    const auto out = rotate(params, x, positions);
+    const int64_t pair = unit % 64;
+    const double angle_per_position = reference_inv_freq(128, 10000.0, yarn, pair);
+    for (std::size_t s = 0; s < positions.size(); ++s) {
+      const double angle = positions[s] * angle_per_position;
+      // e_unit rotates into its pair: (cos, sin) from the first half, (-sin, cos) from the second.
+      const double first = unit < 64 ? std::cos(angle) : -std::sin(angle);
+      const double second = unit < 64 ? std::sin(angle) : std::cos(angle);
+      worst = std::max({worst, std::abs(out[s * 128 + static_cast<std::size_t>(pair)] - attention * first),
+                        std::abs(out[s * 128 + static_cast<std::size_t>(pair + 64)] - attention * second)});
+    }
+  }
+  INFO("worst error " << worst);
+  CHECK(worst <= 2e-6);
 }
 
 TEST_CASE("applyRope works in place", "[rope]") {

@@ -15,7 +15,28 @@ describe('npm package', () => {
     for (const file of ['dist/index.js', 'dist/index.d.ts', ...modules, 'dist/posembed-threads.worker.js', 'dist/posembed-threads.worker.cjs', 'package.json', 'README.md']) {
       assert.ok(installed.files.includes(file), `${file} missing from the tarball`);
     }
-    assert.deepEqual(installed.files.filter((f) => !/^(dist\/(webgpu\/)?[\w.-]+\.(js|cjs|mjs|d\.ts|wasm)|package\.json|README\.md|LICENSE)$/.test(f)), []);
+    for (const file of ['dist/components.js', 'dist/components.d.ts', 'dist/vendor/colors.js']) assert.ok(installed.files.includes(file), `${file} missing from the tarball`);
+    assert.deepEqual(installed.files.filter((f) => !/^(dist\/((webgpu|components|vendor)\/)?[\w.-]+\.(js|cjs|mjs|d\.ts|wasm)|package\.json|README\.md|LICENSE)$/.test(f)), []);
+  });
+
+  it('imports nothing by a bare specifier anywhere in dist/ (browsers cannot resolve one), and needs no dependency', () => {
+    const bare = [];
+    for (const file of installed.files.filter((f) => /\.(js|mjs|cjs)$/.test(f))) {
+      const source = readFileSync(join(installed.project, 'node_modules/posembed', file), 'utf8');
+      const specifiers = [...source.matchAll(/(?:^|[\s;}])(?:import|export)\s*(?:[\w*{}\s,$]+from\s*)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)]
+        .map((match) => match[1] ?? match[2]);
+      bare.push(...specifiers.filter((s) => !/^(\.\.?\/|node:)/.test(s)).map((s) => `${file}: '${s}'`));
+    }
+    assert.deepEqual(bare, []);
+    const pkg = JSON.parse(readFileSync(join(installed.project, 'node_modules/posembed/package.json'), 'utf8'));
+    assert.equal(pkg.dependencies, undefined);
+  });
+
+  it("exports 'posembed/components', which Node resolves to dist/components.js with its types", () => {
+    const pkg = JSON.parse(readFileSync(join(installed.project, 'node_modules/posembed/package.json'), 'utf8'));
+    assert.deepEqual(pkg.exports['./components'], { types: './dist/components.d.ts', default: './dist/components.js' });
+    const resolved = execFileSync(process.execPath, ['--input-type=module', '-e', "console.log(import.meta.resolve('posembed/components'))"], { cwd: installed.project, encoding: 'utf8' });
+    assert.equal(resolved.trim(), `file://${join(installed.project, 'node_modules/posembed/dist/components.js')}`);
   });
 
   it("imports by name in a Node ESM project and runs the README's example", () => {

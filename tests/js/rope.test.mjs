@@ -23,6 +23,37 @@ describeEachModule('rope', (instance) => {
     });
   }
 
+  it('YaRN: applyRope and ropeInvFreq within 2e-6 of the float64 maths up to position 2^24 - 1', () => {
+    // HF's formulas in float64: the ramp over pairs between the correction dimensions, then the rotation.
+    const [headDim, base, factor, originalMaxPositions] = [128, 10000, 32, 4096];
+    const correction = (rotations) => (headDim * Math.log(originalMaxPositions / (rotations * 2 * Math.PI))) / (2 * Math.log(base));
+    const low = Math.max(Math.floor(correction(32)), 0);
+    const high = Math.min(Math.ceil(correction(1)), headDim - 1);
+    const invFreq = Array.from({ length: headDim / 2 }, (_, i) => {
+      const plain = 1 / base ** ((2 * i) / headDim);
+      const ramp = Math.min(1, Math.max(0, (i - low) / (high - low)));
+      return (plain / factor) * ramp + plain * (1 - ramp);
+    });
+    const attention = 0.1 * Math.log(factor) + 1;
+    const scaling = { type: 'yarn', factor, originalMaxPositions };
+    const computed = pe.ropeInvFreq({ headDim, base, scaling });
+    computed.invFreq.data.forEach((v, i) => assert.ok(Math.abs(v - invFreq[i]) <= 2e-6 * invFreq[i], `pair ${i}: ${v} vs ${invFreq[i]}`));
+    const positions = [0, 4095, 32767, 2 ** 24 - 1];
+    let worst = 0;
+    for (const unit of [0, 5, 27, 40, 63, 64 + 27]) {
+      const x = { data: new Float32Array(positions.length * headDim), shape: [positions.length, headDim] };
+      positions.forEach((_, s) => { x.data[s * headDim + unit] = 1; });
+      const { data } = pe.applyRope(x, { positions, scaling });
+      const pair = unit % 64;
+      positions.forEach((p, s) => {
+        const angle = p * invFreq[pair];
+        const [first, second] = unit < 64 ? [Math.cos(angle), Math.sin(angle)] : [-Math.sin(angle), Math.cos(angle)];
+        worst = Math.max(worst, Math.abs(data[s * headDim + pair] - attention * first), Math.abs(data[s * headDim + pair + 64] - attention * second));
+      });
+    }
+    assert.ok(worst <= 2e-6, `worst error ${worst}`);
+  });
+
   it('rotates every head and batch of [batch, heads, seq, headDim] alike; offset = consecutive positions', () => {
     const seq = 3;
     const headDim = 8;

@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parseArgs } from 'node:util';
-import pngjs from 'pngjs';
+import { PNG } from './vendor/png.js';
 import { load } from './index.js';
 import { ENCODINGS, encodingFigure } from './figures.js';
 import { heatmapPixels, valueRange } from './colormap.js';
@@ -99,9 +99,9 @@ export async function main(argv) {
   });
   if (format === 'png') {
     const { pixels, width, height } = picture();
-    const png = new pngjs.PNG({ width, height });
+    const png = new PNG({ width, height });
     png.data = Buffer.from(pixels.buffer);
-    writeFileSync(output, pngjs.PNG.sync.write(png));
+    writeFileSync(output, PNG.sync.write(png));
   } else if (format === 'svg') {
     writeFileSync(output, svg(picture(), scale));
   } else if (format === 'csv') {

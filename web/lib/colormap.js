@@ -1,6 +1,5 @@
 // Colormaps as lookup tables from d3-scale-chromatic, for painting many cells quickly.
-import { rgb as parseColour } from 'd3-color';
-import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
+import { interpolateRdBu, interpolateViridis, rgb as parseColour } from './vendor/colors.js';
 
 // Odd size, so that the middle entry is exactly the scheme's centre (t = 0.5): zero is neutral.
 const STEPS = 255;

@@ -1,5 +1,6 @@
 // The benchmark page: the shared benchmark cases, at sizes a page can run, timed in this browser.
 import { load } from 'posembed';
+import { valueRange } from 'posembed/components';
 import { alibiCase, fusedCase, lookupCase, maxError, ropeCase, sampledIndices, similarityCase, sinusoidalCase } from '../../scripts/bench/cases.mjs';
 
 // Each size's cases, made when run; `only`: the implementations worth timing at that size.
@@ -60,7 +61,8 @@ function plot(results) {
   context.clearRect(0, 0, canvas.width, canvas.height);
   const names = Object.keys(COLOURS).filter((name) => results.some((r) => r.times[name] !== undefined));
   const all = results.flatMap((r) => Object.values(r.times)).filter((t) => t > 0);
-  const [low, high] = [Math.log10(Math.min(...all)) - 0.2, Math.log10(Math.max(...all)) + 0.2];
+  const range = valueRange(all);
+  const [low, high] = [Math.log10(range.min) - 0.2, Math.log10(range.max) + 0.2];
   const group = (canvas.width - 40) / results.length;
   const bar = (group - 16) / names.length;
   context.font = '11px system-ui, sans-serif';

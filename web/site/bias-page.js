@@ -57,6 +57,19 @@ function plotBuckets() {
 }
 
 alibiForm.addEventListener('input', updateAlibi);
-t5Form.addEventListener('input', plotBuckets);
+// The bucket count and maxDistance limit each other (maxDistance above the exact buckets: half the buckets, of
+// each direction's half when bidirectional), so each field's range follows the other's value.
+function linkBucketRanges() {
+  const { buckets, maxDistance, bidirectional } = t5Form.elements;
+  const exactPerBucket = bidirectional.checked ? 4 : 2;
+  maxDistance.min = String(Math.floor(Number(buckets.value) / exactPerBucket) + 1);
+  buckets.max = String(Math.min(256, exactPerBucket * (Number(maxDistance.value) - 1) + exactPerBucket - 1));
+}
+
+t5Form.addEventListener('input', () => {
+  linkBucketRanges();
+  plotBuckets();
+});
+linkBucketRanges();
 for (const form of [alibiForm, t5Form]) form.addEventListener('submit', (event) => event.preventDefault());
 plotBuckets();

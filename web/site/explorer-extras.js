@@ -1,7 +1,6 @@
 // The explorer's further views, all read from the package's tensors: waves of chosen dimensions, the
 // frequency of each pair, the position-by-position similarity, and the relative-offset rotation.
-import { drawHeatmap, valueRange } from './heatmap.js';
-import { onHost } from '../lib/figures.js';
+import { drawHeatmap, onHost, valueRange } from 'posembed/components';
 
 // ω of each pair from the table: the angle its (sin, cos) has turned by at position 1.
 export async function frequencies(pe, { dModel, base, layout, timescale }) {

@@ -1,6 +1,6 @@
 // The sinusoidal explorer: controls → pe.sinusoidal → heatmap, plus a readout of the cell under the cursor
 // with its formula, the numbers substituted.
-import { drawGpuHeatmap, drawHeatmap } from './heatmap.js';
+import { drawGpuHeatmap, drawHeatmap } from 'posembed/components';
 
 const LIMIT = { min: -1, max: 1 };
 
@@ -76,11 +76,6 @@ export function mountExplorer(pe, root) {
       tensor = null;
       drawGpuHeatmap(canvas, result, pe, { colormap: 'RdBu', range: LIMIT }).then((map) => {
         if (current === generation) frame(map);
-      }).catch(() => {
-        // A browser that cannot draw WebGPU into a canvas (no OffscreenCanvas webgpu context): read the
-        // table and paint it with canvas 2D instead.
-        if (current !== generation) return undefined;
-        return result.read().then((read) => { if (current === generation) draw(read); });
       }).catch((error) => {
         if (current !== generation) return;
         errorBox.textContent = error.message;

@@ -1,8 +1,7 @@
 // Learned vs sinusoidal: a seeded learned table, its interpolation to a longer length, the sinusoidal table at
 // that length, and what a lookup past maxLength answers.
 import { load } from 'posembed';
-import { drawHeatmap, valueRange } from './heatmap.js';
-import { onHost } from '../lib/figures.js';
+import { drawHeatmap, onHost, valueRange } from 'posembed/components';
 
 const pe = await load({ backend: 'auto' });
 const form = document.querySelector('#learned-controls');
@@ -25,7 +24,8 @@ async function render() {
   try {
     table = pe.learnedPositions({ maxLength, dModel, init: { std: 0.5, seed: Number(f.get('seed')) } });
     const weights = table.weights;
-    const limit = Math.max(...Array.from(weights.data, Math.abs));
+    const { min, max } = valueRange(weights.data);
+    const limit = Math.max(-min, max);
     const range = { min: -limit, max: limit };
     show('learned', weights, `learned [${maxLength} × ${dModel}] (seeded, std 0.5)`, range);
     show('stretched', pe.interpolatePositions(weights, newLength), `interpolated to [${newLength} × ${dModel}]`, range);

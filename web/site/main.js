@@ -1,8 +1,7 @@
 import { load } from 'posembed';
 import { mountExplorer } from './explorer.js';
-import { mountLookup } from './lookup.js';
+import { mountLookup } from 'posembed/components';
 import { mountExtras } from './explorer-extras.js';
-import './components/index.js';
 
 // WebGPU where the browser has it (its results are read back to draw), else wasm.
 const pe = await load({ backend: 'auto' });

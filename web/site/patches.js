@@ -1,7 +1,6 @@
 // Image patches page: sincos2d on a grid; the cosine similarity of every patch's position to a chosen one.
 import { load } from 'posembed';
-import { drawHeatmap } from './heatmap.js';
-import { onHost } from '../lib/figures.js';
+import { drawHeatmap, onHost, valueRange } from 'posembed/components';
 
 const pe = await load({ backend: 'auto' });
 const form = document.querySelector('#patch-controls');
@@ -23,12 +22,13 @@ async function render() {
     const query = { data: patches.data.slice(index * options.dModel, (index + 1) * options.dModel), shape: [1, options.dModel] };
     const similarity = await onHost(pe.similarity(query, patches, { metric: 'cosine' }));
     current = { options, similarity };
-    drawHeatmap(canvas, { data: similarity.data, shape: [options.gridH, options.gridW] }, { colormap: 'viridis', range: { min: Math.min(...similarity.data), max: 1 } });
+    const least = valueRange(similarity.data).min;
+    drawHeatmap(canvas, { data: similarity.data, shape: [options.gridH, options.gridW] }, { colormap: 'viridis', range: { min: least, max: 1 } });
     const cell = Math.max(4, Math.floor(420 / Math.max(options.gridH, options.gridW)));
     canvas.style.width = `${options.gridW * cell}px`;
     canvas.style.height = `${options.gridH * cell}px`;
     document.querySelector('#patch-readout').textContent = `patch (row ${chosen.row}, column ${chosen.column})${options.clsToken ? ', after the cls row' : ''}: `
-      + `cosine similarity 1 to itself, ${Math.min(...similarity.data).toFixed(4)} to the least similar patch`;
+      + `cosine similarity 1 to itself, ${least.toFixed(4)} to the least similar patch`;
     for (const [name, value] of Object.entries({ 'grid-h': options.gridH, 'grid-w': options.gridW, 'd-model': options.dModel })) table.setAttribute(name, String(value));
     errorBox.hidden = true;
     document.documentElement.dataset.ready = 'true';

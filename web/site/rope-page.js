@@ -1,5 +1,6 @@
 // The RoPE page's scaling view: pe.ropeInvFreq for each scaling rule, plotted (log10 ω by pair) and tabulated.
 import { load } from 'posembed';
+import { valueRange } from 'posembed/components';
 
 const COLOURS = { default: '#1d232a', linear: '#1f5fbf', dynamic: '#1b7837', llama3: '#b2182b', yarn: '#e08214' };
 const pe = await load({ backend: 'auto' });
@@ -35,7 +36,7 @@ function render() {
   const context = canvas.getContext('2d');
   context.clearRect(0, 0, canvas.width, canvas.height);
   const all = curves.flatMap(([, { invFreq }]) => Array.from(invFreq.data, Math.log10));
-  const [low, high] = [Math.min(...all), Math.max(...all)];
+  const { min: low, max: high } = valueRange(all);
   const half = curves[0][1].invFreq.data.length;
   const x = (i) => 40 + (i / Math.max(half - 1, 1)) * (canvas.width - 150);
   const y = (v) => 10 + ((high - v) / (high - low || 1)) * (canvas.height - 30);
@@ -55,6 +56,19 @@ function render() {
   document.documentElement.dataset.ready = 'true';
 }
 
-form.addEventListener('input', render);
+// Each factor's field allows what the scaling accepts beside its partner's value (lowFreqFactor < highFreqFactor,
+// betaSlow < betaFast), so the fields' limits are always valid settings.
+function linkRanges() {
+  for (const [low, high] of [['lowFreqFactor', 'highFreqFactor'], ['betaSlow', 'betaFast']]) {
+    form.elements[low].max = String(Number(form.elements[high].value) - 0.01);
+    form.elements[high].min = String(Number(form.elements[low].value) + 0.01);
+  }
+}
+
+form.addEventListener('input', () => {
+  linkRanges();
+  render();
+});
 form.addEventListener('submit', (event) => event.preventDefault());
+linkRanges();
 render();

@@ -1,8 +1,7 @@
 // Token embeddings page: GPT-2 BPE → ids → rows of a seeded or dropped table; nearest tokens; a PCA scatter.
 import { load } from 'posembed';
 import { decode, encode } from 'gpt-tokenizer/encoding/r50k_base';
-import { drawHeatmap, valueRange } from './heatmap.js';
-import { onHost } from '../lib/figures.js';
+import { drawHeatmap, onHost, valueRange } from 'posembed/components';
 
 const GPT2_VOCAB = 50257;
 const pe = await load({ backend: 'auto' });
@@ -11,7 +10,7 @@ const form = $('#token-controls');
 const errorBox = $('#token-error');
 let dropped = null;  // { name, tensor } chosen from a dropped file
 let embedding = null;
-let embeddingKey = '';
+let embeddingKey = null;  // the dropped choice itself, or the seeded table's dModel and seed
 let selected = 0;
 
 function showError(message) {
@@ -22,11 +21,11 @@ function showError(message) {
 // The table in use: seeded [50257, dModel], or the dropped tensor.
 function table() {
   const f = new FormData(form);
-  const key = dropped ? `dropped:${dropped.name}` : `seeded:${f.get('dModel')}:${f.get('seed')}`;
+  const key = dropped ?? `seeded:${f.get('dModel')}:${f.get('seed')}`;
   if (key !== embeddingKey) {
     embedding?.dispose();
     embedding = null;
-    embeddingKey = '';
+    embeddingKey = null;
     embedding = dropped
       ? pe.tokenEmbedding({ vocabSize: dropped.tensor.shape[0], dModel: dropped.tensor.shape[1], weights: dropped.tensor })
       : pe.tokenEmbedding({ vocabSize: GPT2_VOCAB, dModel: Number(f.get('dModel')), init: { std: 0.02, seed: Number(f.get('seed')) } });
@@ -38,10 +37,8 @@ function table() {
 function scatter(canvas, points, labels) {
   const context = canvas.getContext('2d');
   context.clearRect(0, 0, canvas.width, canvas.height);
-  const xs = points.map((p) => p[0]);
-  const ys = points.map((p) => p[1]);
-  const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
-  const [y0, y1] = [Math.min(...ys), Math.max(...ys)];
+  const { min: x0, max: x1 } = valueRange(points.map((p) => p[0]));
+  const { min: y0, max: y1 } = valueRange(points.map((p) => p[1]));
   const fit = (v, a, b, size) => 30 + ((v - a) / (b - a || 1)) * (size - 60);
   context.font = '12px system-ui, sans-serif';
   points.forEach(([x, y], i) => {
@@ -73,18 +70,19 @@ async function render() {
       return chip;
     });
     $('#token-chips').replaceChildren(...chips);
-    if (Math.max(...ids) >= emb.vocabSize) {
+    const largestId = valueRange(ids).max;
+    if (largestId >= emb.vocabSize) {
       // A table too small for GPT-2's ids (such as a test file): show the table itself and say why.
       const weights = emb.weights;
       drawHeatmap($('#rows'), weights, { colormap: 'RdBu', range: valueRange(weights.data) });
-      $('#rows-caption').textContent = `The table has ${emb.vocabSize} rows, but these token ids go up to ${Math.max(...ids)}: `
+      $('#rows-caption').textContent = `The table has ${emb.vocabSize} rows, but these token ids go up to ${largestId}: `
         + `GPT-2's wte (${GPT2_VOCAB} rows) looks up real tokens. Showing the table itself, [${weights.shape.join(', ')}].`;
       $('#nearest').replaceChildren();
       return;
     }
     const rows = await onHost(emb.lookup(ids));
-    const limit = Math.max(...Array.from(rows.data, Math.abs)) || 1;
-    drawHeatmap($('#rows'), { data: rows.data, shape: [ids.length, emb.dModel] }, { colormap: 'RdBu', range: { min: -limit, max: limit } });
+    // RdBu spans ±(the largest magnitude) of the range: zero stays white.
+    drawHeatmap($('#rows'), { data: rows.data, shape: [ids.length, emb.dModel] }, { colormap: 'RdBu', range: valueRange(rows.data) });
     $('#rows').style.width = `${Math.min(900, emb.dModel * 6)}px`;
     $('#rows').style.height = `${ids.length * 12}px`;
     $('#rows-caption').textContent = `rows [${ids.length}, ${emb.dModel}] of a [${emb.vocabSize}, ${emb.dModel}] table (${dropped ? dropped.name : 'seeded'})`;
@@ -136,8 +134,8 @@ function readWeights(file) {
     select.replaceChildren(...matrices.map(([name, t]) => Object.assign(document.createElement('option'), { value: name, textContent: `${name} [${t.shape.join(', ')}]` })));
     $('#tensor-choice').hidden = matrices.length < 2;
     const choose = () => {
-      dropped = { name: select.value, tensor: data.tensors[select.value] };
-      status.textContent = `Table: ${select.value} [${dropped.tensor.shape.join(', ')}] from ${file.name}.`;
+      const tensor = data.tensors[select.value];
+      useDropped({ name: select.value, tensor }, `Table: ${select.value} [${tensor.shape.join(', ')}] from ${file.name}.`);
       showError('');
       render();
     };
@@ -156,7 +154,20 @@ drop.addEventListener('drop', (event) => {
   if (event.dataTransfer.files[0]) readWeights(event.dataTransfer.files[0]);
 });
 $('#weights-file').addEventListener('change', (event) => { if (event.target.files[0]) readWeights(event.target.files[0]); });
-form.addEventListener('input', () => { dropped = null; $('#weights-status').textContent = 'Table: seeded.'; render(); });
+// Typing changes the text only: a dropped table stays until the reader removes it, and the seeded table's
+// controls wait, disabled, until then.
+function useDropped(next, status) {
+  dropped = next;
+  for (const name of ['dModel', 'seed']) form.elements[name].disabled = dropped !== null;
+  $('#weights-remove').hidden = dropped === null;
+  $('#weights-status').textContent = status;
+}
+$('#weights-remove').addEventListener('click', () => {
+  useDropped(null, 'Table: seeded.');
+  $('#tensor-choice').hidden = true;
+  render();
+});
+form.addEventListener('input', render);
 form.addEventListener('submit', (event) => event.preventDefault());
 await render();
 document.documentElement.dataset.ready = 'true';

@@ -1,6 +1,5 @@
-// Builds the static site into build/site: one HTML page each, and the components as one script with a fixed
-// name (posembed-components.js) that tutorial authors include. `posembed` resolves to the package as users
-// get it (dist/).
+// Builds the static site into build/site: one HTML page each. `posembed` and `posembed/components` resolve to
+// the package as users get it (dist/): the pages use the same elements and figure layer an author's page does.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
@@ -23,7 +22,12 @@ export default defineConfig({
   plugins: [partials],
   worker: { format: 'es' },  // the weights reader is a module worker
   base: './',
-  resolve: { alias: { posembed: here('../../dist/index.js') } },
+  resolve: {
+    alias: [
+      { find: /^posembed$/, replacement: here('../../dist/index.js') },
+      { find: /^posembed\/components$/, replacement: here('../../dist/components.js') },
+    ],
+  },
   build: {
     outDir: here('../../build/site'),
     emptyOutDir: true,
@@ -31,11 +35,7 @@ export default defineConfig({
     // The .wasm files stay files (never inlined as data: URLs, which a strict CSP refuses).
     assetsInlineLimit: 0,
     rollupOptions: {
-      input: {
-        ...Object.fromEntries(PAGES.map((page) => [page, here(`${page}.html`)])),
-        'posembed-components': here('components/index.js'),
-      },
-      output: { entryFileNames: (chunk) => (chunk.name === 'posembed-components' ? '[name].js' : 'assets/[name]-[hash].js') },
+      input: Object.fromEntries(PAGES.map((page) => [page, here(`${page}.html`)])),
     },
   },
 });

@@ -72,7 +72,7 @@ export class PosembedGpu {
     const result = gpu();
     if (result instanceof GpuTensor) {
       result.fallback = (error) => {
-        this.#fallBack(`a WebGPU validation error (${error.message.split('\n')[0]})`);
+        this.#fallBack(`a WebGPU error (${error.message.split('\n')[0]})`);
         return wrapHost(host()).read();
       };
     }
@@ -186,7 +186,14 @@ export class PosembedGpu {
     if (tensor.type !== Float32Array) throw new TypeError('renderHeatmap draws float32 GpuTensors; this one holds integers');
     const o = options('renderHeatmap options', opts, ['colormap', 'range', 'index']);
     const { renderHeatmapGpu } = await import('./heatmap.js');
-    await renderHeatmapGpu(this.#runtime, tensor, canvas, o);
+    try {
+      await renderHeatmapGpu(this.#runtime, tensor, canvas, o);
+    } catch (error) {
+      // Bad options are the caller's to fix; any other failure (a canvas WebGPU cannot present to, a dropped
+      // instance) is the GPU's: the ops go on on wasm, and the caller draws the result read() gives.
+      if (!(error instanceof RangeError || error instanceof TypeError)) this.#fallBack(`drawing on a WebGPU canvas failed (${error.message.split('\n')[0]})`);
+      throw error;
+    }
   }
 
   tokenEmbedding(opts) {

@@ -3,7 +3,7 @@
 // picture of colormap.js (heatmapPixels), whose colours and rounding it repeats.
 import { colormap } from '../colormap.js';
 import { integer } from '../validate.js';
-import { uniforms } from './runtime.js';
+import { popErrorScopes, uniforms } from './runtime.js';
 
 const CODE = /* wgsl */ `
 struct Params { rows: u32, columns: u32, first: u32, steps: u32, low: f32, span: f32 }
@@ -79,9 +79,7 @@ export async function renderHeatmapGpu(runtime, tensor, canvas, { colormap: name
     params.destroy();
     runtime.release(colours);
   } finally {
-    const validation = device.popErrorScope();
-    const memory = device.popErrorScope();
-    const error = (await validation) ?? (await memory);
+    const error = await popErrorScopes(device);
     if (error) throw new Error(`WebGPU error while drawing the heatmap: ${error.message}`);
   }
 }

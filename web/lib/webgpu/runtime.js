@@ -164,9 +164,7 @@ export class GpuRuntime {
     device.queue.submit([encoder.finish()]);
     uniformBuffer.destroy();
     for (const chunkBuffer of chunkBuffers) chunkBuffer.destroy();
-    const validation = device.popErrorScope();
-    const memory = device.popErrorScope();
-    return Promise.all([validation, memory]).then(([a, b]) => a ?? b);
+    return popErrorScopes(device);
   }
 
   uniformBuffer(data) {
@@ -225,6 +223,17 @@ export class GpuRuntime {
     } finally {
       staging.destroy();
     }
+  }
+}
+
+// Pops the validation and out-of-memory scopes pushed (in that order, memory first) around GPU work. Resolves
+// to the first error, or to the error popping raised (a dropped instance, a lost device); never rejects, so a
+// fault nobody awaits cannot surface as an unhandled rejection.
+export function popErrorScopes(device) {
+  try {
+    return Promise.all([device.popErrorScope(), device.popErrorScope()]).then(([validation, memory]) => validation ?? memory, (error) => error);
+  } catch (error) {
+    return Promise.resolve(error);
   }
 }
 
@@ -307,14 +316,18 @@ export class GpuTensor {
     if (error) throw new Error(`WebGPU error: ${error.message}`);
   }
 
-  // The data, as a host tensor. If the GPU work failed validation and the backend gave a fallback, the
-  // result is computed again on wasm instead.
+  // The data, as a host tensor. If the GPU failed it (an error in its work, a lost device or instance, a failed
+  // mapAsync) and the backend gave a fallback, the result is computed again on wasm instead.
   async read() {
     if (!this.buffer) throw new Error('this GpuTensor has been disposed');
-    const error = await this.#done;
-    if (error && this.fallback) return this.fallback(error);
-    if (error) throw new Error(`WebGPU error: ${error.message}`);
-    return { data: await this.#runtime.read(this.buffer, this.elements * 4, this.type), shape: [...this.shape] };
+    try {
+      const error = await this.#done;
+      if (error) throw new Error(`WebGPU error: ${error.message}`);
+      return { data: await this.#runtime.read(this.buffer, this.elements * 4, this.type), shape: [...this.shape] };
+    } catch (error) {
+      if (this.fallback && this.buffer) return this.fallback(error);
+      throw error;
+    }
   }
 
   dispose() {

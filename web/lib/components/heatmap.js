@@ -3,7 +3,7 @@
 // Host tensors are painted with canvas 2D. A GpuTensor is drawn by the webgpu backend's render pipeline
 // (the colormap applied on the GPU, nothing read back) into an OffscreenCanvas, which the page's canvas
 // then copies: one canvas, whichever backend, keeps its 2d context and its listeners.
-import { colormap, heatmapPixels, valueRange } from '../lib/colormap.js';
+import { colormap, heatmapPixels, valueRange } from '../colormap.js';
 
 export { valueRange };
 
@@ -19,13 +19,23 @@ export function drawHeatmap(canvas, tensor, options = {}) {
 }
 
 // Draws a GpuTensor with `backend`'s render pipeline; options: { colormap, range, index }. Resolves to the
-// colormap once the page's canvas holds the picture.
+// colormap once the page's canvas holds the picture. Where the GPU cannot draw (a canvas WebGPU cannot
+// present to, a lost instance or device), the backend goes on on wasm and the values, read back or computed
+// again there, are painted with canvas 2D: the reader sees the same figure, and no error.
 export async function drawGpuHeatmap(canvas, tensor, backend, options) {
-  if (!gpuCanvases.has(backend)) gpuCanvases.set(backend, new OffscreenCanvas(1, 1));
-  const drawn = gpuCanvases.get(backend);
-  await backend.renderHeatmap(tensor, drawn, options);
-  canvas.width = drawn.width;
-  canvas.height = drawn.height;
-  canvas.getContext('2d').drawImage(drawn, 0, 0);
-  return colormap(options.colormap ?? 'RdBu', options.range);
+  try {
+    if (!gpuCanvases.has(backend)) gpuCanvases.set(backend, new OffscreenCanvas(1, 1));
+    const drawn = gpuCanvases.get(backend);
+    await backend.renderHeatmap(tensor, drawn, options);
+    canvas.width = drawn.width;
+    canvas.height = drawn.height;
+    canvas.getContext('2d').drawImage(drawn, 0, 0);
+    return colormap(options.colormap ?? 'RdBu', options.range);
+  } catch (error) {
+    if (error instanceof RangeError || error instanceof TypeError) throw error;
+    const { data, shape } = await tensor.read();
+    const [rows, columns] = shape.slice(-2);
+    const first = (options.index ?? 0) * rows * columns;
+    return drawHeatmap(canvas, { data: data.subarray(first, first + rows * columns), shape: [rows, columns] }, options);
+  }
 }

@@ -1,6 +1,6 @@
 // What the components share: one posembed instance per page (however many components it holds), reading
 // GPU results back, starting when scrolled into view, and the base styles, themable with CSS custom properties.
-import { load } from 'posembed';
+import { load } from '../index.js';
 
 let instance = null;
 
@@ -10,7 +10,7 @@ export function posembed() {
   return instance;
 }
 
-export { onHost } from '../../lib/figures.js';
+export { onHost } from '../figures.js';
 
 // Calls start() once the element is (about to be) visible; returns a function that cancels the wait.
 export function whenVisible(element, start) {

@@ -2,8 +2,8 @@
 // encoding: sinusoidal (length, d-model, base, layout, timescale, offset), alibi (heads, head, length, causal),
 // t5 (length, buckets, max-distance, bidirectional), sincos2d (grid-h, grid-w, d-model, base).
 // Arrow keys move a cursor whose value is read out; re-renders when an attribute changes.
-import { drawHeatmap, valueRange } from '../heatmap.js';
-import { encodingFigure } from '../../lib/figures.js';
+import { drawHeatmap, valueRange } from './heatmap.js';
+import { encodingFigure } from '../figures.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, numberAttribute, posembed } from './shared.js';
 
 const ATTRIBUTES = ['encoding', 'length', 'd-model', 'base', 'layout', 'timescale', 'offset', 'heads', 'head', 'causal', 'buckets',

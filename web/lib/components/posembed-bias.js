@@ -1,7 +1,7 @@
 // <posembed-bias kind="alibi" heads="8" length="32" causal>: one small heatmap per head, side by side, each
 // coloured over its own range (its shape), or with shared-scale over all heads' (how the heads compare: ALiBi's
 // slopes). kind="t5" draws the bias a [buckets, heads] table gives (the table is seeded, as an untrained model's).
-import { drawHeatmap, valueRange } from '../heatmap.js';
+import { drawHeatmap, valueRange } from './heatmap.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, numberAttribute, onHost, posembed } from './shared.js';
 
 const STYLE = `

@@ -1,5 +1,5 @@
 // <posembed-lookup text="Max(1,6,2)" d-model="8">: the token-lookup walkthrough of the explorer page as a component.
-import { mountLookup } from '../lookup.js';
+import { mountLookup } from './lookup.js';
 import { BASE_STYLE, adoptStyles, define, posembed, whenVisible } from './shared.js';
 
 const STYLE = `
@@ -29,7 +29,7 @@ export class PosembedLookup extends HTMLElement {
         <label>expression <input name="text" type="text" spellcheck="false" autocomplete="off"></label>
         <label>dModel <select name="dModel"><option value="8">8</option><option value="64">64</option></select></label>
         <label>pad to <input name="padTo" type="number" min="1" max="64" step="1" value="10"></label>
-        <label>seed <input name="seed" type="number" min="0" step="1" value="0"></label>
+        <label>seed <input name="seed" type="number" min="0" max="4294967295" step="1" value="0"></label>
       </form>
       <p id="lookup-error" class="error" role="alert" hidden></p>
       <div id="lookup-steps" class="steps"></div>

@@ -1,4 +1,4 @@
-import { onHost } from '../lib/figures.js';
+import { onHost } from '../figures.js';
 
 // The token-lookup walkthrough: text → tokens → ids → rows of the table → ×√d → + PE → combined.
 // The rows, the scaled rows and the encoding come from the package; the panel only lays them out.

@@ -1,0 +1,48 @@
+// Builds dist/, the package as users install it: web/lib's modules as they are, the third-party code they use
+// bundled into dist/vendor/ (so no file in dist/ imports a bare specifier), and the wasm modules from build/wasm.
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const lib = join(repo, 'web/lib');
+const dist = join(repo, 'dist');
+const wasm = join(repo, 'build/wasm');
+
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist);
+cpSync(lib, dist, { recursive: true, filter: (path) => !path.startsWith(join(lib, 'vendor')) });
+
+// Each vendor file is bundled whole: colors.js for browsers and Node alike, png.js (the command line's) for Node.
+const vendor = { 'colors.js': 'neutral', 'png.js': 'node' };
+for (const [file, platform] of Object.entries(vendor)) {
+  await build({
+    configFile: false,
+    logLevel: 'warn',
+    build: {
+      ssr: platform === 'node',
+      target: 'es2022',
+      outDir: join(dist, 'vendor'),
+      emptyOutDir: false,
+      minify: false,
+      lib: { entry: join(lib, 'vendor', file), formats: ['es'], fileName: () => file },
+      rollupOptions: { external: (id) => id.startsWith('node:') },
+    },
+    ssr: { noExternal: true, target: 'node' },
+  });
+}
+
+const modules = ['posembed-simd', 'posembed-scalar'];
+if (existsSync(join(wasm, 'posembed-threads.worker.js'))) modules.push('posembed-threads');
+else console.warn('build: no threaded module with this Emscripten (see CMakeLists.txt): the package will not have one');
+for (const name of modules) {
+  for (const extension of ['.mjs', '.wasm']) cpSync(join(wasm, name + extension), join(dist, name + extension));
+}
+if (modules.includes('posembed-threads')) {
+  cpSync(join(wasm, 'posembed-threads.worker.js'), join(dist, 'posembed-threads.worker.js'));
+  // The pthread worker script is CommonJS: Node's worker_threads read a .js file in this "type": "module"
+  // package as an ES module, so Node gets the same script as .cjs (browsers need a JavaScript MIME type: .js).
+  cpSync(join(wasm, 'posembed-threads.worker.js'), join(dist, 'posembed-threads.worker.cjs'));
+}
+console.log(`build: dist/ has ${readdirSync(dist, { recursive: true }).length} files`);

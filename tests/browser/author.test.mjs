@@ -1,0 +1,79 @@
+// A tutorial author's first page: the tarball installed into a scratch project, then the README's component
+// snippets run as written, from a blank page under the strict CSP: the script tag straight from node_modules,
+// and the bundler import built by Vite. All four elements must draw.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'vite';
+import { packAndInstall, readmeBlocks } from '../pack.mjs';
+import { launchChromium, openPage, startServer } from './browser.mjs';
+
+const SECTION = '### Components and figures';
+const ELEMENTS = ['posembed-heatmap', 'posembed-lookup', 'posembed-rope', 'posembed-bias'];
+
+// Scrolls each element into view and waits until it has drawn: a canvas with opaque pixels in its shadow
+// root (the lookup: its table of ids). Resolves to what each drew.
+async function drawnElements(page) {
+  const drawn = {};
+  for (const name of ELEMENTS) {
+    await page.locator(name).first().scrollIntoViewIfNeeded();
+    drawn[name] = await page.waitForFunction((tag) => {
+      const root = document.querySelector(tag)?.shadowRoot;
+      if (!root) return false;
+      const ids = root.querySelector('.ids')?.textContent;
+      if (ids) return ids;
+      const canvas = [...root.querySelectorAll('canvas')].find((c) => c.width > 0 && c.height > 0);
+      if (!canvas) return false;
+      const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+      for (let i = 3; i < pixels.length; i += 4) if (pixels[i] === 255) return `${root.querySelectorAll('canvas').length} canvas(es), ${canvas.width}×${canvas.height}`;
+      return false;
+    }, name, { timeout: 20000 }).then((handle) => handle.jsonValue());
+  }
+  return drawn;
+}
+
+describe("the README's component snippets, from a blank page of a project that installed the tarball", () => {
+  let project;
+  let browser;
+  const servers = [];
+  const [pageSnippet] = readmeBlocks('html', SECTION);
+  const [bundlerSnippet] = readmeBlocks('js', SECTION);
+
+  before(async () => {
+    ({ project } = packAndInstall());
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    for (const server of servers) await server.close();
+  });
+
+  async function assertAllDraw(root, path) {
+    const server = await startServer(root);
+    servers.push(server);
+    const { page, problems } = await openPage(browser, `${server.url}${path}`);
+    const drawn = await drawnElements(page);
+    assert.match(drawn['posembed-lookup'], /^ids = \[15, 17, 3, 19, 8, 19, 4, 18/);
+    assert.match(drawn['posembed-heatmap'], /1 canvas\(es\), 128×64/);
+    assert.match(drawn['posembed-bias'], /^8 canvas/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
+
+  it('one script tag from node_modules/posembed/dist: all four elements draw under the strict CSP', async () => {
+    assert.match(pageSnippet, /<script type="module" src="\.\/node_modules\/posembed\/dist\/components\.js"><\/script>/);
+    writeFileSync(join(project, 'author.html'), `<!doctype html>\n<title>author</title>\n${pageSnippet}`);
+    await assertAllDraw(project, 'author.html');
+  });
+
+  it("import 'posembed/components' bundled by Vite: all four elements draw under the strict CSP", async () => {
+    const app = join(project, 'bundled');
+    mkdirSync(app);
+    const elements = pageSnippet.replace(/<script[^>]*><\/script>\n*/, '');
+    writeFileSync(join(app, 'index.html'), `<!doctype html>\n<title>bundled</title>\n<script type="module" src="./main.js"></script>\n${elements}`);
+    writeFileSync(join(app, 'main.js'), bundlerSnippet);
+    await build({ root: app, logLevel: 'silent', build: { outDir: join(app, 'dist'), assetsInlineLimit: 0 } });
+    await assertAllDraw(join(app, 'dist'), 'index.html');
+  });
+});

@@ -1,0 +1,13 @@
+// posembed/components: defines <posembed-heatmap>, <posembed-lookup>, <posembed-rope> and <posembed-bias>, and
+// exports the figure layer they draw with, for pages that draw the same figures themselves.
+// Loaded as `import 'posembed/components'` or as one <script type="module" src=".../posembed/dist/components.js">;
+// defining twice is harmless. Every import inside the package is relative, and the wasm is found through
+// import.meta.url, so the folder works as it is from node_modules or a CDN.
+import './components/posembed-heatmap.js';
+import './components/posembed-lookup.js';
+import './components/posembed-rope.js';
+import './components/posembed-bias.js';
+
+export { drawGpuHeatmap, drawHeatmap, valueRange } from './components/heatmap.js';
+export { mountLookup } from './components/lookup.js';
+export { onHost } from './figures.js';
