@@ -57,6 +57,19 @@ describe('token embeddings page', () => {
     assert.equal(await page.evaluate(() => document.querySelector('#rows').width), 4);
   });
 
+  it('dropped weights stay while the reader types, with the seeded controls disabled, until removed', async () => {
+    await page.locator('#token-controls [name="text"]').fill('ab');
+    await page.waitForFunction(() => document.querySelector('#token-chips .token').textContent.startsWith('ab → '));
+    assert.equal(await page.locator('#weights-status').textContent(), 'Table: ok_fortran.npy [3, 4] from ok_fortran.npy.');
+    assert.equal(await page.locator('#token-controls [name="dModel"]').isDisabled(), true);
+    assert.equal(await page.locator('#token-controls [name="seed"]').isDisabled(), true);
+    await page.locator('#weights-remove').click();
+    await page.waitForFunction(() => document.querySelector('#weights-status').textContent === 'Table: seeded.');
+    await page.waitForFunction(() => document.querySelector('#rows-caption').textContent.endsWith('table (seeded)'));
+    assert.equal(await page.locator('#weights-remove').isHidden(), true);
+    assert.equal(await page.locator('#token-controls [name="dModel"]').isDisabled(), false);
+  });
+
   it('every malformed file shows a readable error naming the file, the problem and the byte', async () => {
     for (const name of readdirSync(FORMATS).filter((f) => f.startsWith('bad_'))) {
       await page.setInputFiles('#weights-file', `${FORMATS}/${name}`);
