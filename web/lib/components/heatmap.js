@@ -19,9 +19,10 @@ export function drawHeatmap(canvas, tensor, options = {}) {
 }
 
 // Draws a GpuTensor with `backend`'s render pipeline; options: { colormap, range, index }. Resolves to the
-// colormap once the page's canvas holds the picture. Where the GPU cannot draw (a canvas WebGPU cannot
-// present to, a lost instance or device), the backend goes on on wasm and the values, read back or computed
-// again there, are painted with canvas 2D: the reader sees the same figure, and no error.
+// colormap once the page's canvas holds the picture. Where the GPU cannot draw (no webgpu context for an
+// OffscreenCanvas, a canvas WebGPU cannot present to, a lost instance or device, a heatmap past its texture
+// size), the values, read back (or computed again on wasm, where the backend has gone on) are painted with
+// canvas 2D: the reader sees the same figure, and no error.
 export async function drawGpuHeatmap(canvas, tensor, backend, options) {
   try {
     if (!gpuCanvases.has(backend)) gpuCanvases.set(backend, new OffscreenCanvas(1, 1));
@@ -31,8 +32,7 @@ export async function drawGpuHeatmap(canvas, tensor, backend, options) {
     canvas.height = drawn.height;
     canvas.getContext('2d').drawImage(drawn, 0, 0);
     return colormap(options.colormap ?? 'RdBu', options.range);
-  } catch (error) {
-    if (error instanceof RangeError || error instanceof TypeError) throw error;
+  } catch {
     const { data, shape } = await tensor.read();
     const [rows, columns] = shape.slice(-2);
     const first = (options.index ?? 0) * rows * columns;

@@ -72,7 +72,7 @@ export class PosembedGpu {
     const result = gpu();
     if (result instanceof GpuTensor) {
       result.fallback = (error) => {
-        this.#fallBack(`a WebGPU error (${error.message.split('\n')[0]})`);
+        this.#fallBack(`a WebGPU error (${firstLine(error)})`);
         return wrapHost(host()).read();
       };
     }
@@ -191,7 +191,7 @@ export class PosembedGpu {
     } catch (error) {
       // Bad options are the caller's to fix; any other failure (a canvas WebGPU cannot present to, a dropped
       // instance) is the GPU's: the ops go on on wasm, and the caller draws the result read() gives.
-      if (!(error instanceof RangeError || error instanceof TypeError)) this.#fallBack(`drawing on a WebGPU canvas failed (${error.message.split('\n')[0]})`);
+      if (!(error instanceof RangeError || error instanceof TypeError)) this.#fallBack(`drawing on a WebGPU canvas failed (${firstLine(error)})`);
       throw error;
     }
   }
@@ -218,6 +218,11 @@ export class PosembedGpu {
   either(gpu, host) {
     return this.#either(gpu, host);
   }
+}
+
+// What an error says, in one line: some WebGPU errors carry no message, only their name.
+function firstLine(error) {
+  return (error?.message || error?.name || String(error)).split('\n')[0];
 }
 
 function wrapHost(result) {
