@@ -191,10 +191,10 @@ export class GpuRuntime {
     const gcd = (a, b) => (b ? gcd(b, a % b) : a);
     const alignment = this.device.limits.minStorageBufferOffsetAlignment / 4;
     const unit = widths.reduce((u, w) => { const r = alignment / gcd(alignment, w); return (u * r) / gcd(u, r); }, 1);
-    const fit = Math.min(most, ...widths.map((w) => Math.floor(this.maxBindingBytes / 4 / w)));
+    const fit = widths.reduce((least, w) => Math.min(least, Math.floor(this.maxBindingBytes / 4 / w)), most);
     const size = Math.floor(fit / unit) * unit;
     if (size === 0) {
-      throw new RangeError(`${unit} rows of ${Math.max(...widths)} elements are more than this GPU's maxStorageBufferBindingSize of ${this.maxBindingBytes} bytes`);
+      throw new RangeError(`${unit} rows of ${widths.reduce((a, b) => Math.max(a, b))} elements are more than this GPU's maxStorageBufferBindingSize of ${this.maxBindingBytes} bytes`);
     }
     const parts = [];
     for (let first = 0; first < rows; first += size) parts.push({ first, rows: Math.min(size, rows - first) });
