@@ -35,7 +35,7 @@ if $tests; then
   cmake --build build/tsan
 fi
 
-echo "build: wasm modules$($tests && echo " and their Catch2 suites")"
+echo "build: wasm"
 if [ ! -f build/wasm/CMakeCache.txt ]; then
   # Debian's Emscripten toolchain sets the test emulator to `node --experimental-wasm-threads`, which
   # Node 20 rejects; --no-experimental-fetch makes 3.1.6's glue read files with fs instead of fetch().

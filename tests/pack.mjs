@@ -27,7 +27,8 @@ export function readmeBlocks(language, heading = '## Usage') {
   const start = readme.indexOf(`\n${heading}\n`);
   if (start < 0) throw new Error(`README.md has no section '${heading}'`);
   const rest = readme.slice(start + heading.length + 2);
-  const section = rest.slice(0, rest.search(/^#{1,6} /m) >>> 0);
+  const next = rest.search(/^#{1,6} /m);
+  const section = next < 0 ? rest : rest.slice(0, next);
   const blocks = [...section.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((match) => match[1]);
   if (blocks.length === 0) throw new Error(`README.md has no \`\`\`${language} block under ${heading}`);
   return blocks;

@@ -325,6 +325,7 @@ export class GpuTensor {
       if (error) throw new Error(`WebGPU error: ${error.message}`);
       return { data: await this.#runtime.read(this.buffer, this.elements * 4, this.type), shape: [...this.shape] };
     } catch (error) {
+      // Not once disposed mid-read: a freed tensor's read fails as such, not by computing it again.
       if (this.fallback && this.buffer) return this.fallback(error);
       throw error;
     }
