@@ -14,8 +14,8 @@ rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist);
 cpSync(lib, dist, { recursive: true, filter: (path) => !path.startsWith(join(lib, 'vendor')) });
 
-// Each vendor file is bundled whole: colors.js for browsers and Node alike, png.js (the command line's) for Node.
-const vendor = { 'colors.js': 'neutral', 'png.js': 'node' };
+// Each vendor file is bundled whole: colors.js and plotting.js for browsers and Node alike, png.js (the command line's) for Node.
+const vendor = { 'colors.js': 'neutral', 'plotting.js': 'neutral', 'png.js': 'node' };
 for (const [file, platform] of Object.entries(vendor)) {
   await build({
     configFile: false,

@@ -41,24 +41,24 @@ describe('site pages and components', () => {
     });
   }
 
-  it('home: the hero heatmap draws row 0 with sin columns neutral and cos columns at the top colour', async () => {
-    const { page, problems } = await site.open('index.html', { ready: false });
-    await rendered(page, '#hero');
-    for (const column of [0, 2, 100]) assert.deepEqual(await shadowPixel(page, '#hero', column, 0), rgb(interpolateRdBu(0.5)));
-    for (const column of [1, 3, 101]) assert.deepEqual(await shadowPixel(page, '#hero', column, 0), rgb(interpolateRdBu(1)));
+  it('<posembed-heatmap> draws row 0 with sin columns neutral and cos columns at the top colour', async () => {
+    const { page, problems } = await site.open('components.html', { ready: false });
+    await rendered(page, '#heatmap-a');
+    for (const column of [0, 2, 60]) assert.deepEqual(await shadowPixel(page, '#heatmap-a', column, 0), rgb(interpolateRdBu(0.5)));
+    for (const column of [1, 3, 61]) assert.deepEqual(await shadowPixel(page, '#heatmap-a', column, 0), rgb(interpolateRdBu(1)));
     assert.deepEqual(problems, []);
     await page.close();
   });
 
   it("the command line's PNG has the page's pixels for the same parameters", async () => {
-    const { page } = await site.open('index.html', { ready: false });
-    await rendered(page, '#hero');
+    const { page } = await site.open('components.html', { ready: false });
+    await rendered(page, '#heatmap-a');
     const onPage = await page.evaluate(() => {
-      const canvas = document.querySelector('#hero').shadowRoot.querySelector('canvas');
+      const canvas = document.querySelector('#heatmap-a').shadowRoot.querySelector('canvas');
       return { width: canvas.width, height: canvas.height, data: Array.from(canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data) };
     });
-    const file = join(scratchDir('figure'), 'hero.png');
-    execFileSync(process.execPath, [join(REPO, 'dist/cli.js'), 'render', 'sinusoidal', '--length', '64', '--d-model', '128', '--colormap', 'RdBu', '--scale', '1', '-o', file]);
+    const file = join(scratchDir('figure'), 'heatmap.png');
+    execFileSync(process.execPath, [join(REPO, 'dist/cli.js'), 'render', 'sinusoidal', '--length', '32', '--d-model', '64', '--colormap', 'RdBu', '--scale', '1', '-o', file]);
     const png = pngjs.PNG.sync.read(readFileSync(file));
     assert.deepEqual([png.width, png.height], [onPage.width, onPage.height]);
     assert.deepEqual(Array.from(png.data), onPage.data);
@@ -74,18 +74,38 @@ describe('site pages and components', () => {
     await page.evaluate(() => document.querySelector('#heatmap-a').setAttribute('d-model', '16'));
     await page.waitForFunction(() => document.querySelector('#heatmap-a').shadowRoot.querySelector('canvas').width === 16);
     assert.equal(before, 64);
-    await page.locator('#heatmap-a').evaluate((el) => el.shadowRoot.querySelector('canvas').focus());
+    const readout = (id) => page.locator(id).evaluate((el) => el.shadowRoot.querySelector('.pe-readout').textContent);
+    await page.locator('#heatmap-a').evaluate((el) => el.shadowRoot.querySelector('.pe-plot').focus());
     await page.keyboard.press('ArrowRight');
-    assert.match(await page.locator('#heatmap-a').evaluate((el) => el.shadowRoot.querySelector('.readout').textContent), /^row 0, column 1: 1\.000000$/);
+    assert.equal(await readout('#heatmap-a'), 'position 0, dimension 1: 1');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await readout('#heatmap-a'), `position 1, dimension 1: ${Math.fround(Math.cos(1)).toFixed(4)}`);
     // heatmap-b is causal: the cell right of the first query's own key is masked.
-    await page.locator('#heatmap-b').evaluate((el) => el.shadowRoot.querySelector('canvas').focus());
+    await page.locator('#heatmap-b').evaluate((el) => el.shadowRoot.querySelector('.pe-plot').focus());
     await page.keyboard.press('ArrowRight');
-    assert.equal(await page.locator('#heatmap-b').evaluate((el) => el.shadowRoot.querySelector('.readout').textContent), 'row 0, column 1: −∞ (masked)');
+    assert.equal(await readout('#heatmap-b'), 'query position 0, key position 1: masked');
     await page.keyboard.press('ArrowLeft');
-    assert.equal(await page.locator('#heatmap-b').evaluate((el) => el.shadowRoot.querySelector('.readout').textContent), 'row 0, column 0: 0.000000');
+    assert.equal(await readout('#heatmap-b'), 'query position 0, key position 0: 0');
+    // Every heatmap has its axes, a colour bar that names the negative colour, and a caption.
+    const frame = await page.locator('#heatmap-a').evaluate((el) => ({
+      axisLabels: Array.from(el.shadowRoot.querySelectorAll('.pe-axis-label'), (t) => t.textContent),
+      ticks: el.shadowRoot.querySelectorAll('.tick').length,
+      colourBar: el.shadowRoot.querySelector('.pe-colourbar').textContent,
+      caption: el.shadowRoot.querySelector('figcaption').textContent,
+    }));
+    assert.deepEqual(frame.axisLabels, ['dimension', 'position']);
+    assert.ok(frame.ticks > 10, `${frame.ticks} ticks`);
+    assert.match(frame.colourBar, /red = negative, white = 0, blue = positive/);
+    assert.match(frame.caption, /Sinusoidal positions \[32 × 16\]/);
+    // axes="false" and legend="false" leave them out.
+    await page.evaluate(() => { const el = document.querySelector('#heatmap-a'); el.setAttribute('axes', 'false'); el.setAttribute('legend', 'false'); });
+    await page.waitForFunction(() => document.querySelector('#heatmap-a').shadowRoot.querySelectorAll('.pe-axis-label, .pe-colourbar').length === 0);
     // Both lookups: their own texts.
     const ids = await page.evaluate(() => ['#lookup-a', '#lookup-b'].map((s) => document.querySelector(s).shadowRoot.querySelector('.ids').textContent));
     assert.deepEqual(ids, ['ids = [15, 17, 3, 19, 8, 19, 4, 18, 0, 0]', 'ids = [16, 17, 5, 19, 6, 18, 0, 0, 0, 0]']);
+    // A lookup follows its attributes.
+    await page.evaluate(() => document.querySelector('#lookup-a').setAttribute('text', 'First(3,1,2)'));
+    await page.waitForFunction(() => document.querySelector('#lookup-a').shadowRoot.querySelector('.ids').textContent === 'ids = [12, 17, 5, 19, 3, 19, 4, 18, 0, 0]');
     // Bias: one canvas per head.
     assert.equal(await page.evaluate(() => document.querySelector('#bias-a').shadowRoot.querySelectorAll('canvas').length), 4);
     assert.equal(await page.evaluate(() => document.querySelector('#bias-b').shadowRoot.querySelectorAll('canvas').length), 3);

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { rgb as parseColour } from 'd3-color';
 import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
 import { load } from '../../dist/index.js';
+import { formatValue } from '../../dist/components/figure.js';
 import { useSite } from './browser.mjs';
 
 const rgb = (css) => {
@@ -136,34 +137,42 @@ describe('site: positional encoding explorer', () => {
     assert.deepEqual(split, [RDBU_NEUTRAL, RDBU_TOP]);
   });
 
-  it('walks Max(1,6,2) through the lookup: id 15 at position 0', async () => {
-    const ids = await page.locator('#lookup-steps .ids').textContent();
-    assert.equal(ids, 'ids = [15, 17, 3, 19, 8, 19, 4, 18, 0, 0]');
-    // The expected row comes from the package in Node: the same seeded table (seed 0, std 0.2).
+  it('walks Max(1,6,2) through the lookup: ids, and every one of the 64 columns of E[id] readable from the package', async () => {
+    assert.equal(await page.locator('#lookup-steps .ids').textContent(), 'ids = [15, 17, 3, 19, 8, 19, 4, 18, 0, 0]');
+    // The expected rows come from the package in Node: the same seeded table (seed 0, std 1/√64).
     const pe = await load();
-    const emb = pe.tokenEmbedding({ vocabSize: 20, dModel: 8, paddingIdx: 0, init: { type: 'normal', std: 0.2, seed: 0 } });
-    const row = emb.weights.data.subarray(15 * 8, 16 * 8);
-    const cells = async (step) => (await page.locator(`td[data-step="${step}"][data-row="0"]`).allTextContents()).map(Number);
-    const expectClose = (got, expected, label) => {
-      assert.equal(got.length, expected.length, label);
-      got.forEach((v, i) => assert.ok(Math.abs(v - expected[i]) <= 5e-5, `${label}[${i}]: ${v} vs ${expected[i]}`));
-    };
-    expectClose(await cells('rows'), Array.from(row), 'rows');
-    expectClose(await cells('scaled'), Array.from(row, (v) => v * Math.sqrt(8)), 'scaled');
-    expectClose(await cells('position'), [0, 1, 0, 1, 0, 1, 0, 1], 'position');
-    expectClose(await cells('combined'), Array.from(row, (v, i) => v * Math.sqrt(8) + (i % 2)), 'combined');
+    const emb = pe.tokenEmbedding({ vocabSize: 20, dModel: 64, paddingIdx: 0, init: { type: 'normal', std: 1 / 8, seed: 0 } });
+    const readouts = page.locator('#lookup-steps .pe-readout');
+    const plots = page.locator('#lookup-steps .pe-plot');
+    await plots.nth(0).focus();
+    await page.keyboard.press('Home');
+    for (let column = 0; column < 64; column++) {
+      const expected = emb.weights.data[15 * 64 + column];
+      const text = await readouts.nth(0).textContent();
+      assert.equal(text, `E[id], position 0 (Max), dimension ${column}: ${formatValue(expected)}`);
+      await page.keyboard.press('ArrowRight');
+    }
+    // × √64: the same cell, 8 times larger; the padding row (9) reads zero before positions and PE(9) after.
+    await plots.nth(1).focus();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await readouts.nth(1).textContent(), `E[id] × 8.0000, position 0 (Max), dimension 1: ${formatValue(Math.fround(emb.weights.data[15 * 64 + 1] * 8))}`);
+    await plots.nth(0).focus();
+    await page.keyboard.press('PageDown');
+    assert.match(await readouts.nth(0).textContent(), /^E\[id\], position 9 \(<pad>\), dimension \d+: 0$/);
     emb.dispose();
-    const padding = (await page.locator('td[data-step="combined"][data-row="9"]').allTextContents()).map(Number);
-    expectClose(padding.filter((_, i) => i % 2 === 0), [0, 1, 2, 3].map((pair) => Math.sin(9 / 10000 ** ((2 * pair) / 8))), 'padding row = PE(9)');
+    // The two commas (rows 3 and 5) are identical until positions are added.
+    assert.match(await page.locator('#lookup-steps .note').nth(0).textContent(), /Rows 3 and 5 are both ',': identical so far \(largest difference 0\)/);
+    assert.match(await page.locator('#lookup-steps .note').nth(1).textContent(), /rows 3 and 5 \(','\) differ \(largest difference [1-9]/);
   });
 
-  it('lookup panel follows its controls (dModel 64, other text) and reports unknown symbols', async () => {
-    await setControl(page, '#lookup-controls', 'dModel', 64);
-    await page.waitForFunction(() => document.querySelector('table[data-step="combined"] thead').textContent.includes('56 more'));
-    await setControl(page, '#lookup-controls', 'text', 'Sum(9,9)');
-    assert.equal(await page.locator('#lookup-steps .ids').textContent(), 'ids = [16, 17, 11, 19, 11, 18, 0, 0, 0, 0]');
+  it('lookup panel follows its controls (d_model 8, other text) and reports unknown symbols next to them', async () => {
+    await setControl(page, '#lookup-controls', 'dModel', 8);
+    await page.waitForFunction(() => document.querySelector('#lookup-steps canvas').width === 8);
+    await setControl(page, '#lookup-controls', 'text', 'Min(9,9)');
+    await page.waitForFunction(() => document.querySelector('#lookup-steps .ids').textContent === 'ids = [14, 17, 11, 19, 11, 18, 0, 0, 0, 0]');
     await setControl(page, '#lookup-controls', 'text', 'Max(x)');
-    assert.match(await page.locator('#lookup-error').textContent(), /'x' is not in the vocabulary/);
+    await page.waitForFunction(() => /'x' is not in the toy vocabulary/.test(document.querySelector('#lookup-error').textContent));
+    assert.equal(await page.locator('#lookup-error').isVisible(), true);
     assert.deepEqual(problems, []);
   });
 });

@@ -24,7 +24,7 @@ describe('posembed render (command line)', () => {
     const { status, stdout } = run('--help');
     assert.equal(status, 0);
     assert.match(stdout, /^Usage: posembed render <encoding> \[options\] -o <file>/);
-    assert.match(stdout, /sinusoidal \| alibi \| t5 \| sincos2d/);
+    assert.match(stdout, /sinusoidal \| learned \| rope \| similarity \| alibi \| t5 \| sincos2d/);
   });
 
   it('writes a PNG whose pixels are the heatmap of the package values, scaled', () => {
@@ -53,9 +53,23 @@ describe('posembed render (command line)', () => {
     assert.equal(text.match(/<rect /g).length, 6 * 8);
   });
 
+  it('writes the learned (stretched), rope and similarity tables the package computes', () => {
+    const file = (name) => join(dir, `${name}.npy`);
+    assert.equal(run('render', 'learned', '--length', '6', '--d-model', '4', '--seed', '3', '--new-length', '11', '-o', file('learned')).status, 0);
+    const table = pe.learnedPositions({ maxLength: 6, dModel: 4, init: { type: 'normal', std: 1, seed: 3 } });
+    assert.deepEqual(pe.readNpy(readFileSync(file('learned'))), pe.interpolatePositions(table.weights, 11));
+    table.dispose();
+    assert.equal(run('render', 'rope', '--length', '5', '--d-model', '8', '--scaling', 'linear', '--factor', '4', '-o', file('rope')).status, 0);
+    const ones = { data: new Float32Array(40).fill(1), shape: [5, 8] };
+    assert.deepEqual(pe.readNpy(readFileSync(file('rope'))), pe.applyRope(ones, { scaling: { type: 'linear', factor: 4 } }));
+    assert.equal(run('render', 'similarity', '--length', '7', '--d-model', '16', '--metric', 'dot', '-o', file('similarity')).status, 0);
+    assert.deepEqual(pe.readNpy(readFileSync(file('similarity'))), pe.similarity(pe.sinusoidal({ length: 7, dModel: 16 }), null, { metric: 'dot' }));
+  });
+
   it('reports bad arguments with a message and exit code 1', () => {
     for (const [args, message] of [
-      [['render', 'rope', '-o', 'x.png'], "encoding must be one of 'sinusoidal', 'alibi', 't5', 'sincos2d', got 'rope'"],
+      [['render', 'ropes', '-o', 'x.png'], "encoding must be one of 'sinusoidal', 'learned', 'rope', 'similarity', 'alibi', 't5', 'sincos2d', got 'ropes'"],
+      [['render', 'learned', '--new-length', '1', '-o', 'x.png'], 'new-length must be an integer in [2, 65536], got 1'],
       [['render', 'sinusoidal', '--length', 'abc', '-o', 'x.png'], "--length must be a number, got 'abc'"],
       [['render', 'sinusoidal', '--d-model', '7', '-o', 'x.png'], 'dModel must be an even integer in [2, 65536], got 7'],
       [['render', 'sinusoidal', '-o', 'x.gif'], '-o must name a .png, .svg, .csv or .npy file'],
@@ -71,7 +85,7 @@ describe('posembed render (command line)', () => {
     const { packAndInstall } = await import('../pack.mjs');
     const { project } = packAndInstall();
     const out = execFileSync('npx', ['--no-install', 'posembed', 'render', 'sinusoidal', '--length', '8', '-o', 'pe.png'], { cwd: project, encoding: 'utf8' });
-    assert.match(out, /pe\.png: sinusoidal PE \[8 × 128\]/);
+    assert.match(out, /pe\.png: Sinusoidal positions \[8 × 128\]/);
     assert.equal(pngjs.PNG.sync.read(readFileSync(join(project, 'pe.png'))).width, 128 * 4);
   });
 });

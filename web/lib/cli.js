@@ -15,12 +15,16 @@ Renders an encoding as a heatmap (rows × columns, one cell per value), the same
   -o, --output FILE  .png (image), .svg (vector), .csv (values) or .npy (float32 values)
 
 Options (defaults in brackets):
-  --length N         positions, or queries and keys for alibi and t5 [64]
-  --d-model N        columns of sinusoidal [128] and sincos2d [64]
+  --length N         positions (rows), or queries and keys for similarity, alibi and t5 [64]
+  --d-model N        columns: sinusoidal and similarity [128], learned, rope and sincos2d [64]
   --base B           [10000]
   --layout L         sinusoidal: interleaved | split [interleaved]
   --timescale T      sinusoidal: standard | t2t [standard]
   --offset N         sinusoidal: first position [0]
+  --seed N           learned: the random (untrained) table's seed [0]
+  --new-length N     learned: stretch the table to N rows by linear interpolation
+  --scaling S        rope: linear | dynamic (with --factor F) [none]
+  --metric M         similarity: cosine | dot [cosine]
   --heads N          alibi: heads [8]          --head N     alibi: which head [0]
   --causal           alibi: mask the future
   --buckets N        t5: buckets [32]          --max-distance N  t5 [128]
@@ -36,7 +40,8 @@ const OPTIONS = {
   output: { type: 'string', short: 'o' }, length: { type: 'string' }, 'd-model': { type: 'string' }, base: { type: 'string' },
   layout: { type: 'string' }, timescale: { type: 'string' }, offset: { type: 'string' }, heads: { type: 'string' }, head: { type: 'string' },
   causal: { type: 'boolean' }, buckets: { type: 'string' }, 'max-distance': { type: 'string' }, unidirectional: { type: 'boolean' },
-  'grid-h': { type: 'string' }, 'grid-w': { type: 'string' }, colormap: { type: 'string' }, scale: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+  'grid-h': { type: 'string' }, 'grid-w': { type: 'string' }, seed: { type: 'string' }, 'new-length': { type: 'string' },
+  scaling: { type: 'string' }, factor: { type: 'string' }, metric: { type: 'string' }, colormap: { type: 'string' }, scale: { type: 'string' }, help: { type: 'boolean', short: 'h' },
 };
 
 // A numeric flag: absent → undefined; present → a number, else a clear error.
@@ -90,7 +95,8 @@ export async function main(argv) {
     length: numeric(values, 'length'), dModel: numeric(values, 'd-model'), base: numeric(values, 'base'), layout: values.layout, timescale: values.timescale,
     offset: numeric(values, 'offset'), heads: numeric(values, 'heads'), head: numeric(values, 'head'), causal: values.causal ?? false,
     buckets: numeric(values, 'buckets'), maxDistance: numeric(values, 'max-distance'), bidirectional: !values.unidirectional,
-    gridH: numeric(values, 'grid-h'), gridW: numeric(values, 'grid-w'),
+    gridH: numeric(values, 'grid-h'), gridW: numeric(values, 'grid-w'), seed: numeric(values, 'seed'), newLength: numeric(values, 'new-length'),
+    scaling: values.scaling, factor: numeric(values, 'factor'), metric: values.metric,
   });
   const scale = numeric(values, 'scale') ?? 4;
   if (!Number.isInteger(scale) || scale < 1 || scale > 64) throw new RangeError(`--scale must be an integer in [1, 64], got ${scale}`);

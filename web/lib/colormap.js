@@ -14,8 +14,9 @@ function table(interpolate) {
 }
 
 export const COLORMAPS = {
-  RdBu: { interpolate: interpolateRdBu, diverging: true },
-  viridis: { interpolate: interpolateViridis, diverging: false },
+  // ends: the colours at the low and the high end, in words, for colour bars.
+  RdBu: { interpolate: interpolateRdBu, diverging: true, ends: ['red', 'blue'] },
+  viridis: { interpolate: interpolateViridis, diverging: false, ends: ['dark purple', 'yellow'] },
 };
 const tables = new Map();
 

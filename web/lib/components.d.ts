@@ -31,8 +31,69 @@ export function drawGpuHeatmap(canvas: HTMLCanvasElement, tensor: GpuTensor, bac
 export function valueRange(data: ArrayLike<number> & Iterable<number>): { min: number; max: number };
 /** A host tensor from either backend's result (a GpuTensor is read, then disposed). */
 export function onHost(result: Tensor | GpuTensor): Promise<Tensor>;
-/** Mounts the token-lookup walkthrough into root (a document or shadow root holding its controls). */
-export function mountLookup(pe: object, root: ParentNode): unknown;
+/** Mounts the token-lookup walkthrough into root (a document or shadow root holding #lookup-controls,
+ *  #lookup-error and #lookup-steps). */
+export function mountLookup(pe: object, root: ParentNode, options?: { axes?: boolean; legend?: boolean }):
+  { ready: Promise<void>; render(): Promise<void>; unmount(): void; holdsTable(): boolean };
+/** The lookup walkthrough's figures in container; update() draws them for new inputs (RangeError naming the input). */
+export function createLookup(pe: object, container: ParentNode, options?: { axes?: boolean; legend?: boolean }): {
+  update(inputs: { text: string; dModel: number; padTo: number; seed: number; scale?: 'sqrt' | 'none' }): Promise<void>;
+  holdsTable(): boolean;
+  dispose(): void;
+};
+
+export interface Axis {
+  label?: string;
+  /** Category names (heatmaps): an array or a function of the index. */
+  names?: string[] | ((index: number) => string);
+  /** Line plots: a log scale. */
+  log?: boolean;
+  domain?: [number, number];
+}
+
+/** The figure layer: axes, a colour bar saying which colour is negative, legend swatches, a caption, an accessible
+ *  name and a keyboard readout, around a heatmap, lines, points or bars. Each draw replaces the last. */
+export class Figure {
+  constructor(parent: ParentNode, options?: { label: string; title?: string; caption?: string; axes?: boolean; legend?: boolean; maxHeight?: number });
+  readonly element: HTMLElement;
+  readonly readout: HTMLElement;
+  label: string;
+  axes: boolean;
+  legend: boolean;
+  caption: string;
+  title: string;
+  readonly cursor: number;
+  moveCursorTo(index: number): void;
+  stale(on?: boolean): void;
+  error(message: string): void;
+  heatmap(tensor: Tensor, options?: HeatmapOptions & { x?: Axis; y?: Axis; colour?: { label?: string; missing?: string };
+    rowRule?: { row: number; label: string };
+    describe?(row: number, column: number, value: number): string }): Colormap;
+  lines(series: { label: string; x: ArrayLike<number>; y: ArrayLike<number>; colour?: string; dashed?: boolean; width?: number }[],
+    options?: { x?: Axis; y?: Axis; rules?: { x: number; label: string }[]; describe?(index: number): string }): void;
+  points(points: { x: number; y: number; label: string; group?: string }[],
+    options?: { groups?: { name: string; colour: string }[]; x?: Axis; y?: Axis; describe?(index: number): string }): void;
+  bars(bars: { label: string; value: number; colour?: string; group?: string }[],
+    options?: { groups?: { name: string; colour: string }[]; x?: Axis; y?: Axis; describe?(index: number): string }): void;
+}
+export const SERIES_COLOURS: readonly string[];
+/** "red = negative, white = 0, blue = positive" for RdBu; "dark purple = low, yellow = high" for viridis. */
+export function colourWords(colormap: 'RdBu' | 'viridis'): string;
+export function formatValue(value: number): string;
+
+/** The heatmaps the components and the command line draw: each encoding's table with its caption and axes. */
+export const ENCODINGS: readonly string[];
+export function encodingFigure(pe: object, encoding: string, options?: Record<string, unknown>): Promise<{
+  tensor: Tensor; caption: string; range?: { min: number; max: number }; colormap: 'RdBu' | 'viridis';
+  x: Axis; y: Axis; colour?: { label?: string } }>;
+
+/** The tutorials' toy vocabulary: <pad> (0), <end> (1), digits 0–9 (2–11), First Last Min Max Sum (12–16), ( ) , (17–19). */
+export const TOY_VOCABULARY: readonly string[];
+export const TOY_PADDING: 0;
+export const TOY_END: 1;
+export function toyTokens(text: string): string[];
+export function toyIds(tokens: string[]): Int32Array;
+export function toyKind(id: number): 'special' | 'digit' | 'operation' | 'syntax';
 
 declare global {
   interface HTMLElementTagNameMap {

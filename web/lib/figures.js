@@ -1,7 +1,8 @@
 // The tables the heatmaps show (site components and the command line alike): each encoding as a
-// [rows, columns] host tensor, with a caption and the value range its colormap spans.
+// [rows, columns] host tensor, with a caption saying what to notice, its axes' labels, and the value range its
+// colormap spans.
 
-export const ENCODINGS = ['sinusoidal', 'alibi', 't5', 'sincos2d'];
+export const ENCODINGS = ['sinusoidal', 'learned', 'rope', 'similarity', 'alibi', 't5', 'sincos2d'];
 
 // A CPU tensor from either backend's result (a GpuTensor is read, then freed).
 export async function onHost(result) {
@@ -13,30 +14,88 @@ export async function onHost(result) {
   }
 }
 
-// o: { length = 64, dModel, base, layout, timescale, offset, heads, head, causal, buckets, maxDistance,
-// bidirectional, gridH, gridW }. Masked attention cells come back as NaN.
+const POSITION_BY_DIMENSION = { x: { label: 'dimension' }, y: { label: 'position' }, colour: { label: 'value' } };
+const QUERY_BY_KEY = { x: { label: 'key position' }, y: { label: 'query position' } };
+
+function integerIn(name, value, low, high) {
+  if (!Number.isInteger(value) || value < low || value > high) throw new RangeError(`${name} must be an integer in [${low}, ${high}], got ${value}`);
+  return value;
+}
+
+// o: { length = 64, dModel, base, layout, timescale, offset, seed, newLength, headDim, scaling, factor, of, metric,
+// heads, head, causal, buckets, maxDistance, bidirectional, gridH, gridW }. Masked attention cells come back as NaN.
 export async function encodingFigure(pe, encoding, o = {}) {
   const length = o.length ?? 64;
   if (encoding === 'sinusoidal') {
     const options = { length, dModel: o.dModel ?? 128, base: o.base ?? 10000, layout: o.layout ?? 'interleaved', timescale: o.timescale ?? 'standard', offset: o.offset ?? 0 };
-    return { tensor: await onHost(pe.sinusoidal(options)), caption: `sinusoidal PE [${length} × ${options.dModel}], ${options.layout}, ${options.timescale}`, range: { min: -1, max: 1 }, colormap: 'RdBu' };
+    return {
+      ...POSITION_BY_DIMENSION, tensor: await onHost(pe.sinusoidal(options)), range: { min: -1, max: 1 }, colormap: 'RdBu',
+      caption: `Sinusoidal positions [${length} × ${options.dModel}], ${options.layout} sin/cos columns. Left columns change fast down the rows, right ones slowly: every row is a different mix.`,
+    };
+  }
+  if (encoding === 'learned') {
+    const dModel = o.dModel ?? 64;
+    const table = pe.learnedPositions({ maxLength: length, dModel, init: { type: 'normal', std: 1, seed: o.seed ?? 0 } });
+    try {
+      const tensor = o.newLength ? pe.interpolatePositions(table.weights, integerIn('new-length', o.newLength, 2, 65536)) : table.weights;
+      return {
+        ...POSITION_BY_DIMENSION, tensor, range: { min: -3, max: 3 }, colormap: 'RdBu',
+        caption: `Untrained (random) learned position table [${length} × ${dModel}]${o.newLength ? `, stretched to ${o.newLength} rows by linear interpolation` : ''}. `
+          + 'Training would give these rows meaning; random rows only show the shape of the table.',
+      };
+    } finally {
+      table.dispose();
+    }
+  }
+  if (encoding === 'rope') {
+    // The rotation of every pair at each position: RoPE applied to a query of ones.
+    const headDim = o.dModel ?? 64;
+    const ones = { data: new Float32Array(length * headDim).fill(1), shape: [length, headDim] };
+    // Linear scaling takes only the factor; the others also the length the model was trained for.
+    const scaling = !o.scaling || o.scaling === 'default' ? undefined
+      : o.scaling === 'linear' ? { type: 'linear', factor: o.factor ?? 2 } : { type: o.scaling, factor: o.factor ?? 2, originalMaxPositions: o.originalMaxPositions ?? length };
+    const tensor = await onHost(pe.applyRope(ones, { base: o.base ?? 10000, layout: o.layout === 'interleaved' ? 'interleaved' : 'half', scaling }));
+    return {
+      ...POSITION_BY_DIMENSION, tensor, range: { min: -1.5, max: 1.5 }, colormap: 'RdBu',
+      caption: `RoPE turning a query of ones, [${length} positions × ${headDim}]${scaling ? `, ${scaling.type} scaling ×${scaling.factor}` : ''}. Each pair of dimensions turns at its own speed: fast on the left, slow on the right.`,
+    };
+  }
+  if (encoding === 'similarity') {
+    const dModel = o.dModel ?? 128;
+    const table = await onHost(pe.sinusoidal({ length, dModel, base: o.base ?? 10000 }));
+    const metric = o.metric === 'dot' ? 'dot' : 'cosine';
+    const tensor = await onHost(pe.similarity(table, null, { metric }));
+    return {
+      x: { label: 'position' }, y: { label: 'position' }, colour: { label: metric === 'dot' ? 'PE·PE' : 'cosine' }, tensor, colormap: 'RdBu',
+      range: metric === 'dot' ? { min: -dModel / 2, max: dModel / 2 } : { min: -1, max: 1 },
+      caption: `${metric === 'dot' ? 'Dot products' : 'Cosine similarity'} of sinusoidal positions (d = ${dModel}). Highest on the diagonal, falling with distance, the same along every diagonal: it depends only on how far apart two positions are.`,
+    };
   }
   if (encoding === 'alibi') {
     const heads = o.heads ?? 8;
-    const head = o.head ?? 0;
-    if (!Number.isInteger(head) || head < 0 || head >= heads) throw new RangeError(`head must be an integer in [0, ${heads - 1}], got ${head}`);
+    const head = integerIn('head', o.head ?? 0, 0, heads - 1);
     const bias = await onHost(pe.alibiBias({ numHeads: heads, keyLength: length, causal: o.causal ?? false }));
     const data = bias.data.slice(head * length * length, (head + 1) * length * length).map((v) => (v === -Infinity ? NaN : v));
-    return { tensor: { data, shape: [length, length] }, caption: `ALiBi bias, head ${head} of ${heads}${o.causal ? ', causal' : ''} (query × key)`, colormap: 'viridis' };
+    return {
+      ...QUERY_BY_KEY, colour: { label: 'bias' }, tensor: { data, shape: [length, length] }, colormap: 'viridis',
+      caption: `ALiBi bias, head ${head} of ${heads}${o.causal ? ', causal' : ''}: minus the head's slope times the distance between query and key. Farther keys get lower scores.`,
+    };
   }
   if (encoding === 't5') {
     const options = { queryLength: length, keyLength: length, numBuckets: o.buckets ?? 32, maxDistance: o.maxDistance ?? 128, bidirectional: o.bidirectional ?? true };
     const buckets = await onHost(pe.t5Buckets(options));
-    return { tensor: { data: Float32Array.from(buckets.data), shape: buckets.shape }, caption: `T5 buckets of key − query, ${options.numBuckets} buckets (query × key)`, colormap: 'viridis' };
+    return {
+      ...QUERY_BY_KEY, colour: { label: 'bucket' }, tensor: { data: Float32Array.from(buckets.data), shape: buckets.shape }, colormap: 'viridis',
+      caption: `T5 buckets of key − query (${options.numBuckets} buckets). Near distances each get a bucket; far ones share buckets that widen with the distance.`,
+    };
   }
   if (encoding === 'sincos2d') {
     const options = { gridH: o.gridH ?? 8, gridW: o.gridW ?? 8, dModel: o.dModel ?? 64, base: o.base ?? 10000 };
-    return { tensor: await onHost(pe.sincos2d(options)), caption: `2-D sin-cos [${options.gridH}·${options.gridW} patches × ${options.dModel}]`, range: { min: -1, max: 1 }, colormap: 'RdBu' };
+    return {
+      x: { label: 'dimension' }, y: { label: 'patch (row-major)' }, colour: { label: 'value' },
+      tensor: await onHost(pe.sincos2d(options)), range: { min: -1, max: 1 }, colormap: 'RdBu',
+      caption: `2-D sin-cos positions of a ${options.gridH} × ${options.gridW} patch grid (d = ${options.dModel}): one half of the columns encodes the patch's row, the other half its column, each as a 1-D sinusoidal table.`,
+    };
   }
   throw new RangeError(`encoding must be one of ${ENCODINGS.map((e) => `'${e}'`).join(', ')}, got '${encoding}'`);
 }

@@ -1,23 +1,12 @@
+// The token-lookup walkthrough over the tutorials' toy vocabulary: text → tokens → ids → rows of the table
+// → ×√d → + positions. Every step is a heatmap of all d columns on one colour scale, so the √d step shows
+// as colour, the padding rows as white, and repeated tokens as identical rows until positions are added.
+// The rows, the scaled rows and the encoding come from the package; the walkthrough lays them out.
 import { onHost } from '../figures.js';
+import { TOY_PADDING, TOY_VOCABULARY, toyIds, toyTokens } from '../toy_vocabulary.js';
+import { Figure, formatValue } from './figure.js';
 
-// The token-lookup walkthrough: text → tokens → ids → rows of the table → ×√d → + PE → combined.
-// The rows, the scaled rows and the encoding come from the package; the panel only lays them out.
-
-export const VOCABULARY = ['<pad>', '<bos>', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '+', '-', 'Min', 'Max', 'Sum', '(', ')', ','];
-const PAD = 0;
-const TOKEN_PATTERN = /Max|Min|Sum|\d|[()+,-]|\s+|./g;
-const SHOWN_COLUMNS = 8;
-
-export function tokenize(text) {
-  const tokens = [];
-  for (const [piece] of text.matchAll(TOKEN_PATTERN)) {
-    if (/^\s+$/.test(piece)) continue;
-    const id = VOCABULARY.indexOf(piece);
-    if (id < 0) throw new RangeError(`'${piece}' is not in the vocabulary (${VOCABULARY.slice(2).join(' ')})`);
-    tokens.push(piece);
-  }
-  return tokens;
-}
+const RANGE = { min: -3, max: 3 };  // one scale for every step: unscaled rows (std 1/√d) read pale beside the rest
 
 function element(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
@@ -26,106 +15,163 @@ function element(tag, attributes = {}, ...children) {
   return node;
 }
 
-function matrixTable(step, tensor, labels) {
-  const [rows, columns] = tensor.shape;
-  const shown = Math.min(columns, SHOWN_COLUMNS);
-  const head = element('tr', {}, element('th', { scope: 'col' }, 'pos'), element('th', { scope: 'col' }, 'token'));
-  for (let c = 0; c < shown; c++) head.append(element('th', { scope: 'col' }, `d${c}`));
-  if (shown < columns) head.append(element('th', { scope: 'col' }, `… ${columns - shown} more`));
-  const body = [];
-  for (let r = 0; r < rows; r++) {
-    const tr = element('tr', {}, element('th', { scope: 'row' }, String(r)), element('td', {}, labels[r]));
-    for (let c = 0; c < shown; c++) {
-      tr.append(element('td', { 'data-step': step, 'data-row': String(r), 'data-col': String(c) }, tensor.data[r * columns + c].toFixed(4)));
-    }
-    if (shown < columns) tr.append(element('td', {}, '…'));
-    body.push(tr);
-  }
-  return element('div', { class: 'matrix-scroll' }, element('table', { class: 'matrix', 'data-step': step }, element('thead', {}, head), element('tbody', {}, ...body)));
+// Reads and checks the walkthrough's inputs; every RangeError names the control.
+export function lookupInputs({ text, dModel, padTo, seed, scale }) {
+  const checkInteger = (name, value, low, high) => {
+    if (!Number.isInteger(value) || value < low || value > high) throw new RangeError(`${name} must be an integer in [${low}, ${high}], got ${value}`);
+  };
+  checkInteger('d_model', dModel, 2, 512);
+  if (dModel % 2) throw new RangeError(`d_model must be even (sine and cosine pairs), got ${dModel}`);
+  checkInteger('pad to', padTo, 1, 64);
+  checkInteger('seed', seed, 0, 4294967295);
+  const tokens = toyTokens(text);
+  if (tokens.length === 0) throw new RangeError('type at least one token, such as Max(1,6,2)');
+  if (tokens.length > 64) throw new RangeError(`at most 64 tokens, got ${tokens.length}`);
+  while (tokens.length < padTo) tokens.push(TOY_VOCABULARY[TOY_PADDING]);
+  return { tokens, dModel, seed, scaled: scale !== 'none' };
 }
 
-function stepBox(title, shape, ...content) {
-  return element('div', { class: 'step' }, element('h3', {}, title, ' ', element('span', { class: 'shape' }, `[${shape.join(', ')}]`)), ...content);
+function largestDifference(tensor, a, b) {
+  const d = tensor.shape[1];
+  let largest = 0;
+  for (let c = 0; c < d; c++) largest = Math.max(largest, Math.abs(tensor.data[a * d + c] - tensor.data[b * d + c]));
+  return largest;
 }
 
-export function mountLookup(pe, root) {
-  const form = root.querySelector('#lookup-controls');
-  const steps = root.querySelector('#lookup-steps');
-  const errorBox = root.querySelector('#lookup-error');
-  root.querySelector('#vocabulary').textContent = VOCABULARY.map((token, id) => `${id}: ${token}`).join('   ');
+// The walkthrough in `container`: call update(inputs) to draw it for new inputs; dispose() frees the table.
+export function createLookup(pe, container, { axes = true, legend = true } = {}) {
+  const chips = element('div', { class: 'tokens' });
+  const ids = element('p', { class: 'ids' });
+  const note = (text) => element('p', { class: 'note' }, text);
+  const section = (title, ...content) => {
+    const box = element('section', { class: 'step' }, element('h3', {}, title), ...content);
+    container.append(box);
+    return box;
+  };
+  section('1 · Text → tokens → ids', chips, ids);
+  const rowsSection = section('2 · Each id picks its row of the embedding table E');
+  const rows = new Figure(rowsSection, { label: 'Rows of the embedding table for each token', axes, legend });
+  const scaledSection = section('3 · × √d_model');
+  const scaledNote = note('');
+  const scaled = new Figure(scaledSection, { label: 'The rows multiplied by the square root of d_model', axes, legend });
+  scaledSection.append(scaledNote);
+  const positionSection = section('4 · The positional encoding PE(position)');
+  const position = new Figure(positionSection, { label: 'The sinusoidal encoding of each position', axes, legend });
+  const sumSection = section('5 · Input to the first layer = E[id]·√d_model + PE(position)');
+  const sumNote = note('');
+  const sum = new Figure(sumSection, { label: 'The sum of the scaled rows and the positions', axes, legend });
+  sumSection.append(sumNote);
+  const figures = [rows, scaled, position, sum];
+
   let embedding = null;
   let embeddingKey = '';
+  let generation = 0;
 
   function table(dModel, seed) {
     const key = `${dModel}/${seed}`;
     if (key !== embeddingKey) {
       embedding?.dispose();
-      // std 0.2 rather than GPT-2's 0.02, so that rows are visible at four decimals beside the encoding.
-      embedding = pe.tokenEmbedding({ vocabSize: VOCABULARY.length, dModel, paddingIdx: PAD, scale: 'sqrt', init: { type: 'normal', std: 0.2, seed } });
+      // std 1/√d, the original Transformer's initialisation for its shared table: ×√d brings the rows to the
+      // size of the position values.
+      embedding = pe.tokenEmbedding({ vocabSize: TOY_VOCABULARY.length, dModel, paddingIdx: TOY_PADDING, init: { type: 'normal', std: 1 / Math.sqrt(dModel), seed } });
       embeddingKey = key;
     }
     return embedding;
   }
 
-  let generation = 0;
-
-  async function render() {
+  async function update(inputs) {
     const current = ++generation;
-    const f = new FormData(form);
-    const dModel = Number(f.get('dModel'));
-    let tokens;
-    let emb;
-    try {
-      tokens = tokenize(String(f.get('text')));
-      const padTo = Number(f.get('padTo'));
-      if (!Number.isInteger(padTo) || padTo < 1 || padTo > 64) throw new RangeError(`pad to must be an integer in [1, 64], got ${f.get('padTo')}`);
-      while (tokens.length < padTo) tokens.push(VOCABULARY[PAD]);
-      if (tokens.length === 0) throw new RangeError('type at least one token');
-      emb = table(dModel, Number(f.get('seed')));
-    } catch (error) {
-      errorBox.textContent = error.message;
-      errorBox.hidden = false;
-      return;
-    }
-    errorBox.hidden = true;
-    const ids = tokens.map((token) => VOCABULARY.indexOf(token));
-    const n = ids.length;
-    const weights = emb.weights;
-    const rows = { data: new Float32Array(n * dModel), shape: [n, dModel] };
-    ids.forEach((id, r) => rows.data.set(weights.data.subarray(id * dModel, (id + 1) * dModel), r * dModel));
-    const scaled = await onHost(emb.lookup(ids));
-    const position = await onHost(pe.sinusoidal({ length: n, dModel }));
-    if (current !== generation) return;  // a newer render has started
-    const combined = { data: scaled.data.map((v, i) => v + position.data[i]), shape: [n, dModel] };
+    const { tokens, dModel, seed, scaled: scaling } = lookupInputs(inputs);
+    for (const figure of figures) figure.stale(true);
+    const tokenIds = toyIds(tokens);
+    const n = tokens.length;
+    const emb = table(dModel, seed);
+    const picked = await onHost(emb.lookup(tokenIds));
+    const factor = scaling ? Math.sqrt(dModel) : 1;
+    const times = { data: picked.data.map((v) => v * factor), shape: picked.shape };
+    const positions = await onHost(pe.sinusoidal({ length: n, dModel }));
+    if (current !== generation) return;
+    const total = { data: times.data.map((v, i) => v + positions.data[i]), shape: [n, dModel] };
 
-    const tokenChips = element('div', { class: 'tokens' }, ...tokens.map((t, i) => element('span', { class: 'token', 'data-index': String(i) }, t, ' ', element('small', {}, `→ ${ids[i]}`))));
-    steps.replaceChildren(
-      stepBox('1 · tokens → ids', [n], tokenChips, element('p', { class: 'ids' }, `ids = [${ids.join(', ')}]`)),
-      stepBox('2 · rows of the table E[ids]', rows.shape, element('p', {}, `E has shape [${VOCABULARY.length}, ${dModel}]; row ${PAD} (<pad>) reads as zeros.`), matrixTable('rows', rows, tokens)),
-      stepBox(`3 · × √dModel = × ${emb.scale.toFixed(4)}`, scaled.shape, matrixTable('scaled', scaled, tokens)),
-      stepBox('4 · + positional encoding PE(pos)', position.shape, matrixTable('position', position, tokens)),
-      stepBox('5 · combined = E[ids]·√dModel + PE', combined.shape, matrixTable('combined', combined, tokens)),
-    );
+    chips.replaceChildren(...tokens.map((t, i) => element('span', { class: 'token', 'data-index': String(i) }, t, ' ', element('small', {}, `→ ${tokenIds[i]}`))));
+    ids.textContent = `ids = [${tokenIds.join(', ')}]`;
+    const labels = tokens.map((t, i) => `${i} ${t}`);
+    const y = { label: 'position · token', names: labels };
+    const x = { label: 'dimension' };
+    const describe = (what) => (row, column, value) => `${what}, position ${row} (${tokens[row]}), dimension ${column}: ${formatValue(value)}`;
+    rows.heatmap(picked, { range: RANGE, x, y, colour: { label: 'value' }, describe: describe('E[id]') });
+    scaled.heatmap(times, { range: RANGE, x, y, colour: { label: 'value' }, describe: describe(`E[id] × ${factor.toFixed(4)}`) });
+    position.heatmap(positions, { range: RANGE, x, y: { label: 'position', names: labels }, colour: { label: 'value' }, describe: describe('PE') });
+    sum.heatmap(total, { range: RANGE, x, y, colour: { label: 'value' }, describe: describe('sum') });
+
+    const padded = tokens.flatMap((t, i) => (t === TOY_VOCABULARY[TOY_PADDING] ? [i] : []));
+    rows.caption = `An untrained (random) table, [${TOY_VOCABULARY.length} tokens × ${dModel}], values drawn with standard deviation 1/√${dModel} = ${(1 / Math.sqrt(dModel)).toFixed(3)}: pale, and meaningless until trained.`
+      + (padded.length ? ` Rows ${padded[0]}–${padded.at(-1)} are <pad>: its row is kept at zero, so they are white.` : '');
+    scaled.caption = scaling
+      ? `×√${dModel} = ×${factor.toFixed(4)}: the same pattern, now with values about as large as the positions' ±1.`
+      : 'Scaling is off: the rows stay small beside the positions, which would drown them out.';
+    position.caption = 'Each row is one position: the same for every sentence, whatever its tokens. Left columns change fast down the rows, right ones slowly.';
+    const repeated = tokens.findIndex((t, i) => t !== TOY_VOCABULARY[TOY_PADDING] && tokens.indexOf(t) !== i);
+    if (repeated >= 0) {
+      const first = tokens.indexOf(tokens[repeated]);
+      scaledNote.textContent = `Rows ${first} and ${repeated} are both '${tokens[repeated]}': identical so far (largest difference ${formatValue(largestDifference(times, first, repeated))}).`;
+      sumNote.textContent = `After adding positions, rows ${first} and ${repeated} ('${tokens[repeated]}') differ (largest difference ${formatValue(largestDifference(total, first, repeated))}): the model can tell the two apart.`;
+    } else {
+      scaledNote.textContent = '';
+      sumNote.textContent = '';
+    }
+    sum.caption = 'What the first attention layer sees: token identity and position mixed into one vector per row.';
   }
 
-  const rerender = () => render().catch((error) => {
-    errorBox.textContent = error.message;
-    errorBox.hidden = false;
-  });
-  const preventSubmit = (event) => event.preventDefault();
-  form.addEventListener('input', rerender);
-  form.addEventListener('submit', preventSubmit);
-  rerender();
   return {
-    // Stops listening and frees the table.
-    unmount() {
+    update,
+    holdsTable: () => embedding !== null,
+    dispose() {
       generation++;
-      form.removeEventListener('input', rerender);
-      form.removeEventListener('submit', preventSubmit);
       embedding?.dispose();
       embedding = null;
       embeddingKey = '';
     },
-    holdsTable: () => embedding !== null,
+  };
+}
+
+// Wires the walkthrough to a form (#lookup-controls: text, dModel, padTo, seed, scale) with an error line
+// (#lookup-error) beside it and the steps in #lookup-steps. Returns { unmount, holdsTable }.
+export function mountLookup(pe, root, options) {
+  const form = root.querySelector('#lookup-controls');
+  const errorBox = root.querySelector('#lookup-error');
+  const vocabulary = root.querySelector('#vocabulary');
+  if (vocabulary) vocabulary.textContent = TOY_VOCABULARY.map((token, id) => `${id}: ${token}`).join('   ');
+  const lookup = createLookup(pe, root.querySelector('#lookup-steps'), options);
+  let timer = 0;
+
+  const render = () => {
+    const f = new FormData(form);
+    return lookup.update({
+      text: String(f.get('text')), dModel: Number(f.get('dModel')), padTo: Number(f.get('padTo')), seed: Number(f.get('seed')),
+      scale: f.get('scale') === null ? 'none' : 'sqrt',
+    }).then(() => { errorBox.hidden = true; }, (error) => {
+      errorBox.textContent = error.message;
+      errorBox.hidden = false;
+    });
+  };
+  const debounced = () => {
+    clearTimeout(timer);
+    timer = setTimeout(render, 120);
+  };
+  const preventSubmit = (event) => event.preventDefault();
+  form.addEventListener('input', debounced);
+  form.addEventListener('submit', preventSubmit);
+  const first = render();
+  return {
+    ready: first,
+    render,
+    unmount() {
+      clearTimeout(timer);
+      form.removeEventListener('input', debounced);
+      form.removeEventListener('submit', preventSubmit);
+      lookup.dispose();
+    },
+    holdsTable: lookup.holdsTable,
   };
 }

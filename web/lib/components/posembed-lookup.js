@@ -1,24 +1,28 @@
-// <posembed-lookup text="Max(1,6,2)" d-model="8">: the token-lookup walkthrough of the explorer page as a component.
+// <posembed-lookup text="Max(1,6,2)" d-model="64">: the token-lookup walkthrough over the tutorials' toy
+// vocabulary, with its own controls for the reader. Attributes: text, d-model (even, 2–512), pad-to (1–64), seed,
+// scale ('sqrt' or 'none'), axes and legend ('false' leaves them out). Changing an attribute sets the controls
+// and draws again.
 import { mountLookup } from './lookup.js';
-import { BASE_STYLE, adoptStyles, define, posembed, whenVisible } from './shared.js';
+import { BASE_STYLE, LazyElement, adoptStyles, define, posembed } from './shared.js';
 
 const STYLE = `
   .controls { display: flex; flex-wrap: wrap; gap: 0.6rem 1rem; align-items: end; }
   label { display: flex; flex-direction: column; font-size: 0.8rem; color: var(--posembed-muted, #5b6672); }
-  input, select { font: inherit; width: 7rem; }
-  .steps { display: grid; gap: 0.75rem; margin-top: 0.75rem; }
-  h3 { font-size: 0.95rem; margin: 0 0 0.2rem; }
-  .shape { color: var(--posembed-muted, #5b6672); font-family: var(--posembed-mono, ui-monospace, monospace); font-size: 0.8rem; }
+  label.check { flex-direction: row; gap: 0.3rem; align-items: center; }
+  input { font: inherit; width: 7rem; }
+  input[type="checkbox"] { width: auto; }
+  input[name="text"] { width: 11rem; font-family: var(--posembed-mono, ui-monospace, monospace); }
+  .step h3 { font-size: 0.95rem; margin: 0.75rem 0 0.2rem; }
   .tokens { display: flex; flex-wrap: wrap; gap: 0.3rem; }
   .token { font-family: var(--posembed-mono, ui-monospace, monospace); border: 1px solid var(--posembed-border, #d4d9df); border-radius: 4px; padding: 0 0.35rem; }
-  table { border-collapse: collapse; font-family: var(--posembed-mono, ui-monospace, monospace); font-size: 0.75rem; }
-  th, td { padding: 0.05rem 0.4rem; text-align: right; }
-  th { color: var(--posembed-muted, #5b6672); font-weight: normal; }
-  .matrix-scroll { overflow-x: auto; }
+  .ids, .note { font-family: var(--posembed-mono, ui-monospace, monospace); font-size: 0.8rem; margin: 0.3rem 0; }
 `;
 
-export class PosembedLookup extends HTMLElement {
-  #stopWaiting = null;
+// attribute → [form field, default]
+const FIELDS = { text: ['text', 'Max(1,6,2)'], 'd-model': ['dModel', '64'], 'pad-to': ['padTo', '10'], seed: ['seed', '0'] };
+
+export class PosembedLookup extends LazyElement {
+  static observedAttributes = [...Object.keys(FIELDS), 'scale', 'axes', 'legend'];
   #mounted = null;
 
   constructor() {
@@ -27,29 +31,47 @@ export class PosembedLookup extends HTMLElement {
     adoptStyles(root, BASE_STYLE, STYLE);
     root.innerHTML = `<form id="lookup-controls" class="controls">
         <label>expression <input name="text" type="text" spellcheck="false" autocomplete="off"></label>
-        <label>dModel <select name="dModel"><option value="8">8</option><option value="64">64</option></select></label>
-        <label>pad to <input name="padTo" type="number" min="1" max="64" step="1" value="10"></label>
-        <label>seed <input name="seed" type="number" min="0" max="4294967295" step="1" value="0"></label>
+        <label>d_model (numbers per token) <input name="dModel" type="number" min="2" max="512" step="2"></label>
+        <label>pad to <input name="padTo" type="number" min="1" max="64" step="1"></label>
+        <label>seed <input name="seed" type="number" min="0" max="4294967295" step="1"></label>
+        <label class="check"><input name="scale" type="checkbox" checked> × √d_model</label>
       </form>
       <p id="lookup-error" class="error" role="alert" hidden></p>
-      <div id="lookup-steps" class="steps"></div>
-      <details><summary>Vocabulary</summary><p id="vocabulary"></p></details>`;
+      <div id="lookup-steps"></div>
+      <details><summary>The 20-token vocabulary</summary><p id="vocabulary"></p></details>`;
   }
 
-  connectedCallback() {
-    const root = this.shadowRoot;
-    root.querySelector('[name="text"]').value = this.getAttribute('text') ?? 'Max(1,6,2)';
-    root.querySelector('[name="dModel"]').value = this.getAttribute('d-model') ?? '8';
-    this.#stopWaiting = whenVisible(this, async () => {
-      this.#mounted = mountLookup(await posembed(), root);
-      this.dataset.started = 'true';
-    });
+  #setFields() {
+    const form = this.shadowRoot.querySelector('form');
+    for (const [attribute, [field, fallback]] of Object.entries(FIELDS)) form.elements[field].value = this.getAttribute(attribute) ?? fallback;
+    form.elements.scale.checked = this.getAttribute('scale') !== 'none';
   }
 
-  // Frees the embedding table the walkthrough holds.
-  disconnectedCallback() {
-    this.#stopWaiting?.();
+  async render() {
+    this.#setFields();
+    const axesOrLegend = `${this.getAttribute('axes')}/${this.getAttribute('legend')}`;
+    if (this.#mounted && this.#mounted.key !== axesOrLegend) {
+      this.#mounted.unmount();
+      this.shadowRoot.querySelector('#lookup-steps').replaceChildren();
+      this.#mounted = null;
+    }
+    const generation = ++this.generation;
+    const pe = await posembed();
+    if (generation !== this.generation) return;
+    if (!this.#mounted) {
+      this.#mounted = mountLookup(pe, this.shadowRoot, { axes: this.getAttribute('axes') !== 'false', legend: this.getAttribute('legend') !== 'false' });
+      this.#mounted.key = axesOrLegend;
+      await this.#mounted.ready;
+    } else {
+      await this.#mounted.render();
+    }
+    if (generation === this.generation) this.dataset.rendered = String(generation);
+  }
+
+  released() {
     this.#mounted?.unmount();
+    this.#mounted = null;
+    this.shadowRoot.querySelector('#lookup-steps').replaceChildren();
   }
 
   // Whether the walkthrough holds an embedding table on the heap now (false once removed from the page).

@@ -1,5 +1,5 @@
 // What the components share: one posembed instance per page (however many components it holds), reading
-// GPU results back, starting when scrolled into view, and the base styles, themable with CSS custom properties.
+// GPU results back, starting when needed, and the base styles, themable with CSS custom properties.
 import { load } from '../index.js';
 
 let instance = null;
@@ -12,23 +12,43 @@ export function posembed() {
 
 export { onHost } from '../figures.js';
 
-// Calls start() once the element is (about to be) visible; returns a function that cancels the wait.
+// Calls start() once: when the element is (about to be) visible, or, for the panels further down, when the
+// browser is next idle or the page is printed, so that printed pages and full-page captures hold every figure.
+// Returns a function that cancels the wait.
 export function whenVisible(element, start) {
-  if (typeof IntersectionObserver !== 'function') {
+  let started = false;
+  const cleanups = [];
+  const once = () => {
+    if (started) return;
+    started = true;
+    for (const cleanup of cleanups) cleanup();
     start();
+  };
+  if (typeof IntersectionObserver !== 'function') {
+    once();
     return () => {};
   }
   const observer = new IntersectionObserver((entries) => {
-    if (entries.some((entry) => entry.isIntersecting)) {
-      observer.disconnect();
-      start();
-    }
+    if (entries.some((entry) => entry.isIntersecting)) once();
   }, { rootMargin: '200px' });
   observer.observe(element);
-  return () => observer.disconnect();
+  cleanups.push(() => observer.disconnect());
+  globalThis.addEventListener?.('beforeprint', once);
+  cleanups.push(() => globalThis.removeEventListener?.('beforeprint', once));
+  if (typeof requestIdleCallback === 'function') {
+    const idle = requestIdleCallback(once, { timeout: 2000 });
+    cleanups.push(() => cancelIdleCallback(idle));
+  } else {
+    const timer = setTimeout(once, 1000);
+    cleanups.push(() => clearTimeout(timer));
+  }
+  return () => {
+    started = true;
+    for (const cleanup of cleanups) cleanup();
+  };
 }
 
-// A component that renders once scrolled into view and again on every attribute change. Renders count
+// A component that renders once needed (see whenVisible) and again on every attribute change. Renders count
 // their generation: one overtaken by a newer render, or by removal, drops its result.
 export class LazyElement extends HTMLElement {
   #started = false;

@@ -1,0 +1,158 @@
+// The home page's guided tour, idea by idea: what each figure must show, checked against the package in Node
+// and against the invariants the tour teaches.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { rgb as parseColour } from 'd3-color';
+import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
+import { load } from '../../dist/index.js';
+import { useSite } from './browser.mjs';
+
+const rgb = (css) => { const { r, g, b } = parseColour(css); return [r, g, b]; };
+
+// Pixel (column, row) of the n-th heatmap canvas in a section: one canvas pixel per cell.
+const cellColour = (page, section, n, column, row) => page.evaluate(([s, i, x, y]) => {
+  const canvas = document.querySelectorAll(`${s} .pe-plot canvas`)[i];
+  return Array.from(canvas.getContext('2d').getImageData(x, y, 1, 1).data.slice(0, 3));
+}, [section, n, column, row]);
+
+async function setField(page, section, name, value) {
+  await page.locator(`${section} [name="${name}"]`).fill(String(value));
+}
+
+describe('the guided tour (index.html)', () => {
+  const site = useSite();
+  let page;
+  let problems;
+  let pe;
+  before(async () => {
+    ({ page, problems } = await site.open('index.html'));
+    pe = await load();
+  });
+  after(() => page?.close());
+
+  it('presents the ideas in the tutorials\' order, each with a caption and an accessible name', async () => {
+    const titles = await page.locator('main h2').allTextContents();
+    assert.deepEqual(titles.map((t) => t.replace(/^\d+ · /, '')), ['Why not just count?', 'A binary clock', 'Sines and cosines: the barber pole',
+      'From text to rows: the lookup', 'Without positions, order is invisible', 'Why multiply by √d_model', 'Add, or put side by side?',
+      'Relative position', 'Past the training length', 'Further']);
+    const figures = await page.locator('main .pe-figure').evaluateAll((all) => all.map((f) => ({
+      name: f.querySelector('.pe-plot').getAttribute('aria-label'), caption: f.querySelector('figcaption').textContent })));
+    assert.ok(figures.length >= 14, `${figures.length} figures`);
+    for (const figure of figures) {
+      assert.ok(figure.name && figure.name.length > 10, JSON.stringify(figure));
+      assert.ok(figure.caption.length > 30, JSON.stringify(figure));
+    }
+  });
+
+  it('1 · why not just count: the raw count reaches length − 1, the fraction\'s step is 1/length', async () => {
+    await setField(page, '#counting', 'length', 200);
+    await page.waitForFunction(() => /reaches 199/.test(document.querySelector('#counting figcaption').textContent));
+    await page.locator('#counting .pe-plot').nth(0).focus();
+    await page.keyboard.press('End');
+    assert.match(await page.locator('#counting .pe-readout').nth(0).textContent(), /^position p 199: raw count p 199, p \/ length 0\.9950, /);
+    await page.locator('#counting .pe-plot').nth(1).focus();
+    await page.keyboard.press('Home');
+    assert.equal(await page.locator('#counting .pe-readout').nth(1).textContent(), 'p/len, 10: 0.1000');
+    await page.keyboard.press('ArrowRight');
+    // The sinusoids' step from p to p + 1, from the package: the same at every length.
+    const table = pe.sinusoidal({ length: 2, dModel: 64 });
+    let step = 0;
+    for (let c = 0; c < 64; c++) step += (table.data[64 + c] - table.data[c]) ** 2;
+    assert.equal(await page.locator('#counting .pe-readout').nth(1).textContent(), `sin, 10: ${Math.sqrt(step).toFixed(4)}`);
+  });
+
+  it('2 · binary clock: the bits of each position beside the sinusoids at doubling wavelengths', async () => {
+    // Position 5 = 101b: bits 2^0 and 2^2 on (top colour), 2^1 off.
+    assert.deepEqual(await cellColour(page, '#binary', 0, 0, 5), rgb(interpolateViridis(1)));
+    assert.deepEqual(await cellColour(page, '#binary', 0, 1, 5), rgb(interpolateViridis(0)));
+    assert.deepEqual(await cellColour(page, '#binary', 0, 2, 5), rgb(interpolateViridis(1)));
+    assert.match(await page.locator('#binary figcaption').nth(1).textContent(), /6\.28, 12\.6, 25\.1, 50\.3 positions \(each 2\.000× the last\)/);
+    // Row 0 of the sinusoids: sin columns 0 (neutral), cos columns 1 (top colour).
+    assert.deepEqual(await cellColour(page, '#binary', 1, 0, 0), rgb(interpolateRdBu(0.5)));
+    assert.deepEqual(await cellColour(page, '#binary', 1, 1, 0), rgb(interpolateRdBu(1)));
+  });
+
+  it('3 · barber pole: the table with its axes and colour bar, and each pair\'s wavelength read from it', async () => {
+    const frame = await page.locator('#barber .pe-figure').nth(0).evaluate((f) => ({
+      labels: Array.from(f.querySelectorAll('.pe-axis-label'), (t) => t.textContent), bar: f.querySelector('.pe-colourbar').textContent }));
+    assert.deepEqual(frame.labels, ['dimension', 'position']);
+    assert.match(frame.bar, /red = negative, white = 0, blue = positive/);
+    await page.locator('#barber .pe-plot').nth(1).focus();
+    await page.keyboard.press('End');
+    // Pair 63 of d = 128: wavelength 2π·10000^(126/128).
+    const expected = 2 * Math.PI * 10000 ** (126 / 128);
+    const shown = Number((await page.locator('#barber .pe-readout').nth(1).textContent()).match(/wavelength ([\d.e+]+)/)[1]);
+    assert.ok(Math.abs(shown - expected) / expected < 2e-3, `${shown} vs ${expected}`);
+  });
+
+  it('5 · permutation: without positions the outputs are the same rows reordered; with positions they differ', async () => {
+    const difference = () => page.locator('#permutation').evaluate((s) => Number(s.dataset.permutedDifference));
+    assert.ok(await difference() < 1e-5, `without positions: ${await difference()}`);
+    assert.match(await page.locator('#permutation .verdict').textContent(), /^Without positions: .* the last rows are identical/);
+    await page.locator('#permutation [name="positions"]').check();
+    await page.waitForFunction(() => /^With positions/.test(document.querySelector('#permutation .verdict').textContent));
+    assert.ok(await difference() > 0.05, `with positions: ${await difference()}`);
+    await page.locator('#permutation [name="positions"]').uncheck();
+    await setField(page, '#permutation', 'second', 'First(6,2,3)');
+    await page.waitForFunction(() => /same tokens in another order/.test(document.querySelector('#permutation .idea-error').textContent));
+    await setField(page, '#permutation', 'second', 'First(6,2,1)');
+    await page.waitForFunction(() => document.querySelector('#permutation .idea-error').hidden);
+  });
+
+  it('6 · √d balance: row lengths against d_model, scaled and not', async () => {
+    await page.locator('#balance .pe-plot').nth(1).focus();
+    await page.keyboard.press('End');
+    const text = await page.locator('#balance .pe-readout').nth(1).textContent();
+    const [, unscaled, scaled, position] = text.match(/^d_model 1024: token row ([\d.]+), token row × √d ([\d.]+), position row ([\d.]+)$/).map(Number);
+    assert.ok(Math.abs(position - Math.sqrt(512)) < 1e-3, text);
+    assert.ok(Math.abs(unscaled - 1) < 0.1 && Math.abs(scaled - 32) < 3, text);
+    await page.locator('#balance [name="scale"]').uncheck();
+    await page.waitForFunction(() => /Unscaled/.test(document.querySelector('#balance figcaption').textContent));
+  });
+
+  it('7 · add vs concat: d columns against 2d, and the four terms of a dot product', async () => {
+    const widths = await page.locator('#add-concat .pe-plot canvas').evaluateAll((all) => all.map((c) => c.width));
+    assert.deepEqual(widths, [8, 16]);
+    await page.locator('#add-concat .pe-plot').nth(2).focus();
+    await page.keyboard.press('End');
+    assert.match(await page.locator('#add-concat .pe-readout').nth(2).textContent(), /^position·position: /);
+    // Rows 2 and 4 are positions 2 and 4: position·position = PE(2)·PE(4) from the package.
+    const table = pe.sinusoidal({ length: 5, dModel: 8 });
+    let expected = 0;
+    for (let c = 0; c < 8; c++) expected += table.data[16 + c] * table.data[32 + c];
+    assert.equal(await page.locator('#add-concat .pe-readout').nth(2).textContent(), `position·position: ${expected.toFixed(4)}`);
+  });
+
+  it('8 · relative: PE(p)·PE(p + k) the same for every p; RoPE\'s score unchanged when both positions move', async () => {
+    await page.locator('#relative-dots .pe-plot').focus();
+    for (let k = 0; k < 30; k++) {
+      const values = (await page.locator('#relative-dots .pe-readout').textContent()).match(/p = \d+ (-?[\d.]+)/g).map((s) => Number(s.split(' ').at(-1)));
+      assert.equal(values.length, 4);
+      for (const v of values) assert.ok(Math.abs(v - values[0]) < 2e-3, `k = ${k}: ${values}`);
+      await page.keyboard.press('ArrowRight');
+    }
+    const score = () => page.locator('#relative-rope').evaluate((s) => Number(s.dataset.score));
+    const first = await score();
+    for (let shift = 0; shift < 5; shift++) {
+      await page.locator('#relative-rope button.shift[data-by="1"]').click();
+      await page.waitForFunction((m) => document.querySelector('#relative-rope .rope-score').textContent.includes(`m = ${m},`), 11 + shift);
+      assert.ok(Math.abs(await score() - first) < 1e-4, `after moving both by ${shift + 1}: ${await score()} vs ${first}`);
+    }
+    await setField(page, '#relative-rope', 'n', 20);
+    await page.waitForFunction(() => document.querySelector('#relative-rope .rope-score').textContent.includes('n = 20'));
+    assert.ok(Math.abs(await score() - first) > 1e-3, 'another distance, another score');
+  });
+
+  it('8, 9 · every encoding\'s score past the training length, and the learned table\'s missing rows shown as missing', async () => {
+    await page.locator('#relative-all .pe-plot').focus();
+    await page.keyboard.press('End');
+    const far = await page.locator('#relative-all .pe-readout').textContent();
+    assert.match(far, /^distance between query and key 128: none \(q·k\) -?[\d.]+, sinusoidal, added -?[\d.]+, learned \(untrained\), added missing, RoPE -?[\d.]+/);
+    await page.locator('#extrapolation [name="encoding"]').selectOption('learned');
+    await page.waitForFunction(() => /black = no row/.test(document.querySelector('#extrapolation .pe-colourbar').textContent));
+    // Rows 0–31 drawn, rows 32–63 missing (black).
+    assert.notDeepEqual(await cellColour(page, '#extrapolation', 0, 0, 31), [0, 0, 0]);
+    assert.deepEqual(await cellColour(page, '#extrapolation', 0, 0, 32), [0, 0, 0]);
+    assert.deepEqual(problems, []);
+  });
+});

@@ -1,0 +1,442 @@
+// The figure layer: every figure of the site and of the components is framed here the same way: axes with ticks
+// and labels (d3-scale, d3-axis), a colour bar that says which colour is negative, a legend with swatches, a
+// caption saying what to notice, an accessible name, and a keyboard readout (arrow keys move a cursor whose value
+// is read out; the readout is spoken for keys, never for mouse moves). Heatmap cells are painted on a canvas, one
+// pixel per cell scaled up crisp, under an SVG that carries the axes; lines, points and bars are SVG.
+import { axisBottom, axisLeft, create, line, scaleBand, scaleLinear, scaleLog, ticks } from '../vendor/plotting.js';
+import { COLORMAPS, colormap, valueRange } from '../colormap.js';
+import { drawHeatmap } from './heatmap.js';
+
+// Told apart by hue and by lightness (and readable on white).
+export const SERIES_COLOURS = ['#1f5fbf', '#d1495b', '#2a9d8f', '#e08a00', '#6a4c93', '#5b6672', '#7a9a3a', '#c2185b'];
+
+const AXIS_MARGIN = { top: 10, right: 16, bottom: 42, left: 58 };
+const BARE_MARGIN = { top: 2, right: 2, bottom: 2, left: 2 };
+const MAX_HEIGHT = 420;
+const MAX_CELL = 40;
+const CHARACTER_WIDTH = 7;  // px of an 11-px tick label's character, for spacing category labels
+
+export const FIGURE_STYLE = `
+  .pe-figure { margin: 0.75rem 0; max-width: 100%; font-family: var(--posembed-font, system-ui, sans-serif);
+               color: var(--posembed-ink, #1d232a); }
+  .pe-figure.stale .pe-plot { opacity: 0.45; transition: opacity 0.15s; }
+  .pe-title { font-weight: 600; font-size: 0.9rem; margin: 0 0 0.2rem; }
+  .pe-plot { position: relative; max-width: 100%; }
+  .pe-plot:focus-visible { outline: 3px solid var(--posembed-accent, #1f5fbf); outline-offset: 3px; }
+  .pe-plot svg { display: block; overflow: visible; }
+  .pe-plot canvas { position: absolute; image-rendering: pixelated; image-rendering: crisp-edges; }
+  .pe-plot text, .pe-colourbar text { fill: var(--posembed-ink, #1d232a); }
+  .pe-plot .tick text, .pe-colourbar .tick text { font-size: 11px; }
+  .pe-axis-label { font-size: 12px; }
+  .pe-cursor { fill: none; stroke: #000; stroke-width: 2; pointer-events: none; }
+  .pe-cursor-halo { fill: none; stroke: #fff; stroke-width: 4; pointer-events: none; }
+  .pe-legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; font-size: 0.8rem; margin-top: 0.3rem; align-items: center; }
+  .pe-swatch { display: inline-block; width: 1.4em; height: 0.8em; margin-right: 0.35em; vertical-align: middle;
+               border: 1px solid #0003; }
+  .pe-swatch.line { height: 0; border: 0; border-top: 3px solid; }
+  .pe-swatch.dashed { border-top-style: dashed; }
+  .pe-colourbar { font-size: 0.8rem; margin-top: 0.3rem; }
+  .pe-colourbar svg { display: block; overflow: visible; }
+  .pe-figure figcaption { font-size: 0.85rem; color: var(--posembed-muted, #5b6672); margin-top: 0.3rem; max-width: 70ch; }
+  .pe-readout { font-family: var(--posembed-mono, ui-monospace, monospace); font-size: 0.8rem; min-height: 1.3em; margin: 0.2rem 0;
+                white-space: pre-wrap; overflow-wrap: anywhere; }
+  .pe-error { color: var(--posembed-error, #a4161a); font-weight: 600; margin: 0.2rem 0; }
+`;
+
+let sheet = null;
+// Gives the figure's document or shadow root the figure styles once (a constructed sheet: a strict CSP allows it).
+function adoptFigureStyle(root) {
+  if (!root.adoptedStyleSheets) return;
+  sheet ??= new CSSStyleSheet();
+  if (!sheet.cssRules.length) sheet.replaceSync(FIGURE_STYLE);
+  if (!root.adoptedStyleSheets.includes(sheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+}
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  node.append(...children);
+  return node;
+}
+
+export function formatValue(value) {
+  if (!Number.isFinite(value)) return Number.isNaN(value) ? 'missing' : String(value).replace('Infinity', '∞');
+  if (Number.isInteger(value)) return String(value);
+  const magnitude = Math.abs(value);
+  return magnitude !== 0 && (magnitude < 1e-3 || magnitude >= 1e6) ? value.toExponential(3) : value.toFixed(4);
+}
+
+// Which colour means what, in words: "red = negative, white = 0, blue = positive".
+export function colourWords(name) {
+  const { ends, diverging } = COLORMAPS[name];
+  return diverging ? `${ends[0]} = negative, white = 0, ${ends[1]} = positive` : `${ends[0]} = low, ${ends[1]} = high`;
+}
+
+// Index ticks for n categories drawn `length` px long: all of them when their labels fit (`across`: side by
+// side, as on an x axis), else round ones.
+function categoryTicks(n, length, name, across) {
+  let widest = 1;
+  for (let i = 0; i < n && across; i++) widest = Math.max(widest, String(name(i)).length);
+  const room = across ? widest * CHARACTER_WIDTH + 6 : 13;
+  if (n * room <= length) return Array.from({ length: n }, (_, i) => i);
+  return ticks(0, n - 1, Math.max(2, Math.floor(length / Math.max(50, room * 2)))).filter((t) => Number.isInteger(t));
+}
+
+// A figure: <figure> with a title, the plot (focusable, named, with a keyboard cursor), a colour bar or legend,
+// the readout, an error line and the caption. Draw with heatmap(), lines(), points() or bars(); each redraws
+// the whole figure, and the layout follows the width it is given (a phone's too).
+export class Figure {
+  #redraw = null;
+  #width = 0;
+  #cursor = 0;
+  #cursorCount = 0;
+  #moveCursor = null;
+  #describe = null;
+
+  constructor(parent, { label, title = '', caption = '', axes = true, legend = true, maxHeight = MAX_HEIGHT } = {}) {
+    adoptFigureStyle(parent.getRootNode());
+    this.label = label;
+    this.axes = axes;
+    this.legend = legend;
+    this.maxHeight = maxHeight;
+    this.titleLine = element('p', { class: 'pe-title', part: 'title' }, title);
+    this.titleLine.hidden = !title;
+    this.plot = element('div', { class: 'pe-plot', tabindex: '0', role: 'img', part: 'plot' });
+    this.legendBox = element('div', { class: 'pe-legend', part: 'legend' });
+    this.readout = element('p', { class: 'pe-readout', part: 'readout', 'aria-live': 'off' });
+    this.errorLine = element('p', { class: 'pe-error', role: 'alert', part: 'error' });
+    this.errorLine.hidden = true;
+    this.captionBox = element('figcaption', { part: 'caption' }, caption);
+    this.element = element('figure', { class: 'pe-figure', part: 'figure' },
+      this.titleLine, this.plot, this.legendBox, this.readout, this.errorLine, this.captionBox);
+    parent.append(this.element);
+    this.plot.addEventListener('keydown', (event) => this.#key(event));
+    this.plot.addEventListener('pointermove', (event) => this.#point(event));
+    if (typeof ResizeObserver === 'function') {
+      new ResizeObserver(() => {
+        const width = this.#availableWidth();
+        if (this.#redraw && Math.abs(width - this.#width) > 4) this.#redraw();
+      }).observe(this.element);
+    }
+  }
+
+  set caption(text) { this.captionBox.textContent = text; }
+  set title(text) { this.titleLine.textContent = text; this.titleLine.hidden = !text; }
+
+  // Marks the figure as being recomputed (dimmed) until the next draw.
+  stale(on = true) { this.element.classList.toggle('stale', on); }
+
+  // An error next to the figure; the last picture stays, dimmed.
+  error(message) {
+    this.errorLine.textContent = message;
+    this.errorLine.hidden = !message;
+    if (message) this.stale(true);
+  }
+
+  #availableWidth() {
+    return Math.floor(this.element.clientWidth || this.element.parentElement?.clientWidth || 640);
+  }
+
+  #margin() { return this.axes ? AXIS_MARGIN : BARE_MARGIN; }
+
+  #begin(kind, redraw) {
+    this.#redraw = redraw;
+    this.#width = this.#availableWidth();
+    this.errorLine.hidden = true;
+    this.stale(false);
+    this.plot.replaceChildren();
+    this.legendBox.replaceChildren();
+    this.legendBox.hidden = !this.legend;
+    this.element.dataset.kind = kind;
+    this.plot.setAttribute('aria-label', `${this.label}. Arrow keys move the cursor and read values.`);
+    return this.#width;
+  }
+
+  #svg(width, height) {
+    const margin = this.#margin();
+    const svg = create('svg').attr('width', width + margin.left + margin.right).attr('height', height + margin.top + margin.bottom)
+      .attr('aria-hidden', 'true');
+    this.plot.style.width = `${width + margin.left + margin.right}px`;
+    this.plot.append(svg.node());
+    return svg.append('g').attr('transform', `translate(${margin.left},${margin.top})`);
+  }
+
+  #axes(g, x, y, width, height, { x: xAxis = {}, y: yAxis = {} }, xFormat, yFormat, xTickValues, yTickValues) {
+    if (!this.axes) return;
+    const margin = this.#margin();
+    const bottom = axisBottom(x).ticks(Math.max(2, Math.floor(width / 70)));
+    if (xTickValues) bottom.tickValues(xTickValues);
+    if (xFormat) bottom.tickFormat(xFormat);
+    const left = axisLeft(y).ticks(Math.max(2, Math.floor(height / 40)));
+    if (yTickValues) left.tickValues(yTickValues);
+    if (yFormat) left.tickFormat(yFormat);
+    g.append('g').attr('transform', `translate(0,${height})`).call(bottom);
+    g.append('g').call(left);
+    g.append('text').attr('class', 'pe-axis-label').attr('x', width / 2).attr('y', height + margin.bottom - 6)
+      .attr('text-anchor', 'middle').text(xAxis.label ?? '');
+    g.append('text').attr('class', 'pe-axis-label').attr('transform', `translate(${-margin.left + 12},${height / 2}) rotate(-90)`)
+      .attr('text-anchor', 'middle').text(yAxis.label ?? '');
+  }
+
+  #setCursor(count, move, describe) {
+    this.#cursorCount = count;
+    this.#cursor = Math.min(this.#cursor, Math.max(0, count - 1));
+    this.#moveCursor = move;
+    this.#describe = describe;
+  }
+
+  // The readout speaks (aria-live polite) only for keyboard moves.
+  #show(index, spoken) {
+    this.#cursor = index;
+    this.#moveCursor?.(index);
+    this.readout.setAttribute('aria-live', spoken ? 'polite' : 'off');
+    this.readout.textContent = this.#describe?.(index) ?? '';
+  }
+
+  #key(event) {
+    if (!this.#cursorCount) return;
+    const step = this.#keyStep?.(event.key, event.shiftKey);
+    if (step === undefined) return;
+    event.preventDefault();
+    this.#show(Math.min(this.#cursorCount - 1, Math.max(0, step)), true);
+  }
+
+  #keyStep = null;
+  #pointToIndex = null;
+
+  #point(event) {
+    const index = this.#pointToIndex?.(event);
+    if (index !== undefined && index !== null) this.#show(index, false);
+  }
+
+  // The cell the readout starts on (row-major index for heatmaps, point index otherwise).
+  get cursor() { return this.#cursor; }
+  moveCursorTo(index) { if (this.#cursorCount) this.#show(Math.min(this.#cursorCount - 1, Math.max(0, index)), false); }
+
+  // tensor: { data, shape: [rows, columns] }. options: { colormap: 'RdBu' | 'viridis', range, x: { label, names },
+  // y: { label, names }, colour: { label, missing }, rowRule: { row, label } (a line above that row),
+  // describe(row, column, value) }. names label the categories
+  // (an array, or a function of the index).
+  heatmap(tensor, options = {}) {
+    const [rows, columns] = tensor.shape;
+    const name = options.colormap ?? 'RdBu';
+    const range = options.range ?? valueRange(tensor.data.filter(Number.isFinite));
+    const canvas = element('canvas', { 'aria-hidden': 'true' });
+    drawHeatmap(canvas, tensor, { colormap: name, range });
+    const map = colormap(name, range);
+    const draw = () => {
+      const available = this.#begin('heatmap', draw);
+      const margin = this.#margin();
+      const plotWidth = Math.max(60, available - margin.left - margin.right);
+      const cell = Math.min(plotWidth / columns, this.maxHeight / rows, MAX_CELL);
+      const fill = cell * columns < plotWidth / 2;
+      const width = fill ? plotWidth : cell * columns;
+      const height = fill ? Math.min(this.maxHeight, Math.max(80, rows * cell)) : cell * rows;
+      const g = this.#svg(width, height);
+      canvas.style.left = `${margin.left}px`;
+      canvas.style.top = `${margin.top}px`;
+      canvas.style.width = `${width}px`;
+      canvas.style.height = `${height}px`;
+      this.plot.prepend(canvas);
+      const x = scaleBand().domain(Array.from({ length: columns }, (_, i) => i)).range([0, width]);
+      const y = scaleBand().domain(Array.from({ length: rows }, (_, i) => i)).range([0, height]);
+      const nameOf = (names) => (typeof names === 'function' ? names : names ? (i) => names[i] : (i) => String(i));
+      const xName = nameOf(options.x?.names);
+      const yName = nameOf(options.y?.names);
+      this.#axes(g, x, y, width, height, options, xName, yName, categoryTicks(columns, width, xName, true), categoryTicks(rows, height, yName, false));
+      if (options.rowRule) {
+        const at = y(options.rowRule.row) ?? height;
+        g.append('line').attr('x1', 0).attr('x2', width).attr('y1', at).attr('y2', at).attr('stroke', '#000').attr('stroke-width', 2)
+          .attr('stroke-dasharray', '6 3');
+        g.append('text').attr('x', width - 4).attr('y', at - 4).attr('text-anchor', 'end').attr('font-size', 12)
+          .attr('paint-order', 'stroke').attr('stroke', '#fff').attr('stroke-width', 3).text(options.rowRule.label);
+      }
+      const halo = g.append('rect').attr('class', 'pe-cursor-halo');
+      const box = g.append('rect').attr('class', 'pe-cursor');
+      const cellIndex = (index) => ({ row: Math.floor(index / columns), column: index % columns });
+      this.#setCursor(rows * columns, (index) => {
+        const { row, column } = cellIndex(index);
+        for (const mark of [halo, box]) {
+          mark.attr('x', x(column)).attr('y', y(row)).attr('width', Math.max(2, x.bandwidth())).attr('height', Math.max(2, y.bandwidth()));
+        }
+      }, (index) => {
+        const { row, column } = cellIndex(index);
+        const value = tensor.data[index];
+        return options.describe?.(row, column, value)
+          ?? `${options.y?.label ?? 'row'} ${yName(row)}, ${options.x?.label ?? 'column'} ${xName(column)}: ${Number.isNaN(value) ? (options.colour?.missing ?? 'masked') : formatValue(value)}`;
+      });
+      this.#keyStep = (key, shift) => {
+        const { row, column } = cellIndex(this.#cursor);
+        const far = shift ? 10 : 1;
+        const moves = {
+          ArrowLeft: [row, column - far], ArrowRight: [row, column + far], ArrowUp: [row - far, column], ArrowDown: [row + far, column],
+          Home: [row, 0], End: [row, columns - 1], PageUp: [0, column], PageDown: [rows - 1, column],
+        };
+        if (!moves[key]) return undefined;
+        const [r, c] = moves[key];
+        return Math.min(rows - 1, Math.max(0, r)) * columns + Math.min(columns - 1, Math.max(0, c));
+      };
+      this.#pointToIndex = (event) => {
+        const rect = canvas.getBoundingClientRect();
+        const column = Math.floor(((event.clientX - rect.left) / rect.width) * columns);
+        const row = Math.floor(((event.clientY - rect.top) / rect.height) * rows);
+        return row >= 0 && row < rows && column >= 0 && column < columns ? row * columns + column : null;
+      };
+      this.#show(this.#cursor, false);
+      if (this.legend) this.#colourBar(map, name, Math.min(width, 320), options.colour, tensor.data.some(Number.isNaN));
+    };
+    draw();
+    return map;
+  }
+
+  // colour: { label, missing: what a NaN cell means (default 'masked') }.
+  #colourBar(map, name, width, { label, missing = 'masked' } = {}, hasMissing = false) {
+    const id = `pe-ramp-${Math.random().toString(36).slice(2)}`;
+    const holder = element('div', { class: 'pe-colourbar' });
+    const svg = create('svg').attr('width', width + 24).attr('height', 34).attr('role', 'img')
+      .attr('aria-label', `Colour scale from ${formatValue(map.low)} to ${formatValue(map.low + map.span)}: ${colourWords(name)}`);
+    const gradient = svg.append('defs').append('linearGradient').attr('id', id);
+    for (let i = 0; i <= 16; i++) {
+      gradient.append('stop').attr('offset', `${(i / 16) * 100}%`).attr('stop-color', map.css(map.low + (map.span * i) / 16));
+    }
+    const g = svg.append('g').attr('transform', 'translate(12,0)');
+    g.append('rect').attr('width', width).attr('height', 12).attr('fill', `url(#${id})`).attr('stroke', '#0004');
+    const scale = scaleLinear().domain([map.low, map.low + map.span]).range([0, width]);
+    g.append('g').attr('transform', 'translate(0,12)').call(axisBottom(scale).ticks(Math.max(2, Math.floor(width / 60))));
+    holder.append(svg.node(), element('span', {}, `${label ? `${label}: ` : ''}${colourWords(name)}${hasMissing ? `; black = ${missing}` : ''}`));
+    this.legendBox.append(holder);
+  }
+
+  #swatches(items) {
+    if (!this.legend) return;
+    for (const item of items) {
+      const swatch = element('span', { class: `pe-swatch${item.line ? ' line' : ''}${item.dashed ? ' dashed' : ''}` });
+      if (item.line) swatch.style.borderTopColor = item.colour;
+      else swatch.style.background = item.colour;
+      this.legendBox.append(element('span', {}, swatch, item.label));
+    }
+  }
+
+  // series: [{ label, x: number[], y: number[] (NaN leaves a gap), colour, dashed }]. options: { x: { label, log,
+  // domain }, y: { label, domain }, rules: [{ x, label }] (vertical marks, such as a training length), describe(i) }.
+  lines(series, options = {}) {
+    const draw = () => {
+      const available = this.#begin('lines', draw);
+      const margin = this.#margin();
+      const width = Math.max(120, Math.min(available, 760) - margin.left - margin.right);
+      const height = Math.min(this.maxHeight, Math.max(140, Math.round(width * 0.45)));
+      const g = this.#svg(width, height);
+      const finite = (values) => valueRange(values.filter(Number.isFinite));
+      const xs = finite(series.flatMap((s) => Array.from(s.x)));
+      const ys = finite(series.flatMap((s) => Array.from(s.y)));
+      const x = (options.x?.log ? scaleLog() : scaleLinear()).domain(options.x?.domain ?? [xs.min, xs.max]).range([0, width]);
+      const yDomain = options.y?.domain ?? (ys.min === ys.max ? [ys.min - 1, ys.max + 1] : [ys.min, ys.max]);
+      const y = scaleLinear().domain(yDomain).range([height, 0]).nice();
+      this.#axes(g, x, y, width, height, options);
+      for (const rule of options.rules ?? []) {
+        g.append('line').attr('x1', x(rule.x)).attr('x2', x(rule.x)).attr('y1', 0).attr('y2', height).attr('stroke', '#5b6672')
+          .attr('stroke-dasharray', '4 3');
+        g.append('text').attr('x', x(rule.x) + 4).attr('y', 12).attr('font-size', 11).text(rule.label);
+      }
+      series.forEach((s, i) => {
+        const colour = s.colour ?? SERIES_COLOURS[i % SERIES_COLOURS.length];
+        const path = line().defined((_, j) => Number.isFinite(s.y[j]) && Number.isFinite(s.x[j]))
+          .x((_, j) => x(s.x[j])).y((_, j) => y(s.y[j]));
+        g.append('path').attr('fill', 'none').attr('stroke', colour).attr('stroke-width', s.width ?? 2)
+          .attr('stroke-dasharray', s.dashed ? '6 4' : null).attr('d', path(Array.from(s.x)));
+      });
+      this.#swatches(series.map((s, i) => ({ label: s.label, colour: s.colour ?? SERIES_COLOURS[i % SERIES_COLOURS.length], line: true, dashed: s.dashed })));
+      const first = series[0];
+      const cursor = g.append('line').attr('class', 'pe-cursor').attr('y1', 0).attr('y2', height);
+      this.#setCursor(first.x.length, (i) => cursor.attr('x1', x(first.x[i])).attr('x2', x(first.x[i])), (i) => options.describe?.(i)
+        ?? `${options.x?.label ?? 'x'} ${formatValue(first.x[i])}: ${series.map((s) => `${s.label} ${formatValue(s.y[i])}`).join(', ')}`);
+      this.#keyStep = (key, shift) => ({ ArrowLeft: this.#cursor - (shift ? 10 : 1), ArrowRight: this.#cursor + (shift ? 10 : 1),
+        Home: 0, End: first.x.length - 1 })[key];
+      this.#pointToIndex = (event) => {
+        const rect = this.plot.querySelector('svg').getBoundingClientRect();
+        const value = x.invert(event.clientX - rect.left - margin.left);
+        let best = 0;
+        for (let i = 1; i < first.x.length; i++) if (Math.abs(first.x[i] - value) < Math.abs(first.x[best] - value)) best = i;
+        return best;
+      };
+      this.#show(this.#cursor, false);
+    };
+    draw();
+  }
+
+  // points: [{ x, y, label, group }]; options: { groups: [{ name, colour }], x: { label }, y: { label }, describe(i) }.
+  points(points, options = {}) {
+    const draw = () => {
+      const available = this.#begin('points', draw);
+      const margin = this.#margin();
+      const side = Math.max(160, Math.min(available - margin.left - margin.right, 460));
+      const g = this.#svg(side, side);
+      const span = (values) => {
+        const { min, max } = valueRange(values);
+        const pad = (max - min || 1) * 0.08;
+        return [min - pad, max + pad];
+      };
+      const x = scaleLinear().domain(span(points.map((p) => p.x))).range([0, side]);
+      const y = scaleLinear().domain(span(points.map((p) => p.y))).range([side, 0]);
+      this.#axes(g, x, y, side, side, options);
+      const groups = options.groups ?? [];
+      const colourOf = (p) => groups.find((group) => group.name === p.group)?.colour ?? SERIES_COLOURS[0];
+      for (const p of points) {
+        g.append('circle').attr('cx', x(p.x)).attr('cy', y(p.y)).attr('r', 4).attr('fill', colourOf(p));
+        g.append('text').attr('x', x(p.x) + 6).attr('y', y(p.y) + 4).attr('font-size', 12).text(p.label);
+      }
+      this.#swatches(groups.map((group) => ({ label: group.name, colour: group.colour })));
+      const ring = g.append('circle').attr('class', 'pe-cursor').attr('r', 8);
+      this.#setCursor(points.length, (i) => ring.attr('cx', x(points[i].x)).attr('cy', y(points[i].y)), (i) => options.describe?.(i)
+        ?? `${points[i].label}${points[i].group ? ` (${points[i].group})` : ''}: ${options.x?.label ?? 'x'} ${formatValue(points[i].x)}, ${options.y?.label ?? 'y'} ${formatValue(points[i].y)}`);
+      this.#keyStep = (key) => ({ ArrowLeft: this.#cursor - 1, ArrowUp: this.#cursor - 1, ArrowRight: this.#cursor + 1, ArrowDown: this.#cursor + 1,
+        Home: 0, End: points.length - 1 })[key];
+      this.#pointToIndex = (event) => {
+        const rect = this.plot.querySelector('svg').getBoundingClientRect();
+        const px = event.clientX - rect.left - margin.left;
+        const py = event.clientY - rect.top - margin.top;
+        let best = null;
+        let bestDistance = 144;
+        points.forEach((p, i) => {
+          const distance = (x(p.x) - px) ** 2 + (y(p.y) - py) ** 2;
+          if (distance < bestDistance) [best, bestDistance] = [i, distance];
+        });
+        return best;
+      };
+      this.#show(this.#cursor, false);
+    };
+    draw();
+  }
+
+  // bars: [{ label, value, colour, group }]; options: { groups: [{ name, colour }], x: { label }, y: { label, domain }, describe(i) }.
+  bars(bars, options = {}) {
+    const draw = () => {
+      const available = this.#begin('bars', draw);
+      const margin = this.#margin();
+      const width = Math.max(120, Math.min(available, 760) - margin.left - margin.right);
+      const height = Math.min(this.maxHeight, Math.max(140, Math.round(width * 0.4)));
+      const g = this.#svg(width, height);
+      const x = scaleBand().domain(bars.map((_, i) => i)).range([0, width]).padding(0.15);
+      const { min, max } = valueRange(bars.map((b) => b.value));
+      const y = scaleLinear().domain(options.y?.domain ?? [Math.min(0, min), Math.max(0, max) || 1]).range([height, 0]).nice();
+      this.#axes(g, x, y, width, height, options, (i) => bars[i].label, null, categoryTicks(bars.length, width, (i) => bars[i].label, true));
+      const groups = options.groups ?? [];
+      bars.forEach((b, i) => {
+        const colour = b.colour ?? groups.find((group) => group.name === b.group)?.colour ?? SERIES_COLOURS[0];
+        g.append('rect').attr('x', x(i)).attr('width', x.bandwidth()).attr('y', y(Math.max(0, b.value)))
+          .attr('height', Math.abs(y(b.value) - y(0))).attr('fill', colour);
+      });
+      this.#swatches(groups.map((group) => ({ label: group.name, colour: group.colour })));
+      const box = g.append('rect').attr('class', 'pe-cursor').attr('y', 0).attr('height', height).attr('width', x.bandwidth());
+      this.#setCursor(bars.length, (i) => box.attr('x', x(i)), (i) => options.describe?.(i) ?? `${bars[i].label}: ${formatValue(bars[i].value)}`);
+      this.#keyStep = (key) => ({ ArrowLeft: this.#cursor - 1, ArrowRight: this.#cursor + 1, Home: 0, End: bars.length - 1 })[key];
+      this.#pointToIndex = (event) => {
+        const rect = this.plot.querySelector('svg').getBoundingClientRect();
+        const index = Math.floor((event.clientX - rect.left - margin.left) / x.step());
+        return index >= 0 && index < bars.length ? index : null;
+      };
+      this.#show(this.#cursor, false);
+    };
+    draw();
+  }
+}

@@ -1,0 +1,73 @@
+// The √d_model balance: a table initialised with standard deviation 1/√d has rows of length about 1, while a
+// sinusoidal row has length √(d/2). Multiplying the token rows by √d brings them to the positions' size.
+import { onHost } from 'posembed/components';
+import { figures, integerField, mountIdea, rows } from './idea.js';
+
+const VOCABULARY = 20;
+const SIZES = [16, 32, 64, 128, 256, 512, 1024];
+
+function meanNorm(tensor, factor = 1) {
+  let total = 0;
+  for (let r = 0; r < tensor.shape[0]; r++) {
+    let sum = 0;
+    for (const v of rows(tensor, r)) sum += (v * factor) ** 2;
+    total += Math.sqrt(sum);
+  }
+  return total / tensor.shape[0];
+}
+
+// Counts of values in equal bins over [-limit, limit].
+function histogram(values, limit, bins) {
+  const counts = new Array(bins).fill(0);
+  for (const v of values) {
+    const b = Math.floor(((v + limit) / (2 * limit)) * bins);
+    if (b >= 0 && b < bins) counts[b]++;
+  }
+  return counts.map((c) => c / values.length);
+}
+
+export function mountBalance(pe, section) {
+  const [spread, norms] = figures(section, [
+    { label: 'How the values of token rows and position rows are spread' },
+    { label: 'Average length of a row against d_model' },
+  ]);
+  const tables = (dModel) => {
+    const embedding = pe.tokenEmbedding({ vocabSize: VOCABULARY, dModel, init: { std: 1 / Math.sqrt(dModel), seed: 0 } });
+    try {
+      return embedding.weights;
+    } finally {
+      embedding.dispose();
+    }
+  };
+  return mountIdea(section, [spread, norms], async (form) => {
+    const dModel = integerField(form, 'dModel', 4, 1024, 'd_model');
+    if (dModel % 2) throw new RangeError(`d_model must be even, got ${dModel}`);
+    const factor = form.scale ? Math.sqrt(dModel) : 1;
+    const tokens = tables(dModel);
+    const positions = await onHost(pe.sinusoidal({ length: VOCABULARY, dModel }));
+    const bins = 41;
+    const limit = 3;
+    const centres = Array.from({ length: bins }, (_, b) => -limit + ((b + 0.5) * 2 * limit) / bins);
+    spread.lines([
+      { label: `token values ×${factor === 1 ? '1' : `√${dModel}`}`, x: centres, y: histogram(tokens.data.map((v) => v * factor), limit, bins) },
+      { label: 'position values', x: centres, y: histogram(positions.data, limit, bins) },
+    ], { x: { label: 'value' }, y: { label: 'share of values' } });
+    spread.caption = form.scale
+      ? `Scaled by √${dModel}: token values spread over about ±2, as wide as the positions' ±1. Neither drowns the other when they are added.`
+      : `Unscaled: token values huddle within ±${(2 / Math.sqrt(dModel)).toFixed(2)} while positions fill ±1. Added together, the sum is mostly position.`;
+    const curves = { unscaled: [], scaled: [], positions: [] };
+    for (const d of SIZES) {
+      const t = tables(d);
+      curves.unscaled.push(meanNorm(t));
+      curves.scaled.push(meanNorm(t, Math.sqrt(d)));
+      curves.positions.push(meanNorm(await onHost(pe.sinusoidal({ length: VOCABULARY, dModel: d }))));
+    }
+    norms.lines([
+      { label: 'token row', x: SIZES, y: curves.unscaled },
+      { label: 'token row × √d', x: SIZES, y: curves.scaled },
+      { label: 'position row', x: SIZES, y: curves.positions, dashed: true },
+    ], { x: { label: 'd_model', log: true }, y: { label: 'average row length' } });
+    norms.caption = `A position row always has length √(d/2) (${Math.sqrt(dModel / 2).toFixed(2)} at d = ${dModel}); an unscaled token row stays near 1. `
+      + '×√d keeps the two in step at every width.';
+  });
+}

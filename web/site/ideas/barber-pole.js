@@ -1,0 +1,33 @@
+// The barber pole: the whole sinusoidal table, and the wavelength of each column read from the table itself.
+import { onHost } from 'posembed/components';
+import { figures, integerField, mountIdea } from './idea.js';
+
+export function mountBarberPole(pe, section) {
+  const [pole, wavelengths] = figures(section, [
+    { label: 'The sinusoidal encoding, position by dimension' },
+    { label: 'The wavelength of each pair of columns' },
+  ]);
+  return mountIdea(section, [pole, wavelengths], async (form) => {
+    const length = integerField(form, 'length', 2, 1024, 'length');
+    const dModel = integerField(form, 'dModel', 4, 512, 'd_model');
+    if (dModel % 2) throw new RangeError(`d_model must be even (sine and cosine pairs), got ${dModel}`);
+    const table = await onHost(pe.sinusoidal({ length, dModel }));
+    pole.heatmap(table, { range: { min: -1, max: 1 }, x: { label: 'dimension' }, y: { label: 'position' }, colour: { label: 'value' } });
+    pole.caption = 'Stripes that widen to the right: the left columns cycle every few positions, the right ones barely move over the whole table. '
+      + 'Read any cell with the cursor.';
+    // Row 1 holds sin(ω) and cos(ω) of every pair: its angle is the pair's turn per position.
+    const pairs = dModel / 2;
+    const x = [];
+    const y = [];
+    for (let i = 0; i < pairs; i++) {
+      const omega = Math.atan2(table.data[dModel + 2 * i], table.data[dModel + 2 * i + 1]);
+      x.push(i);
+      y.push(Math.log10((2 * Math.PI) / omega));
+    }
+    wavelengths.lines([{ label: 'log10 of the wavelength (positions per turn)', x, y }], {
+      x: { label: 'pair i (columns 2i and 2i + 1)' }, y: { label: 'log10 wavelength' },
+      describe: (i) => `pair ${i}: wavelength ${(10 ** y[i]).toPrecision(4)} positions`,
+    });
+    wavelengths.caption = `Read from row 1 of the table: each pair turns 2π/wavelength per position, and the wavelengths grow geometrically from 2π ≈ 6.3 to about ${(10 ** y[pairs - 1]).toPrecision(3)} (a straight line on this log scale).`;
+  });
+}
