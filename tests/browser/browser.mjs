@@ -46,9 +46,15 @@ export function startServer(siteRoot, { isolated = true } = {}) {
   });
 }
 
-// A page that records console errors and uncaught exceptions.
-export async function openPage(browser, url) {
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+// A page that records console errors and uncaught exceptions, and its main thread's long tasks (in
+// window.longTasks, milliseconds each).
+export async function openPage(browser, url, { width = 1200 } = {}) {
+  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  await page.addInitScript(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.longTasks.push(Math.round(entry.duration)); })
+      .observe({ type: 'longtask', buffered: true });
+  });
   const problems = [];
   page.on('console', (message) => { if (message.type() === 'error') problems.push(`console error: ${message.text()}`); });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -62,8 +68,8 @@ export async function openPage(browser, url) {
 // site's page says it is ready.
 export function useSite({ siteRoot, webgpu = false } = {}) {
   const site = {
-    async open(path, { ready = true, timeout = 30000 } = {}) {
-      const opened = await openPage(site.browser, `${site.server.url}${path}`);
+    async open(path, { ready = true, timeout = 30000, width } = {}) {
+      const opened = await openPage(site.browser, `${site.server.url}${path}`, { width });
       if (ready) await opened.page.waitForSelector('html[data-ready="true"]', { timeout });
       return opened;
     },
@@ -79,14 +85,14 @@ export function useSite({ siteRoot, webgpu = false } = {}) {
   return site;
 }
 
-// The site's pages; index and components hold only elements, the others say data-ready once drawn.
+// The site's pages; the components page holds only elements, the others say data-ready once drawn.
 export const PAGES = ['index', 'explorer', 'tokens', 'rope', 'bias', 'patches', 'learned', 'bench', 'components'];
-const ELEMENTS_ONLY = new Set(['index', 'components']);
+const ELEMENTS_ONLY = new Set(['components']);
 
 // Opens a page of the site and waits until it has drawn: its own figures (data-ready) and every <posembed-…>
 // element, each scrolled into view until it has rendered.
-export async function openDrawn(site, name) {
-  const opened = await site.open(`${name}.html`, { ready: !ELEMENTS_ONLY.has(name) });
+export async function openDrawn(site, name, { width } = {}) {
+  const opened = await site.open(`${name}.html`, { ready: !ELEMENTS_ONLY.has(name), width });
   for (const element of await opened.page.locator('posembed-heatmap, posembed-lookup, posembed-rope, posembed-bias').all()) {
     await element.scrollIntoViewIfNeeded();
     await element.evaluate((el) => new Promise((resolve) => {
@@ -102,6 +108,6 @@ export async function openDrawn(site, name) {
 export function visibleErrors(page) {
   return page.evaluate(() => {
     const roots = [document, ...[...document.querySelectorAll('*')].map((el) => el.shadowRoot).filter(Boolean)];
-    return roots.flatMap((root) => [...root.querySelectorAll('.error')].filter((el) => !el.hidden && el.textContent.trim()).map((el) => el.textContent.trim()));
+    return roots.flatMap((root) => [...root.querySelectorAll('.error, .pe-error')].filter((el) => !el.hidden && el.textContent.trim()).map((el) => el.textContent.trim()));
   });
 }

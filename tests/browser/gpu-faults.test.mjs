@@ -35,7 +35,7 @@ describe('pages where WebGPU cannot present a canvas', () => {
     await page.locator('#controls [name="dModel"]').fill('64');
     await page.waitForFunction(() => document.querySelector('#heatmap').width === 64);
     assert.deepEqual(await pixel(1, 0), rgb(interpolateRdBu(1)));
-    await page.locator('#heatmap').focus();
+    await page.locator('#encoding-figure .pe-plot').focus();
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction(() => /table value \(float32\): 1\.000000/.test(document.querySelector('#readout').textContent));
     await page.waitForTimeout(500);

@@ -19,10 +19,15 @@ async function pixel(page, column, row) {
   return page.evaluate(([x, y]) => Array.from(document.querySelector('#heatmap').getContext('2d').getImageData(x, y, 1, 1).data.slice(0, 3)), [column, row]);
 }
 
+// Sets a control; for the explorer's own controls, waits until the heatmap is drawn again (or the error shown).
 async function setControl(page, form, name, value) {
   const field = page.locator(`${form} [name="${name}"]`);
   if ((await field.evaluate((el) => el.tagName)) === 'SELECT') await field.selectOption(String(value));
   else await field.fill(String(value));
+  if (form === '#controls') {
+    await page.waitForFunction(() => !document.querySelector('#encoding-figure .pe-figure').classList.contains('stale')
+      || !document.querySelector('#encoding-error').hidden);
+  }
 }
 
 function assertColour(actual, expected, tolerance, label) {
@@ -68,7 +73,7 @@ describe('site: positional encoding explorer', () => {
   });
 
   it('reads out the cell under the keyboard cursor with its formula, numbers substituted', async () => {
-    await page.focus('#heatmap');
+    await page.focus('#encoding-figure .pe-plot');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowDown');
@@ -83,8 +88,8 @@ describe('site: positional encoding explorer', () => {
 
   it('reads out the cell under the mouse', async () => {
     const box = await page.locator('#heatmap').boundingBox();
-    const cell = box.width / 64;
-    await page.mouse.move(box.x + cell * 5.5, box.y + cell * 7.5);
+    const [cellWidth, cellHeight] = [box.width / 64, box.height / 64];
+    await page.mouse.move(box.x + cellWidth * 5.5, box.y + cellHeight * 7.5);
     assert.equal(await page.locator('#readout').getAttribute('data-row'), '7');
     assert.equal(await page.locator('#readout').getAttribute('data-column'), '5');
     assert.match(await page.locator('#readout').textContent(), /cos\(7 \/ /);
@@ -116,20 +121,25 @@ describe('site: positional encoding explorer', () => {
   it('shows the waves, the frequencies, the similarity of positions and the relative-offset rotation', async () => {
     await setControl(page, '#controls', 'dModel', 128);
     await setControl(page, '#controls', 'layout', 'interleaved');
-    await page.waitForFunction(() => document.querySelectorAll('#frequencies tbody tr').length === 64);
-    const pair1 = await page.locator('#frequencies tbody tr').nth(1).locator('td').allTextContents();
-    assert.equal(pair1[0], '1');
-    assert.ok(Math.abs(Number(pair1[1]) / 10000 ** (-2 / 128) - 1) < 1e-4, pair1.join(' '));  // shown to 5 digits
+    const rates = page.locator('#frequencies-figure');
+    await page.waitForFunction(() => /pair 63\)/.test(document.querySelector('#frequencies-figure figcaption').textContent));
+    await rates.locator('.pe-plot').focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowRight');
+    const pair1 = (await rates.locator('.pe-readout').textContent()).match(/^pair 1: ω = ([\d.e+-]+) rad per position/);
+    assert.ok(pair1 && Math.abs(Number(pair1[1]) / 10000 ** (-2 / 128) - 1) < 1e-4, String(pair1));  // shown to 5 digits
     assert.ok(Number(await page.getAttribute('#offset', 'data-error')) < 1e-6);
     await setControl(page, '#offset-controls', 'k', 1000);
     await page.waitForFunction(() => document.querySelector('#offset').textContent.includes('R_1000'));
     assert.ok(Number(await page.getAttribute('#offset', 'data-error')) < 2e-6);
-    // The diagonal of the similarity matrix holds its largest value, PE(p) · PE(p) = dModel / 2.
+    // The diagonal of the similarity matrix holds its largest value, PE(p) · PE(p) = dModel / 2, the top colour.
     const diagonal = await page.evaluate(() => Array.from(document.querySelector('#similarity').getContext('2d').getImageData(10, 10, 1, 1).data.slice(0, 3)));
-    assert.deepEqual(diagonal, rgb(interpolateViridis(1)));
-    const before = await page.evaluate(() => document.querySelector('#waves').toDataURL());
+    assert.deepEqual(diagonal, rgb(interpolateRdBu(1)));
     await setControl(page, '#wave-controls', 'dimensions', '3, 5');
-    await page.waitForFunction((b) => document.querySelector('#waves').toDataURL() !== b, before);
+    await page.waitForFunction(() => [...document.querySelectorAll('#waves-figure .pe-legend > span')].map((s) => s.textContent).join() === 'dimension 3,dimension 5');
+    await setControl(page, '#wave-controls', 'dimensions', '3, 500');
+    await page.waitForFunction(() => /dimensions must be integers in \[0, 127\]/.test(document.querySelector('#waves-error').textContent));
+    await setControl(page, '#wave-controls', 'dimensions', '0, 1, 8, 40');
     // Layouts side by side: the split table starts its cosines at column dModel/2.
     await page.locator('#layout-split').scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.querySelector('#layout-split').dataset.rendered && document.querySelector('#layout-t2t').dataset.rendered);

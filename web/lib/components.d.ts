@@ -54,7 +54,8 @@ export interface Axis {
 /** The figure layer: axes, a colour bar saying which colour is negative, legend swatches, a caption, an accessible
  *  name and a keyboard readout, around a heatmap, lines, points or bars. Each draw replaces the last. */
 export class Figure {
-  constructor(parent: ParentNode, options?: { label: string; title?: string; caption?: string; axes?: boolean; legend?: boolean; maxHeight?: number });
+  constructor(parent: ParentNode, options?: { label: string; title?: string; caption?: string; axes?: boolean; legend?: boolean; maxHeight?: number;
+    /** An element of the page to write the readout into, instead of the figure's own. */ readout?: HTMLElement });
   readonly element: HTMLElement;
   readonly readout: HTMLElement;
   label: string;
@@ -68,7 +69,11 @@ export class Figure {
   error(message: string): void;
   heatmap(tensor: Tensor, options?: HeatmapOptions & { x?: Axis; y?: Axis; colour?: { label?: string; missing?: string };
     rowRule?: { row: number; label: string };
-    describe?(row: number, column: number, value: number): string }): Colormap;
+    describe?(row: number, column: number, value: number, byReader: boolean): string }): Colormap;
+  /** Frames a canvas already painted one pixel per cell (or sampled); value(index) feeds the readout. */
+  frame(canvas: HTMLCanvasElement, options: { shape: [number, number]; range: { min: number; max: number }; value(index: number): number | undefined;
+    colormap?: "RdBu" | "viridis"; missing?: boolean; x?: Axis; y?: Axis; colour?: { label?: string; missing?: string }; rowRule?: { row: number; label: string };
+    describe?(row: number, column: number, value: number | undefined, byReader: boolean): string }): Colormap;
   lines(series: { label: string; x: ArrayLike<number>; y: ArrayLike<number>; colour?: string; dashed?: boolean; width?: number }[],
     options?: { x?: Axis; y?: Axis; rules?: { x: number; label: string }[]; describe?(index: number): string }): void;
   points(points: { x: number; y: number; label: string; group?: string }[],

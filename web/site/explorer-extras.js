@@ -1,6 +1,7 @@
 // The explorer's further views, all read from the package's tensors: waves of chosen dimensions, the
 // frequency of each pair, the position-by-position similarity, and the relative-offset rotation.
-import { drawHeatmap, onHost, valueRange } from 'posembed/components';
+import { Figure, onHost } from 'posembed/components';
+import { compute, paint } from './compute.js';
 
 // ω of each pair from the table: the angle its (sin, cos) has turned by at position 1.
 export async function frequencies(pe, { dModel, base, layout, timescale }) {
@@ -12,56 +13,61 @@ export async function frequencies(pe, { dModel, base, layout, timescale }) {
   });
 }
 
-function plotWaves(canvas, tensor, dimensions) {
-  const [length, dModel] = tensor.shape;
-  const context = canvas.getContext('2d');
-  context.clearRect(0, 0, canvas.width, canvas.height);
-  const x = (p) => 30 + (p / Math.max(length - 1, 1)) * (canvas.width - 40);
-  const y = (v) => canvas.height / 2 - v * (canvas.height / 2 - 12);
-  context.strokeStyle = '#d4d9df';
-  context.beginPath();
-  context.moveTo(30, y(0));
-  context.lineTo(canvas.width - 10, y(0));
-  context.stroke();
-  const colours = ['#1f5fbf', '#b2182b', '#1b7837', '#762a83', '#e08214'];
-  dimensions.forEach((d, k) => {
-    context.strokeStyle = colours[k % colours.length];
-    context.lineWidth = 2;
-    context.beginPath();
-    for (let p = 0; p < length; p++) {
-      const v = tensor.data[p * dModel + d];
-      if (p === 0) context.moveTo(x(p), y(v));
-      else context.lineTo(x(p), y(v));
-    }
-    context.stroke();
-  });
-  return colours;
+// The dimensions typed in the waves box: at most five, each an integer column of the table.
+export function waveDimensions(text, dModel) {
+  const dimensions = String(text).split(',').map((d) => d.trim()).filter(Boolean).map(Number);
+  for (const d of dimensions) {
+    if (!Number.isInteger(d) || d < 0 || d >= dModel) throw new RangeError(`dimensions must be integers in [0, ${dModel - 1}], separated by commas, got ${d}`);
+  }
+  if (dimensions.length === 0 || dimensions.length > 5) throw new RangeError(`dimensions: give one to five, got ${dimensions.length}`);
+  return dimensions;
 }
 
 export function mountExtras(pe, root, getParams) {
   const waveForm = root.querySelector('#wave-controls');
   const offsetForm = root.querySelector('#offset-controls');
+  const wavesError = root.querySelector('#waves-error');
+  const waves = new Figure(root.querySelector('#waves-figure'), { label: 'The chosen dimensions of the encoding over the positions' });
+  const similarity = new Figure(root.querySelector('#similarity-figure'), { label: 'Dot products of the encodings of every pair of positions' });
+  const rates = new Figure(root.querySelector('#frequencies-figure'), { label: 'The turn per position of every pair, read from the table' });
+  const similarityCanvas = document.createElement('canvas');
+  similarityCanvas.id = 'similarity';
 
   async function render() {
     const params = getParams();
     if (!params) return;
-    const table = await onHost(pe.sinusoidal(params));
     // Waves
-    const dimensions = String(new FormData(waveForm).get('dimensions')).split(',').map((d) => Number(d.trim()))
-      .filter((d) => Number.isInteger(d) && d >= 0 && d < params.dModel).slice(0, 5);
-    const colours = plotWaves(root.querySelector('#waves'), table, dimensions);
-    root.querySelector('#wave-legend').textContent = dimensions.map((d, k) => `dim ${d} (${colours[k]})`).join(' · ');
+    try {
+      const dimensions = waveDimensions(new FormData(waveForm).get('dimensions'), params.dModel);
+      const table = await onHost(pe.sinusoidal(params));
+      const x = Array.from({ length: params.length }, (_, p) => params.offset + p);
+      waves.lines(dimensions.map((d) => ({ label: `dimension ${d}`, x, y: x.map((_, p) => table.data[p * params.dModel + d]) })),
+        { x: { label: 'position' }, y: { label: 'value', domain: [-1, 1] } });
+      waves.caption = 'Each column is one wave: low dimensions cycle fast, high ones slowly. Sine and cosine of a pair are a quarter-turn apart.';
+      wavesError.hidden = true;
+    } catch (error) {
+      wavesError.textContent = error.message;
+      wavesError.hidden = false;
+    }
     // Frequencies
     const omega = await frequencies(pe, params);
-    const rows = omega.map((w, i) => `<tr><td>${i}</td><td>${w.toExponential(4)}</td><td>${(2 * Math.PI / w).toPrecision(6)}</td></tr>`);
-    root.querySelector('#frequencies').innerHTML = `<thead><tr><th>pair i</th><th>ω<sub>i</sub> (rad / position)</th><th>wavelength 2π/ω<sub>i</sub></th></tr></thead><tbody>${rows.join('')}</tbody>`;
-    // Similarity of every pair of positions
-    const similarity = await onHost(pe.similarity(table));
-    const canvas = root.querySelector('#similarity');
-    drawHeatmap(canvas, similarity, { colormap: 'viridis', range: valueRange(similarity.data) });
-    const cell = Math.max(1, Math.floor(360 / params.length));
-    canvas.style.width = `${params.length * cell}px`;
-    canvas.style.height = `${params.length * cell}px`;
+    const pairs = omega.map((_, i) => i);
+    rates.lines([{ label: 'log10 ω (radians per position)', x: pairs, y: omega.map(Math.log10) }], {
+      x: { label: 'pair i' }, y: { label: 'log10 ω' },
+      describe: (i) => `pair ${i}: ω = ${omega[i].toExponential(4)} rad per position, wavelength 2π/ω = ${(2 * Math.PI / omega[i]).toPrecision(6)} positions`,
+    });
+    rates.caption = `Read from row 1 of the table. ω falls geometrically from 1 (pair 0) to ${omega.at(-1).toExponential(2)} (pair ${omega.length - 1}): a straight line on this log scale. Focus the plot and use the arrow keys for each pair's numbers.`;
+    // Similarity of every pair of positions, in the worker (length² dot products)
+    similarity.stale(true);
+    const dots = await compute('similarity', { params });
+    if (getParams() !== params) return;
+    paint(similarityCanvas, dots);
+    similarity.frame(similarityCanvas, {
+      shape: dots.tensor.shape, colormap: 'RdBu', range: dots.range, value: (index) => dots.tensor.data[index],
+      x: { label: 'position q', names: (q) => String(params.offset + q) }, y: { label: 'position p', names: (p) => String(params.offset + p) },
+      colour: { label: 'PE(p)·PE(q)' },
+    });
+    similarity.caption = `Largest (${params.dModel / 2}, the squared length of a row) on the diagonal, falling as p and q move apart, and the same along every diagonal: the dot product depends only on q − p.`;
     // Relative offset: R_k from the encoding at position k, applied to PE(p), against PE(p + k)
     const f = new FormData(offsetForm);
     const p = Math.max(0, Math.floor(Number(f.get('p'))));

@@ -1,6 +1,7 @@
-// The sinusoidal explorer: controls → pe.sinusoidal → heatmap, plus a readout of the cell under the cursor
+// The sinusoidal explorer: controls → pe.sinusoidal → heatmap (then onDrawn, for the views that follow it), plus a readout of the cell under the cursor
 // with its formula, the numbers substituted.
-import { drawGpuHeatmap, drawHeatmap } from 'posembed/components';
+import { Figure, drawGpuHeatmap, drawHeatmap, onHost } from 'posembed/components';
+import { compute, paint } from './compute.js';
 
 const LIMIT = { min: -1, max: 1 };
 
@@ -29,20 +30,22 @@ export function cellFormula({ base, dModel, layout, timescale, offset }, row, co
   };
 }
 
-export function mountExplorer(pe, root) {
+// The heatmap with its axes, colour bar and readout (the formula of the cell under the cursor). Tables are
+// computed in the compute worker, or on the GPU where the page has WebGPU (drawn there, read back only for the
+// readout); the page's thread only copies pixels, so no value of the controls freezes it.
+export function mountExplorer(pe, root, { onDrawn = () => {} } = {}) {
   const form = root.querySelector('#controls');
-  const canvas = root.querySelector('#heatmap');
-  const cursorBox = root.querySelector('#cursor');
   const readout = root.querySelector('#readout');
   const errorBox = root.querySelector('#encoding-error');
-  const legend = root.querySelector('#legend');
+  const figure = new Figure(root.querySelector('#encoding-figure'), { label: 'Heatmap of the sinusoidal encoding, position by dimension', readout });
+  const canvas = document.createElement('canvas');
+  canvas.id = 'heatmap';
   let params = null;
   let tensor = null;  // the values on the host; on the webgpu backend read only once the readout asks
   let onGpu = null;   // the GpuTensor drawn last, kept for that read until the next table replaces it
   let readFor = 0;    // the generation whose GpuTensor is being (or was) read
-  let cell = 1;
-  let cursor = { row: 0, column: 0 };
   let generation = 0;
+  let timer = 0;
 
   function readParams() {
     const f = new FormData(form);
@@ -56,39 +59,44 @@ export function mountExplorer(pe, root) {
     };
   }
 
-  function render() {
+  function showError(error) {
+    errorBox.textContent = error.message;
+    errorBox.hidden = false;
+    figure.stale(true);
+  }
+
+  async function render() {
     const next = readParams();
-    let result;
+    const current = ++generation;
+    figure.stale(true);
     try {
-      result = pe.sinusoidal(next);
+      if (pe.backend === 'webgpu') {
+        const result = pe.sinusoidal(next);
+        onGpu?.dispose();
+        onGpu = null;
+        tensor = null;
+        if (result.buffer) {
+          onGpu = result;  // drawn by the render pipeline where it lies
+          await drawGpuHeatmap(canvas, result, pe, { colormap: 'RdBu', range: LIMIT });
+        } else {
+          tensor = await onHost(result);  // after a WebGPU device loss: the wasm result
+          drawHeatmap(canvas, tensor, { colormap: 'RdBu', range: LIMIT });
+        }
+      } else {
+        const result = await compute('sinusoidal', { params: next });
+        if (current !== generation) return;
+        tensor = result.tensor;
+        paint(canvas, result);
+      }
     } catch (error) {
-      errorBox.textContent = error.message;
-      errorBox.hidden = false;
+      if (current === generation) showError(error);
       return;
     }
+    if (current !== generation) return;
     errorBox.hidden = true;
     params = next;
-    const current = ++generation;
-    onGpu?.dispose();
-    onGpu = null;
-    if (result.buffer) {
-      onGpu = result;  // a GpuTensor: drawn by the render pipeline where it lies
-      tensor = null;
-      drawGpuHeatmap(canvas, result, pe, { colormap: 'RdBu', range: LIMIT }).then((map) => {
-        if (current === generation) frame(map);
-      }).catch((error) => {
-        if (current !== generation) return;
-        errorBox.textContent = error.message;
-        errorBox.hidden = false;
-      });
-    } else if (result.data) {
-      draw(result);
-    } else {
-      // After a WebGPU device loss: the wasm result, behind read().
-      result.read().then((read) => {
-        if (current === generation) draw(read);
-      });
-    }
+    frame();
+    await onDrawn();
   }
 
   // Reads the GpuTensor on screen once, for the readout's stored values.
@@ -98,69 +106,41 @@ export function mountExplorer(pe, root) {
     onGpu.read().then((read) => {
       if (current !== generation) return;
       tensor = read;
-      showCell(cursor.row, cursor.column, false);
+      figure.moveCursorTo(figure.cursor);
     }).catch((error) => {
-      if (current !== generation) return;  // replaced (and disposed) while being read
-      errorBox.textContent = error.message;
-      errorBox.hidden = false;
+      if (current === generation) showError(error);  // unless replaced (and disposed) while being read
     });
   }
 
-  function draw(next) {
-    tensor = next;
-    frame(drawHeatmap(canvas, next, { colormap: 'RdBu', range: LIMIT }));
+  function frame() {
+    const { length, dModel, offset } = params;
+    figure.frame(canvas, {
+      shape: [length, dModel], colormap: 'RdBu', range: LIMIT, x: { label: 'dimension' },
+      y: { label: 'position', names: (row) => String(offset + row) }, colour: { label: 'value' },
+      value: (index) => tensor?.data[index],
+      describe: (row, column, value, byReader) => {
+        if (byReader) readValues();  // a GpuTensor is read back only once someone looks at a cell
+        const formula = cellFormula(params, row, column);
+        const stored = tensor ? tensor.data[row * dModel + column].toFixed(6) : '(reading from the GPU)';
+        readout.dataset.row = String(row);
+        readout.dataset.column = String(column);
+        return `${formula.text}\n  table value (float32): ${stored}`;
+      },
+    });
+    figure.caption = `Positions ${offset}–${offset + length - 1} (rows) by the ${dModel} dimensions (columns). The left columns turn fastest, `
+      + 'the right ones slowest; no two rows are the same.';
   }
 
-  // Sizes the drawn heatmap, its legend and the cursor.
-  function frame(map) {
-    const available = canvas.parentElement.parentElement.parentElement.clientWidth || 800;
-    cell = Math.max(1, Math.min(12, Math.floor(available / params.dModel)));
-    canvas.style.width = `${params.dModel * cell}px`;
-    canvas.style.height = `${params.length * cell}px`;
-    canvas.dataset.cell = String(cell);
-    legend.innerHTML = '';
-    const bar = document.createElement('canvas');
-    bar.className = 'bar';
-    drawHeatmap(bar, { data: Float32Array.from({ length: 101 }, (_, i) => -1 + i / 50), shape: [1, 101] }, { colormap: 'RdBu', range: LIMIT });
-    legend.append('−1', bar, '+1', ` (${map.css(0)} at 0)`);
-    cursor = { row: Math.min(cursor.row, params.length - 1), column: Math.min(cursor.column, params.dModel - 1) };
-    showCell(cursor.row, cursor.column, false);
-  }
-
-  function showCell(row, column, visible = true) {
-    if (!params) return;
-    cursor = { row, column };
-    const formula = cellFormula(params, row, column);
-    const stored = tensor ? tensor.data[row * params.dModel + column].toFixed(6) : '(reading from the GPU)';
-    if (visible || !cursorBox.hidden) readValues();  // only once someone looks at a cell
-    readout.textContent = `${formula.text}\n  table value (float32): ${stored}`;
-    readout.dataset.row = String(row);
-    readout.dataset.column = String(column);
-    Object.assign(cursorBox.style, { left: `${column * cell}px`, top: `${row * cell}px`, width: `${cell}px`, height: `${cell}px` });
-    if (visible) cursorBox.hidden = false;
-  }
-
-  canvas.addEventListener('mousemove', (event) => {
-    if (!params) return;
-    const rect = canvas.getBoundingClientRect();
-    const column = Math.floor(((event.clientX - rect.left) / rect.width) * params.dModel);
-    const row = Math.floor(((event.clientY - rect.top) / rect.height) * params.length);
-    if (row >= 0 && row < params.length && column >= 0 && column < params.dModel) showCell(row, column);
+  form.addEventListener('input', () => {
+    figure.stale(true);
+    clearTimeout(timer);
+    timer = setTimeout(render, 150);
   });
-  canvas.addEventListener('keydown', (event) => {
-    if (!params) return;
-    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], Home: [0, -Infinity], End: [0, Infinity] };
-    const move = moves[event.key];
-    if (!move) return;
-    event.preventDefault();
-    const row = Math.max(0, Math.min(params.length - 1, cursor.row + move[0]));
-    const column = Math.max(0, Math.min(params.dModel - 1, cursor.column + move[1]));
-    showCell(row, column);
-  });
-  canvas.addEventListener('focus', () => showCell(cursor.row, cursor.column));
-  form.addEventListener('input', render);
   form.addEventListener('submit', (event) => event.preventDefault());
-  render();
-  // The parameters of the last valid table, for the views that follow it.
-  return { params: () => params };
+  const first = render();
+  return {
+    // The parameters of the last valid table, for the views that follow it.
+    params: () => params,
+    ready: first,
+  };
 }

@@ -5,10 +5,10 @@ import { mountExtras } from './explorer-extras.js';
 
 // WebGPU where the browser has it (its results are read back to draw), else wasm.
 const pe = await load({ backend: 'auto' });
-const explorer = mountExplorer(pe, document);
-const renderExtras = mountExtras(pe, document, explorer.params);
-document.querySelector('#controls').addEventListener('input', renderExtras);
-await renderExtras();
-mountLookup(pe, document);
+let renderExtras = () => {};
+const explorer = mountExplorer(pe, document, { onDrawn: () => renderExtras() });
+renderExtras = mountExtras(pe, document, explorer.params);
+await explorer.ready;  // its first drawing, and the extras' after it
+await mountLookup(pe, document).ready;
 document.documentElement.dataset.backend = pe.backend;
 document.documentElement.dataset.ready = 'true';

@@ -26,6 +26,7 @@ export default defineConfig({
     alias: [
       { find: /^posembed$/, replacement: here('../../dist/index.js') },
       { find: /^posembed\/components$/, replacement: here('../../dist/components.js') },
+      { find: /^posembed\/colormap$/, replacement: here('../../dist/colormap.js') },
     ],
   },
   build: {

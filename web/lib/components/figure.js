@@ -93,7 +93,8 @@ export class Figure {
   #moveCursor = null;
   #describe = null;
 
-  constructor(parent, { label, title = '', caption = '', axes = true, legend = true, maxHeight = MAX_HEIGHT } = {}) {
+  // readout: an element of the page to write the readout into, instead of the figure's own.
+  constructor(parent, { label, title = '', caption = '', axes = true, legend = true, maxHeight = MAX_HEIGHT, readout } = {}) {
     adoptFigureStyle(parent.getRootNode());
     this.label = label;
     this.axes = axes;
@@ -103,12 +104,13 @@ export class Figure {
     this.titleLine.hidden = !title;
     this.plot = element('div', { class: 'pe-plot', tabindex: '0', role: 'img', part: 'plot' });
     this.legendBox = element('div', { class: 'pe-legend', part: 'legend' });
-    this.readout = element('p', { class: 'pe-readout', part: 'readout', 'aria-live': 'off' });
+    this.readout = readout ?? element('p', { class: 'pe-readout', part: 'readout' });
+    this.readout.setAttribute('aria-live', 'off');
     this.errorLine = element('p', { class: 'pe-error', role: 'alert', part: 'error' });
     this.errorLine.hidden = true;
     this.captionBox = element('figcaption', { part: 'caption' }, caption);
     this.element = element('figure', { class: 'pe-figure', part: 'figure' },
-      this.titleLine, this.plot, this.legendBox, this.readout, this.errorLine, this.captionBox);
+      this.titleLine, this.plot, this.legendBox, ...(readout ? [] : [this.readout]), this.errorLine, this.captionBox);
     parent.append(this.element);
     this.plot.addEventListener('keydown', (event) => this.#key(event));
     this.plot.addEventListener('pointermove', (event) => this.#point(event));
@@ -185,12 +187,13 @@ export class Figure {
     this.#describe = describe;
   }
 
-  // The readout speaks (aria-live polite) only for keyboard moves.
-  #show(index, spoken) {
+  // The readout speaks (aria-live polite) only for keyboard moves. byReader: a person moved the cursor (not a
+  // redraw), which describe may use to fetch what it shows only once someone looks.
+  #show(index, spoken, byReader = true) {
     this.#cursor = index;
     this.#moveCursor?.(index);
     this.readout.setAttribute('aria-live', spoken ? 'polite' : 'off');
-    this.readout.textContent = this.#describe?.(index) ?? '';
+    this.readout.textContent = this.#describe?.(index, byReader) ?? '';
   }
 
   #key(event) {
@@ -211,19 +214,29 @@ export class Figure {
 
   // The cell the readout starts on (row-major index for heatmaps, point index otherwise).
   get cursor() { return this.#cursor; }
-  moveCursorTo(index) { if (this.#cursorCount) this.#show(Math.min(this.#cursorCount - 1, Math.max(0, index)), false); }
+  moveCursorTo(index) { if (this.#cursorCount) this.#show(Math.min(this.#cursorCount - 1, Math.max(0, index)), false, false); }
 
   // tensor: { data, shape: [rows, columns] }. options: { colormap: 'RdBu' | 'viridis', range, x: { label, names },
   // y: { label, names }, colour: { label, missing }, rowRule: { row, label } (a line above that row),
   // describe(row, column, value) }. names label the categories
   // (an array, or a function of the index).
   heatmap(tensor, options = {}) {
-    const [rows, columns] = tensor.shape;
     const name = options.colormap ?? 'RdBu';
     const range = options.range ?? valueRange(tensor.data.filter(Number.isFinite));
-    const canvas = element('canvas', { 'aria-hidden': 'true' });
+    const canvas = element('canvas');
     drawHeatmap(canvas, tensor, { colormap: name, range });
-    const map = colormap(name, range);
+    return this.frame(canvas, { ...options, colormap: name, range, shape: tensor.shape, value: (index) => tensor.data[index],
+      missing: tensor.data.some(Number.isNaN) });
+  }
+
+  // Frames a canvas already painted one pixel per cell (by drawHeatmap, or by the GPU): options as heatmap's,
+  // with shape: [rows, columns], value(index) (the cell's value for the readout, or undefined while unknown),
+  // range and missing (whether some cells are NaN).
+  frame(canvas, options) {
+    const [rows, columns] = options.shape;
+    const name = options.colormap ?? 'RdBu';
+    const map = colormap(name, options.range);
+    canvas.setAttribute('aria-hidden', 'true');
     const draw = () => {
       const available = this.#begin('heatmap', draw);
       const margin = this.#margin();
@@ -259,10 +272,10 @@ export class Figure {
         for (const mark of [halo, box]) {
           mark.attr('x', x(column)).attr('y', y(row)).attr('width', Math.max(2, x.bandwidth())).attr('height', Math.max(2, y.bandwidth()));
         }
-      }, (index) => {
+      }, (index, byReader) => {
         const { row, column } = cellIndex(index);
-        const value = tensor.data[index];
-        return options.describe?.(row, column, value)
+        const value = options.value(index);
+        return options.describe?.(row, column, value, byReader)
           ?? `${options.y?.label ?? 'row'} ${yName(row)}, ${options.x?.label ?? 'column'} ${xName(column)}: ${Number.isNaN(value) ? (options.colour?.missing ?? 'masked') : formatValue(value)}`;
       });
       this.#keyStep = (key, shift) => {
@@ -282,8 +295,8 @@ export class Figure {
         const row = Math.floor(((event.clientY - rect.top) / rect.height) * rows);
         return row >= 0 && row < rows && column >= 0 && column < columns ? row * columns + column : null;
       };
-      this.#show(this.#cursor, false);
-      if (this.legend) this.#colourBar(map, name, Math.min(width, 320), options.colour, tensor.data.some(Number.isNaN));
+      this.#show(this.#cursor, false, false);
+      if (this.legend) this.#colourBar(map, name, Math.min(width, 320), options.colour, options.missing);
     };
     draw();
     return map;
@@ -359,7 +372,7 @@ export class Figure {
         for (let i = 1; i < first.x.length; i++) if (Math.abs(first.x[i] - value) < Math.abs(first.x[best] - value)) best = i;
         return best;
       };
-      this.#show(this.#cursor, false);
+      this.#show(this.#cursor, false, false);
     };
     draw();
   }
@@ -403,7 +416,7 @@ export class Figure {
         });
         return best;
       };
-      this.#show(this.#cursor, false);
+      this.#show(this.#cursor, false, false);
     };
     draw();
   }
@@ -435,7 +448,7 @@ export class Figure {
         const index = Math.floor((event.clientX - rect.left - margin.left) / x.step());
         return index >= 0 && index < bars.length ? index : null;
       };
-      this.#show(this.#cursor, false);
+      this.#show(this.#cursor, false, false);
     };
     draw();
   }

@@ -1,0 +1,30 @@
+// Runs a compute-worker task and resolves to its result: { tensor, range, colormap, pixels, width, height }.
+// Errors come back as the package threw them (RangeError or TypeError, with its message).
+let worker = null;
+let nextId = 0;
+const pending = new Map();
+
+export function compute(task, args) {
+  if (!worker) {
+    worker = new Worker(new URL('./compute-worker.js', import.meta.url), { type: 'module' });
+    worker.onmessage = ({ data: { id, result, error } }) => {
+      const { resolve, reject } = pending.get(id);
+      pending.delete(id);
+      if (error) reject(new (error.name === 'TypeError' ? TypeError : RangeError)(error.message));
+      else resolve(result);
+    };
+  }
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    worker.postMessage({ id, task, args });
+  });
+}
+
+// Copies a result's pixels onto a canvas (one pixel per cell), ready for Figure.frame.
+export function paint(canvas, { pixels, width, height }) {
+  canvas.width = width;
+  canvas.height = height;
+  canvas.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(pixels.buffer), width, height), 0, 0);
+  return canvas;
+}
