@@ -195,16 +195,24 @@ describe('patches and learned pages', () => {
     assert.deepEqual(problems, []);
   });
 
-  it('learned: interpolation stretches the table, and a lookup past maxLength names the ways out', async () => {
+  it('learned: the table with its missing rows shown as missing, stretched by interpolation, and the lookup past maxLength refused', async () => {
     const { page, problems } = await site.open('learned.html');
-    assert.deepEqual(await page.evaluate(() => ['learned', 'stretched', 'sinusoidal'].map((id) => [document.querySelector(`#${id}`).width, document.querySelector(`#${id}`).height])), [[32, 32], [32, 64], [32, 64]]);
-    assert.match(await page.locator('#past-end').textContent(), /^lookup\(48\) → RangeError: length 48 is past maxLength 32: .*interpolatePositions.*sinusoidal/);
-    await page.fill('#learned-controls [name="lookup"]', '16');
+    const canvases = () => page.evaluate(() => Array.from(document.querySelectorAll('main .pe-plot canvas'), (c) => [c.width, c.height]));
+    assert.deepEqual(await canvases(), [[32, 64], [32, 64], [32, 64]]);
+    assert.match(await page.locator('#past-end').textContent(), /^lookup\(64\) → RangeError: length 64 is past maxLength 32: .*interpolatePositions.*sinusoidal/);
+    // Rows 32–63 of the learned table are missing: black, and named in the colour bar.
+    const black = await page.evaluate(() => Array.from(document.querySelector('#learned-figure canvas').getContext('2d').getImageData(0, 32, 1, 1).data.slice(0, 3)));
+    assert.deepEqual(black, [0, 0, 0]);
+    assert.match(await page.locator('#learned-figure .pe-colourbar').textContent(), /black = no row \(past maxLength\)/);
+    assert.match(await page.locator('#learned-figure figcaption').textContent(), /^Untrained \(random\)/);
+    await page.fill('#learned-controls [name="newLength"]', '16');
     await page.waitForFunction(() => document.querySelector('#past-end').textContent === 'lookup(16) → [16, 32]: within the table.');
+    await page.fill('#learned-controls [name="newLength"]', '64');
+    await page.waitForFunction(() => document.querySelector('#past-end').textContent.startsWith('lookup(64)'));
     // The stretched table's first and last rows are the learned table's.
     const [first, last] = await page.evaluate(() => {
-      const c = document.querySelector('#stretched').getContext('2d');
-      const l = document.querySelector('#learned').getContext('2d');
+      const c = document.querySelector('#stretched-figure canvas').getContext('2d');
+      const l = document.querySelector('#learned-figure canvas').getContext('2d');
       return [[c.getImageData(0, 0, 32, 1).data.join(), l.getImageData(0, 0, 32, 1).data.join()], [c.getImageData(0, 63, 32, 1).data.join(), l.getImageData(0, 31, 32, 1).data.join()]];
     });
     assert.equal(first[0], first[1]);

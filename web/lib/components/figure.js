@@ -23,7 +23,7 @@ export const FIGURE_STYLE = `
   .pe-title { font-weight: 600; font-size: 0.9rem; margin: 0 0 0.2rem; }
   .pe-plot { position: relative; max-width: 100%; }
   .pe-plot:focus-visible { outline: 3px solid var(--posembed-accent, #1f5fbf); outline-offset: 3px; }
-  .pe-plot svg { display: block; overflow: visible; }
+  .pe-plot svg { display: block; overflow: visible; position: relative; z-index: 1; pointer-events: none; }
   .pe-plot canvas { position: absolute; image-rendering: pixelated; image-rendering: crisp-edges; }
   .pe-plot text, .pe-colourbar text { fill: var(--posembed-ink, #1d232a); }
   .pe-plot .tick text, .pe-colourbar .tick text { font-size: 11px; }
@@ -259,6 +259,7 @@ export class Figure {
       this.#axes(g, x, y, width, height, options, xName, yName, categoryTicks(columns, width, xName, true), categoryTicks(rows, height, yName, false));
       if (options.rowRule) {
         const at = y(options.rowRule.row) ?? height;
+        g.append('line').attr('x1', 0).attr('x2', width).attr('y1', at).attr('y2', at).attr('stroke', '#fff').attr('stroke-width', 4);
         g.append('line').attr('x1', 0).attr('x2', width).attr('y1', at).attr('y2', at).attr('stroke', '#000').attr('stroke-width', 2)
           .attr('stroke-dasharray', '6 3');
         g.append('text').attr('x', width - 4).attr('y', at - 4).attr('text-anchor', 'end').attr('font-size', 12)
