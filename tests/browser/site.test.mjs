@@ -138,7 +138,9 @@ describe('site: positional encoding explorer', () => {
     await setControl(page, '#wave-controls', 'dimensions', '3, 5');
     await page.waitForFunction(() => [...document.querySelectorAll('#waves-figure .pe-legend > span')].map((s) => s.textContent).join() === 'dimension 3,dimension 5');
     await setControl(page, '#wave-controls', 'dimensions', '3, 500');
-    await page.waitForFunction(() => /dimensions must be integers in \[0, 127\]/.test(document.querySelector('#waves-error').textContent));
+    await page.waitForFunction(() => /Dimension 500 left out: the table has 128 \(0–127\)/.test(document.querySelector('#waves-figure figcaption').textContent));
+    await setControl(page, '#wave-controls', 'dimensions', '3, -1');
+    await page.waitForFunction(() => /dimensions must be integers from 0, separated by commas, got -1/.test(document.querySelector('#waves-error').textContent));
     await setControl(page, '#wave-controls', 'dimensions', '0, 1, 8, 40');
     // Layouts side by side: the split table starts its cosines at column dModel/2.
     await page.locator('#layout-split').scrollIntoViewIfNeeded();

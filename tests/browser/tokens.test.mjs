@@ -33,7 +33,7 @@ describe('token embeddings page', () => {
     const limit = Math.max(...Array.from(rows.data, Math.abs));
     const expected = heatmapPixels({ data: rows.data, shape: [ids.length, 32] }, { colormap: 'RdBu', range: { min: -limit, max: limit } });
     const drawn = await page.evaluate(() => {
-      const canvas = document.querySelector('#rows');
+      const canvas = document.querySelector('#rows-figure canvas');
       return Array.from(canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data);
     });
     assert.deepEqual(drawn, Array.from(expected.pixels));
@@ -42,6 +42,8 @@ describe('token embeddings page', () => {
   it('lists the nearest tokens by cosine, the token itself first', async () => {
     const first = await page.locator('#nearest li').first().textContent();
     assert.match(first, /^"The" \(464\): 1\.0000$/);
+    assert.match(await page.locator('#nearest-caption').textContent(), /^Untrained \(random\) table: these neighbours are chance/);
+    assert.match(await page.locator('#pca-figure figcaption').textContent(), /^An untrained \(random\) table/);
     await page.locator('#token-chips .token').nth(1).click();
     await page.waitForFunction(() => document.querySelector('#nearest li').textContent.startsWith('" cat" (3797)'));
   });
@@ -54,7 +56,7 @@ describe('token embeddings page', () => {
     assert.match(await page.locator('#rows-caption').textContent(), /^The table has 3 rows, but these token ids go up to \d+/);
     await page.setInputFiles('#weights-file', `${FORMATS}/ok_fortran.npy`);
     await page.waitForFunction(() => document.querySelector('#weights-status').textContent === 'Table: ok_fortran.npy [3, 4] from ok_fortran.npy.');
-    assert.equal(await page.evaluate(() => document.querySelector('#rows').width), 4);
+    assert.equal(await page.evaluate(() => document.querySelector('#rows-figure canvas').width), 4);
   });
 
   it('dropped weights stay while the reader types, with the seeded controls disabled, until removed', async () => {

@@ -1,12 +1,18 @@
-// The site's heavy tables, computed off the main thread by the package: each task returns its tensor and the
-// heatmap's pixels (painted here, so the page only copies them onto a canvas), both transferred, not copied.
+// The site's heavy work, done off the main thread by the package. Heatmap tasks return their tensor and the
+// picture's pixels (painted here, so the page only copies them onto a canvas); the token tasks keep the token
+// table here (a seeded one, or the tensors of a dropped weights file, read here with progress) and return only
+// what the page shows. Results are transferred, not copied.
 import { load } from 'posembed';
 import { heatmapPixels, valueRange } from 'posembed/colormap';
 
-let posembed = null;
+const GPT2_VOCAB = 50257;
 // A figure is at most ~1000 px wide and 420 px high: pictures of larger tables keep every k-th row and column
 // (the tensor itself stays whole, for the readout), so the page never copies more than 1024 × 1024 pixels.
 const MAX_SIDE = 1024;
+
+let posembed = null;
+const dropped = new Map();  // name → tensor, from the last weights file read
+let table = null;           // { key, embedding }
 
 function sampled(tensor) {
   const [rows, columns] = tensor.shape;
@@ -19,13 +25,73 @@ function sampled(tensor) {
   return { data, shape: [r, c] };
 }
 
+function picture(tensor, range, colormap) {
+  const { pixels, width, height } = heatmapPixels(sampled(tensor), { colormap, range });
+  return { result: { tensor, range, colormap, pixels, width, height }, transfer: [tensor.data.buffer, pixels.buffer] };
+}
+
+// The token table: the chosen dropped tensor, or a seeded (untrained) GPT-2-sized one.
+function tokenTable(pe, { tensor: name, dModel, seed }) {
+  const key = name ? `dropped:${name}` : `seeded:${dModel}:${seed}`;
+  if (table?.key !== key) {
+    table?.embedding.dispose();
+    table = null;
+    const weights = name ? dropped.get(name) : null;
+    if (name && !weights) throw new RangeError(`no tensor '${name}' was read`);
+    const embedding = weights
+      ? pe.tokenEmbedding({ vocabSize: weights.shape[0], dModel: weights.shape[1], weights })
+      : pe.tokenEmbedding({ vocabSize: GPT2_VOCAB, dModel, init: { std: 0.02, seed } });
+    table = { key, embedding };
+  }
+  return table.embedding;
+}
+
 const TASKS = {
-  // The sinusoidal table of the explorer.
-  sinusoidal: (pe, { params }) => ({ tensor: pe.sinusoidal(params), range: { min: -1, max: 1 }, colormap: 'RdBu' }),
-  // PE(p)·PE(q) of every pair of positions of that table.
-  similarity: (pe, { params }) => {
-    const tensor = pe.similarity(pe.sinusoidal(params), null, { metric: 'dot' });
-    return { tensor, range: { min: -params.dModel / 2, max: params.dModel / 2 }, colormap: 'RdBu' };
+  sinusoidal: (pe, { params }) => picture(pe.sinusoidal(params), { min: -1, max: 1 }, 'RdBu'),
+  // PE(p)·PE(q) of every pair of positions.
+  similarity: (pe, { params }) => picture(pe.similarity(pe.sinusoidal(params), null, { metric: 'dot' }), { min: -params.dModel / 2, max: params.dModel / 2 }, 'RdBu'),
+
+  // Streams a File in (reporting progress) and parses it; keeps its 2-D tensors, returns their names and shapes.
+  async readWeights(pe, { file }, progress) {
+    const bytes = new Uint8Array(file.size);
+    let received = 0;
+    const reader = file.stream().getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes.set(value, received);
+      received += value.length;
+      progress(received / Math.max(file.size, 1));
+    }
+    let tensors;
+    try {
+      tensors = file.name.toLowerCase().endsWith('.npy') ? { [file.name]: pe.readNpy(bytes) } : pe.readSafetensors(bytes);
+    } catch (error) {
+      error.message = `${file.name}: ${error.message}`;
+      throw error;
+    }
+    const matrices = Object.entries(tensors).filter(([, t]) => t.shape.length === 2);
+    if (matrices.length === 0) throw new RangeError(`${file.name}: no 2-D tensor to use as an embedding table`);
+    dropped.clear();
+    for (const [name, tensor] of matrices) dropped.set(name, tensor);
+    return { result: matrices.map(([name, t]) => ({ name, shape: t.shape })) };
+  },
+
+  // The rows of `ids`, the nearest tokens to row `selected`, and the rows' two principal axes; or, for a table
+  // too small for the ids, the table itself.
+  tokens(pe, { ids, selected, table: choice }) {
+    const embedding = tokenTable(pe, choice);
+    let largest = 0;
+    for (const id of ids) largest = Math.max(largest, id);
+    if (largest >= embedding.vocabSize) {
+      const weights = embedding.weights;
+      return { result: { tooSmall: { largest, shape: weights.shape }, rows: weights }, transfer: [weights.data.buffer] };
+    }
+    const rows = embedding.lookup(Int32Array.from(ids));
+    const d = embedding.dModel;
+    const { indices, scores } = embedding.nearest(rows.data.slice(selected * d, (selected + 1) * d), { k: 8, metric: 'cosine' });
+    const projected = ids.length >= 2 ? pe.pca({ data: rows.data, shape: [ids.length, d] }, { components: 2 }) : null;
+    return { result: { rows, vocabSize: embedding.vocabSize, indices, scores, projected }, transfer: [rows.data.buffer] };
   },
 };
 
@@ -34,9 +100,8 @@ self.onmessage = async ({ data: { id, task, args } }) => {
     posembed ??= load();
     const pe = await posembed;
     if (!TASKS[task]) throw new TypeError(`unknown task '${task}'`);
-    const { tensor, range = valueRange(tensor.data), colormap } = TASKS[task](pe, args);
-    const { pixels, width, height } = heatmapPixels(sampled(tensor), { colormap, range });
-    self.postMessage({ id, result: { tensor, range, colormap, pixels, width, height } }, [tensor.data.buffer, pixels.buffer]);
+    const { result, transfer = [] } = await TASKS[task](pe, args, (progress) => self.postMessage({ id, progress }));
+    self.postMessage({ id, result }, transfer);
   } catch (error) {
     self.postMessage({ id, error: { name: error.name, message: error.message } });
   }

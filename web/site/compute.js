@@ -1,14 +1,18 @@
-// Runs a compute-worker task and resolves to its result: { tensor, range, colormap, pixels, width, height }.
-// Errors come back as the package threw them (RangeError or TypeError, with its message).
+// Runs a compute-worker task and resolves to its result; onProgress gets the fraction done, for tasks that
+// report it. Errors come back as the package threw them (RangeError or TypeError, with its message).
 let worker = null;
 let nextId = 0;
 const pending = new Map();
 
-export function compute(task, args) {
+export function compute(task, args, { onProgress } = {}) {
   if (!worker) {
     worker = new Worker(new URL('./compute-worker.js', import.meta.url), { type: 'module' });
-    worker.onmessage = ({ data: { id, result, error } }) => {
-      const { resolve, reject } = pending.get(id);
+    worker.onmessage = ({ data: { id, result, error, progress } }) => {
+      const { resolve, reject, onProgress: report } = pending.get(id);
+      if (progress !== undefined) {
+        report?.(progress);
+        return;
+      }
       pending.delete(id);
       if (error) reject(new (error.name === 'TypeError' ? TypeError : RangeError)(error.message));
       else resolve(result);
@@ -16,12 +20,12 @@ export function compute(task, args) {
   }
   const id = nextId++;
   return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
+    pending.set(id, { resolve, reject, onProgress });
     worker.postMessage({ id, task, args });
   });
 }
 
-// Copies a result's pixels onto a canvas (one pixel per cell), ready for Figure.frame.
+// Copies a heatmap result's pixels onto a canvas (one pixel per cell, or sampled), ready for Figure.frame.
 export function paint(canvas, { pixels, width, height }) {
   canvas.width = width;
   canvas.height = height;

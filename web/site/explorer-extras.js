@@ -13,14 +13,17 @@ export async function frequencies(pe, { dModel, base, layout, timescale }) {
   });
 }
 
-// The dimensions typed in the waves box: at most five, each an integer column of the table.
+// The dimensions typed in the waves box (one to five non-negative integers), split into those the table has
+// and those past its d_model (left out, and said so: narrowing d_model is not the box's mistake).
 export function waveDimensions(text, dModel) {
-  const dimensions = String(text).split(',').map((d) => d.trim()).filter(Boolean).map(Number);
-  for (const d of dimensions) {
-    if (!Number.isInteger(d) || d < 0 || d >= dModel) throw new RangeError(`dimensions must be integers in [0, ${dModel - 1}], separated by commas, got ${d}`);
+  const typed = String(text).split(',').map((d) => d.trim()).filter(Boolean).map(Number);
+  for (const d of typed) {
+    if (!Number.isInteger(d) || d < 0) throw new RangeError(`dimensions must be integers from 0, separated by commas, got ${d}`);
   }
-  if (dimensions.length === 0 || dimensions.length > 5) throw new RangeError(`dimensions: give one to five, got ${dimensions.length}`);
-  return dimensions;
+  if (typed.length === 0 || typed.length > 5) throw new RangeError(`dimensions: give one to five, got ${typed.length}`);
+  const shown = typed.filter((d) => d < dModel);
+  if (shown.length === 0) throw new RangeError(`dimensions: the table has dimensions 0–${dModel - 1}, got ${typed.join(', ')}`);
+  return { shown, past: typed.filter((d) => d >= dModel) };
 }
 
 export function mountExtras(pe, root, getParams) {
@@ -38,12 +41,13 @@ export function mountExtras(pe, root, getParams) {
     if (!params) return;
     // Waves
     try {
-      const dimensions = waveDimensions(new FormData(waveForm).get('dimensions'), params.dModel);
+      const { shown: dimensions, past } = waveDimensions(new FormData(waveForm).get('dimensions'), params.dModel);
       const table = await onHost(pe.sinusoidal(params));
       const x = Array.from({ length: params.length }, (_, p) => params.offset + p);
       waves.lines(dimensions.map((d) => ({ label: `dimension ${d}`, x, y: x.map((_, p) => table.data[p * params.dModel + d]) })),
         { x: { label: 'position' }, y: { label: 'value', domain: [-1, 1] } });
-      waves.caption = 'Each column is one wave: low dimensions cycle fast, high ones slowly. Sine and cosine of a pair are a quarter-turn apart.';
+      waves.caption = 'Each column is one wave: low dimensions cycle fast, high ones slowly. Sine and cosine of a pair are a quarter-turn apart.'
+        + (past.length ? ` Dimension${past.length > 1 ? 's' : ''} ${past.join(', ')} left out: the table has ${params.dModel} (0–${params.dModel - 1}).` : '');
       wavesError.hidden = true;
     } catch (error) {
       wavesError.textContent = error.message;

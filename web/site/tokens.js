@@ -1,148 +1,116 @@
-// Token embeddings page: GPT-2 BPE → ids → rows of a seeded or dropped table; nearest tokens; a PCA scatter.
-import { load } from 'posembed';
+// Token embeddings page: GPT-2 BPE → ids → rows of an untrained seeded table, or of real weights the reader
+// drops; the nearest tokens and a PCA of the sentence's rows. The table lives in the compute worker (a seeded
+// GPT-2-sized table is 50257 rows); this page tokenizes and draws.
 import { decode, encode } from 'gpt-tokenizer/encoding/r50k_base';
-import { drawHeatmap, onHost, valueRange } from 'posembed/components';
+import { Figure } from 'posembed/components';
+import { compute } from './compute.js';
 
-const GPT2_VOCAB = 50257;
-const pe = await load({ backend: 'auto' });
 const $ = (selector) => document.querySelector(selector);
 const form = $('#token-controls');
 const errorBox = $('#token-error');
-let dropped = null;  // { name, tensor } chosen from a dropped file
-let embedding = null;
-let embeddingKey = null;  // the dropped choice itself, or the seeded table's dModel and seed
+const rowsFigure = new Figure($('#rows-figure'), { label: 'The looked-up rows, token by dimension' });
+const pcaFigure = new Figure($('#pca-figure'), { label: "The sentence's rows placed by their two principal axes" });
+let dropped = null;  // { name, shape, file } chosen from a dropped file
 let selected = 0;
+let generation = 0;
+let timer = 0;
 
 function showError(message) {
   errorBox.textContent = message;
   errorBox.hidden = !message;
 }
 
-// The table in use: seeded [50257, dModel], or the dropped tensor.
-function table() {
-  const f = new FormData(form);
-  const key = dropped ?? `seeded:${f.get('dModel')}:${f.get('seed')}`;
-  if (key !== embeddingKey) {
-    embedding?.dispose();
-    embedding = null;
-    embeddingKey = null;
-    embedding = dropped
-      ? pe.tokenEmbedding({ vocabSize: dropped.tensor.shape[0], dModel: dropped.tensor.shape[1], weights: dropped.tensor })
-      : pe.tokenEmbedding({ vocabSize: GPT2_VOCAB, dModel: Number(f.get('dModel')), init: { std: 0.02, seed: Number(f.get('seed')) } });
-    embeddingKey = key;
-  }
-  return embedding;
-}
-
-function scatter(canvas, points, labels) {
-  const context = canvas.getContext('2d');
-  context.clearRect(0, 0, canvas.width, canvas.height);
-  const { min: x0, max: x1 } = valueRange(points.map((p) => p[0]));
-  const { min: y0, max: y1 } = valueRange(points.map((p) => p[1]));
-  const fit = (v, a, b, size) => 30 + ((v - a) / (b - a || 1)) * (size - 60);
-  context.font = '12px system-ui, sans-serif';
-  points.forEach(([x, y], i) => {
-    const px = fit(x, x0, x1, canvas.width);
-    const py = canvas.height - fit(y, y0, y1, canvas.height);
-    context.fillStyle = '#1f5fbf';
-    context.beginPath();
-    context.arc(px, py, 4, 0, 2 * Math.PI);
-    context.fill();
-    context.fillStyle = '#1d232a';
-    context.fillText(labels[i], px + 6, py - 6);
-  });
-}
+const shown = (label) => JSON.stringify(label).slice(1, -1);
 
 async function render() {
+  const current = ++generation;
   try {
-    const ids = encode(String(new FormData(form).get('text')));
+    const f = new FormData(form);
+    const ids = encode(String(f.get('text')));
     if (ids.length === 0) throw new RangeError('type some text');
+    if (ids.length > 256) throw new RangeError(`at most 256 tokens, got ${ids.length}`);
     const labels = ids.map((id) => decode([id]));
-    const emb = table();
-    const chips = ids.map((id, i) => {
+    selected = Math.min(selected, ids.length - 1);
+    const dModel = Number(f.get('dModel'));
+    const seed = Number(f.get('seed'));
+    if (!dropped && (!Number.isInteger(dModel) || dModel < 2 || dModel > 256 || dModel % 2)) throw new RangeError(`seeded d_model must be an even integer in [2, 256], got ${f.get('dModel')}`);
+    rowsFigure.stale(true);
+    pcaFigure.stale(true);
+    const result = await compute('tokens', { ids, selected, table: dropped ? { tensor: dropped.name } : { dModel, seed } });
+    if (current !== generation) return;
+    $('#token-chips').replaceChildren(...ids.map((id, i) => {
       const chip = document.createElement('button');
       chip.type = 'button';
       chip.className = 'token';
       chip.dataset.index = String(i);
       chip.setAttribute('aria-pressed', String(i === selected));
-      chip.textContent = `${JSON.stringify(labels[i]).slice(1, -1)} → ${id}`;
+      chip.textContent = `${shown(labels[i])} → ${id}`;
       chip.addEventListener('click', () => { selected = i; render(); });
       return chip;
-    });
-    $('#token-chips').replaceChildren(...chips);
-    const largestId = valueRange(ids).max;
-    if (largestId >= emb.vocabSize) {
-      // A table too small for GPT-2's ids (such as a test file): show the table itself and say why.
-      const weights = emb.weights;
-      drawHeatmap($('#rows'), weights, { colormap: 'RdBu', range: valueRange(weights.data) });
-      $('#rows-caption').textContent = `The table has ${emb.vocabSize} rows, but these token ids go up to ${largestId}: `
-        + `GPT-2's wte (${GPT2_VOCAB} rows) looks up real tokens. Showing the table itself, [${weights.shape.join(', ')}].`;
-      $('#nearest').replaceChildren();
-      return;
-    }
-    const rows = await onHost(emb.lookup(ids));
-    // RdBu spans ±(the largest magnitude) of the range: zero stays white.
-    drawHeatmap($('#rows'), { data: rows.data, shape: [ids.length, emb.dModel] }, { colormap: 'RdBu', range: valueRange(rows.data) });
-    $('#rows').style.width = `${Math.min(900, emb.dModel * 6)}px`;
-    $('#rows').style.height = `${ids.length * 12}px`;
-    $('#rows-caption').textContent = `rows [${ids.length}, ${emb.dModel}] of a [${emb.vocabSize}, ${emb.dModel}] table (${dropped ? dropped.name : 'seeded'})`;
-    selected = Math.min(selected, ids.length - 1);
-    const query = rows.data.slice(selected * emb.dModel, (selected + 1) * emb.dModel);
-    const { indices, scores } = emb.nearest(query, { k: 8, metric: 'cosine' });
-    $('#nearest').replaceChildren(...Array.from(indices, (id, i) => {
-      const item = document.createElement('li');
-      item.textContent = `${JSON.stringify(decode([id]))} (${id}): ${scores[i].toFixed(4)}`;
-      return item;
     }));
-    if (ids.length >= 2) {
-      const projected = pe.pca({ data: rows.data, shape: [ids.length, emb.dModel] }, { components: 2 });
-      scatter($('#pca'), ids.map((_, i) => [projected.data[2 * i], projected.data[2 * i + 1]]), labels);
+    const source = dropped ? `${dropped.name} from ${dropped.file}` : 'an untrained (random) table';
+    if (result.tooSmall) {
+      // A table too small for GPT-2's ids (such as a test file): show the table itself and say why.
+      rowsFigure.heatmap(result.rows, { x: { label: 'dimension' }, y: { label: 'row of the table' }, colour: { label: 'value' } });
+      $('#rows-caption').textContent = `The table has ${result.tooSmall.shape[0]} rows, but these token ids go up to ${result.tooSmall.largest}: `
+        + `GPT-2's token table (50257 rows) looks up real tokens. Showing the table itself, [${result.tooSmall.shape.join(', ')}].`;
+      $('#nearest').replaceChildren();
+    } else {
+      const { rows } = result;
+      rowsFigure.heatmap(rows, { x: { label: 'dimension' }, y: { label: 'token', names: labels.map(shown) }, colour: { label: 'value' } });
+      $('#rows-caption').textContent = `rows [${ids.length}, ${rows.shape[1]}] of a [${result.vocabSize}, ${rows.shape[1]}] table (${dropped ? dropped.name : 'seeded'})`;
+      rowsFigure.caption = dropped ? `Rows of ${source}.` : 'Rows of an untrained (random) table: until trained, the numbers carry no meaning.';
+      $('#nearest-caption').textContent = dropped
+        ? `The rows of ${source} closest in direction (cosine) to the selected token's row.`
+        : 'Untrained (random) table: these neighbours are chance, not meaning. Drop GPT-2\'s token table to see real neighbours.';
+      $('#nearest').replaceChildren(...Array.from(result.indices, (id, i) => {
+        const item = document.createElement('li');
+        item.textContent = `${JSON.stringify(decode([id]))} (${id}): ${result.scores[i].toFixed(4)}`;
+        return item;
+      }));
+      if (result.projected) {
+        pcaFigure.points(ids.map((_, i) => ({ x: result.projected.data[2 * i], y: result.projected.data[2 * i + 1], label: shown(labels[i]) })),
+          { x: { label: 'principal axis 1' }, y: { label: 'principal axis 2' } });
+        pcaFigure.caption = dropped
+          ? `The sentence's rows of ${source}, placed by the two directions along which they differ most. Tokens used alike tend to lie close.`
+          : 'An untrained (random) table: "The" and "the" land anywhere. Positions here mean nothing until the table is trained or real weights are dropped.';
+      }
     }
     showError('');
     document.documentElement.dataset.rendered = String(Number(document.documentElement.dataset.rendered ?? 0) + 1);
   } catch (error) {
-    showError(error.message);
+    if (current === generation) showError(error.message);
   }
 }
 
-// Dropped files go to the worker; progress shows while it streams them in.
-function readWeights(file) {
+// Dropped files are read in the compute worker, with progress; their 2-D tensors can be chosen as the table.
+async function readWeights(file) {
   const progress = $('#weights-progress');
   const status = $('#weights-status');
   progress.hidden = false;
   progress.value = 0;
   status.textContent = `Reading ${file.name}…`;
-  const worker = new Worker(new URL('./weights-worker.js', import.meta.url), { type: 'module' });
-  worker.onmessage = ({ data }) => {
-    if (data.progress !== undefined) {
-      progress.value = data.progress;
-      return;
-    }
-    worker.terminate();
+  let matrices;
+  try {
+    matrices = await compute('readWeights', { file }, { onProgress: (fraction) => { progress.value = fraction; } });
+  } catch (error) {
+    status.textContent = dropped ? `Table: ${dropped.name} [${dropped.shape.join(', ')}] from ${dropped.file}.` : 'Table: seeded.';
+    showError(error.message);
+    return;
+  } finally {
     progress.hidden = true;
-    if (data.error) {
-      status.textContent = 'Table: unchanged.';
-      showError(data.error);
-      return;
-    }
-    const matrices = Object.entries(data.tensors).filter(([, t]) => t.shape.length === 2);
-    if (matrices.length === 0) {
-      showError(`${file.name}: no 2-D tensor to use as an embedding table`);
-      return;
-    }
-    const select = $('#tensor-select');
-    select.replaceChildren(...matrices.map(([name, t]) => Object.assign(document.createElement('option'), { value: name, textContent: `${name} [${t.shape.join(', ')}]` })));
-    $('#tensor-choice').hidden = matrices.length < 2;
-    const choose = () => {
-      const tensor = data.tensors[select.value];
-      useDropped({ name: select.value, tensor }, `Table: ${select.value} [${tensor.shape.join(', ')}] from ${file.name}.`);
-      showError('');
-      render();
-    };
-    select.onchange = choose;
-    choose();
+  }
+  const select = $('#tensor-select');
+  select.replaceChildren(...matrices.map(({ name, shape }) => Object.assign(document.createElement('option'), { value: name, textContent: `${name} [${shape.join(', ')}]` })));
+  $('#tensor-choice').hidden = matrices.length < 2;
+  const choose = () => {
+    const { name, shape } = matrices.find((m) => m.name === select.value);
+    useDropped({ name, shape, file: file.name }, `Table: ${name} [${shape.join(', ')}] from ${file.name}.`);
+    showError('');
+    render();
   };
-  worker.postMessage({ file });
+  select.onchange = choose;
+  choose();
 }
 
 const drop = $('#drop');
@@ -167,7 +135,10 @@ $('#weights-remove').addEventListener('click', () => {
   $('#tensor-choice').hidden = true;
   render();
 });
-form.addEventListener('input', render);
+form.addEventListener('input', () => {
+  clearTimeout(timer);
+  timer = setTimeout(render, 150);
+});
 form.addEventListener('submit', (event) => event.preventDefault());
 await render();
 document.documentElement.dataset.ready = 'true';
