@@ -13,7 +13,7 @@ const SECTION = '### Components and figures';
 const ELEMENTS = ['posembed-heatmap', 'posembed-lookup', 'posembed-rope', 'posembed-bias'];
 
 // Scrolls each element into view and waits until it has drawn: a canvas with opaque pixels in its shadow
-// root (the lookup: its table of ids). Resolves to what each drew.
+// root (the lookup: its table of ids; the RoPE dials: their count). Resolves to what each drew.
 async function drawnElements(page) {
   const drawn = {};
   for (const name of ELEMENTS) {
@@ -23,6 +23,8 @@ async function drawnElements(page) {
       if (!root) return false;
       const ids = root.querySelector('.ids')?.textContent;
       if (ids) return ids;
+      const dials = root.querySelectorAll('.dials svg').length;
+      if (dials) return `${dials} dials`;
       const canvas = [...root.querySelectorAll('canvas')].find((c) => c.width > 0 && c.height > 0);
       if (!canvas) return false;
       const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;

@@ -120,10 +120,20 @@ describe('site pages and components', () => {
     const paused = Number(await page.getAttribute('#rope-half', 'data-position'));
     await page.waitForTimeout(600);
     assert.equal(Number(await page.getAttribute('#rope-half', 'data-position')), paused, 'no motion while paused');
-    await page.locator('#rope-half').evaluate((el) => el.shadowRoot.querySelector('canvas').focus());
+    await page.locator('#rope-half').evaluate((el) => el.shadowRoot.querySelector('.dials').focus());
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction((p) => Number(document.querySelector('#rope-half').dataset.position) === p + 1, paused);
     assert.equal(await page.locator('#rope-half').evaluate((el) => el.shadowRoot.querySelector('button').getAttribute('aria-pressed')), 'true');
+    // The hands are where applyRope puts each pair's (1, 0): pair 0 of the halves layout turns 1 radian per position.
+    const hand = await page.locator('#rope-half').evaluate((el) => {
+      const line = el.shadowRoot.querySelectorAll('.dials svg')[0].querySelectorAll('line')[2];
+      return Math.atan2(-(line.y2.baseVal.value - line.y1.baseVal.value), line.x2.baseVal.value - line.x1.baseVal.value);
+    });
+    const expected = Math.atan2(Math.sin(paused + 1), Math.cos(paused + 1));
+    assert.ok(Math.abs(hand - expected) < 1e-3, `pair 0 at ${hand}, expected ${expected}`);
+    // Which dimensions pair: the halves layout (head dim 16) pairs dimension 0 with 8, the interleaved one 0 with 1.
+    assert.match(await page.locator('#rope-half').evaluate((el) => el.shadowRoot.querySelector('.dials svg text').textContent), /^pair 0: dims 0 & 8$/);
+    assert.match(await page.locator('#rope-pairs').evaluate((el) => el.shadowRoot.querySelector('.dials svg text').textContent), /^pair 0: dims 0 & 1$/);
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -1,10 +1,12 @@
-// The RoPE page's scaling view: pe.ropeInvFreq for each scaling rule, plotted (log10 ω by pair) and tabulated.
+// The RoPE page's scaling view: pe.ropeInvFreq for each scaling rule, plotted (log10 ω by pair) and tabulated,
+// and the chosen rule's dials (its parameters set on <posembed-rope id="rope-scaled">).
 import { load } from 'posembed';
-import { valueRange } from 'posembed/components';
+import { Figure } from 'posembed/components';
 
-const COLOURS = { default: '#1d232a', linear: '#1f5fbf', dynamic: '#1b7837', llama3: '#b2182b', yarn: '#e08214' };
 const pe = await load({ backend: 'auto' });
 const form = document.querySelector('#scaling-controls');
+const figure = new Figure(document.querySelector('#scaling-figure'), { label: 'log10 of each pair\'s rate under every scaling rule' });
+const dials = document.querySelector('#rope-scaled');
 
 export function scalings(f) {
   const number = (name) => Number(f.get(name));
@@ -32,24 +34,19 @@ function render() {
     return;
   }
   errorBox.hidden = true;
-  const canvas = document.querySelector('#scaling-plot');
-  const context = canvas.getContext('2d');
-  context.clearRect(0, 0, canvas.width, canvas.height);
-  const all = curves.flatMap(([, { invFreq }]) => Array.from(invFreq.data, Math.log10));
-  const { min: low, max: high } = valueRange(all);
   const half = curves[0][1].invFreq.data.length;
-  const x = (i) => 40 + (i / Math.max(half - 1, 1)) * (canvas.width - 150);
-  const y = (v) => 10 + ((high - v) / (high - low || 1)) * (canvas.height - 30);
-  context.font = '12px system-ui, sans-serif';
-  curves.forEach(([name, { invFreq }], k) => {
-    context.strokeStyle = COLOURS[name];
-    context.lineWidth = 2;
-    context.beginPath();
-    invFreq.data.forEach((w, i) => (i ? context.lineTo(x(i), y(Math.log10(w))) : context.moveTo(x(i), y(Math.log10(w)))));
-    context.stroke();
-    context.fillStyle = COLOURS[name];
-    context.fillText(name, canvas.width - 100, 20 + 16 * k);
+  const pairs = Array.from({ length: half }, (_, i) => i);
+  figure.lines(curves.map(([name, { invFreq }]) => ({ label: name, x: pairs, y: Array.from(invFreq.data, Math.log10), dashed: name === 'default' })), {
+    x: { label: 'pair i' }, y: { label: 'log10 ω (radians per position)' },
+    describe: (i) => `pair ${i}: ${curves.map(([name, { invFreq }]) => `${name} ${invFreq.data[i].toExponential(3)}`).join(', ')}`,
   });
+  figure.caption = 'Linear lowers every rate by the same step (on this log scale); dynamic bends the slow end most; llama3 and yarn leave the fast pairs (left) alone and lower only the slow ones (right).';
+  const shown = f.get('shown');
+  const scaling = curves.find(([name]) => name === shown)[1];
+  for (const [attribute, value] of [['head-dim', f.get('headDim')], ['base', f.get('base')], ['scaling', shown], ['factor', f.get('factor')],
+    ['original-max-positions', f.get('originalMaxPositions')], ['sequence-length', f.get('sequenceLength')], ['low-freq-factor', f.get('lowFreqFactor')],
+    ['high-freq-factor', f.get('highFreqFactor')], ['beta-fast', f.get('betaFast')], ['beta-slow', f.get('betaSlow')]]) dials.setAttribute(attribute, String(value));
+  dials.dataset.attentionFactor = String(scaling.attentionFactor);
   const rows = curves.map(([name, { invFreq, attentionFactor }]) => `<tr data-scaling="${name}"><td>${name}</td><td>${invFreq.data[0].toExponential(5)}</td>`
     + `<td>${invFreq.data[half - 1].toExponential(5)}</td><td>${attentionFactor.toFixed(5)}</td></tr>`);
   document.querySelector('#scaling-table').innerHTML = `<thead><tr><th>scaling</th><th>ω<sub>0</sub></th><th>ω<sub>${half - 1}</sub></th><th>attention factor</th></tr></thead><tbody>${rows.join('')}</tbody>`;

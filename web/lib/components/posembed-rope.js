@@ -1,162 +1,215 @@
-// <posembed-rope head-dim="64" base="10000" layout="half" pairs="4">: how RoPE turns each 2-D pair of a vector
-// as the position moves. Each dial is one pair; its hand is where the package's applyRope puts the unit
-// vector (1, 0) of that pair at the current position. Animated; Space pauses, arrow keys step.
-import { BASE_STYLE, adoptStyles, define, numberAttribute, onHost, posembed, whenVisible } from './shared.js';
+// <posembed-rope head-dim="64" base="10000" layout="half" pairs="4">: how RoPE turns each 2-D pair of a query as
+// the position moves. A strip shows which dimensions pair up in the layout; each dial is one pair, its hand where
+// the package's applyRope puts that pair's unit vector (1, 0) at the current position. With scaling (linear,
+// dynamic, llama3, yarn; factor, original-max-positions) the hands turn as the scaled model's do, and a grey hand
+// shows the unscaled angle. Animated unless the reader asks for reduced motion; Space pauses, arrow keys step.
+// Attributes: head-dim, base, layout (half | interleaved), pairs, position, speed (positions a second), scaling,
+// factor, original-max-positions, and the rules' own: sequence-length (dynamic), low-freq-factor and
+// high-freq-factor (llama3), beta-fast and beta-slow (yarn).
+import { SERIES_COLOURS, formatValue } from './figure.js';
+import { BASE_STYLE, LazyElement, adoptStyles, define, numberAttribute, onHost, posembed } from './shared.js';
 
 const STYLE = `
-  .controls { display: flex; gap: 0.75rem; align-items: center; font-size: 0.85rem; }
+  .controls { display: flex; flex-wrap: wrap; gap: 0.5rem 0.75rem; align-items: center; font-size: 0.85rem; margin: 0.3rem 0; }
   button { font: inherit; padding: 0.2rem 0.7rem; border-radius: 4px; border: 1px solid var(--posembed-border, #d4d9df);
            background: var(--posembed-button, #fff); color: inherit; cursor: pointer; }
+  .dials { display: flex; flex-wrap: wrap; gap: 0.5rem; }
+  .dials:focus-visible { outline: 3px solid var(--posembed-accent, #1f5fbf); outline-offset: 3px; }
+  .dims { display: block; max-width: 100%; height: auto; margin: 0.3rem 0; }
+  svg text { font-size: 11px; fill: var(--posembed-ink, #1d232a); }
 `;
-const DIAL = 96;
-// Wavelengths from 6.28 to millions, short enough for a dial's width: 6.28, 112, 2.65K, 4.71M.
+const DIAL = 150;
+const RADIUS = 52;
+const SVG = 'http://www.w3.org/2000/svg';
 const WAVELENGTH = new Intl.NumberFormat('en', { notation: 'compact', maximumSignificantDigits: 3 });
+const SCALING_PARAMETERS = {
+  dynamic: [['sequence-length', 'sequenceLength']],
+  llama3: [['low-freq-factor', 'lowFreqFactor'], ['high-freq-factor', 'highFreqFactor']],
+  yarn: [['beta-fast', 'betaFast'], ['beta-slow', 'betaSlow']],
+};
+const reducedMotion = () => globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
-export class PosembedRope extends HTMLElement {
-  static observedAttributes = ['head-dim', 'base', 'layout', 'pairs', 'position', 'speed'];
-  #started = false;
-  #stopWaiting = null;
-  #frame = 0;
+function svg(tag, attributes = {}, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+export class PosembedRope extends LazyElement {
+  static observedAttributes = ['head-dim', 'base', 'layout', 'pairs', 'position', 'speed', 'scaling', 'factor', 'original-max-positions',
+    ...Object.values(SCALING_PARAMETERS).flat().map(([attribute]) => attribute)];
   #timer = 0;
   #position = 0;
-  #playing = true;
-  #pe = null;
+  #playing = !reducedMotion();
 
   constructor() {
     super();
     const root = this.attachShadow({ mode: 'open' });
     adoptStyles(root, BASE_STYLE, STYLE);
     root.innerHTML = `<p class="caption"></p>
-      <canvas tabindex="0" role="img"></canvas>
-      <div class="controls"><button type="button" aria-pressed="false">Pause</button><span class="readout" aria-live="off"></span></div>
+      <svg class="dims" role="img"></svg>
+      <div class="dials" tabindex="0" role="img"></div>
+      <div class="controls"><button type="button" class="play"></button>
+        <button type="button" class="back">−1 position</button>
+        <button type="button" class="forward">+1 position</button></div>
+      <p class="readout" aria-live="off"></p>
       <p class="error" role="alert" hidden></p>`;
-    this.canvas = root.querySelector('canvas');
-    this.button = root.querySelector('button');
+    this.button = root.querySelector('.play');
+    this.dials = root.querySelector('.dials');
     this.button.addEventListener('click', () => this.#toggle());
-    this.canvas.addEventListener('keydown', (event) => {
+    root.querySelector('.back').addEventListener('click', () => this.#step(-1));
+    root.querySelector('.forward').addEventListener('click', () => this.#step(1));
+    this.dials.addEventListener('keydown', (event) => {
       if (event.key === ' ') this.#toggle();
-      else if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') this.#step(event.key === 'ArrowRight' ? 1 : -1);
+      else if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') this.#step(event.key === 'ArrowRight' ? 1 : -1, true);
       else return;
       event.preventDefault();
     });
-  }
-
-  connectedCallback() {
-    this.#stopWaiting = whenVisible(this, async () => {
-      this.#pe = await posembed();
-      this.#started = true;
-      this.#position = numberAttribute(this, 'position', 0);
-      this.#schedule();
-    });
-  }
-
-  disconnectedCallback() {
-    this.#stopWaiting?.();
-    clearTimeout(this.#timer);
-    cancelAnimationFrame(this.#frame);
-    this.#started = false;
+    this.#label();
   }
 
   attributeChangedCallback(name) {
-    if (!this.#started) return;
     if (name === 'position') this.#position = numberAttribute(this, 'position', 0);
-    this.draw();
+    super.attributeChangedCallback();
+  }
+
+  released() {
+    clearTimeout(this.#timer);
+    this.#timer = 0;
   }
 
   get playing() {
     return this.#playing;
   }
 
-  #toggle() {
-    this.#playing = !this.#playing;
-    clearTimeout(this.#timer);
-    cancelAnimationFrame(this.#frame);
+  #label() {
     this.button.textContent = this.#playing ? 'Pause' : 'Play';
     this.button.setAttribute('aria-pressed', String(!this.#playing));
-    if (this.#playing) this.#schedule();
   }
 
-  #step(delta) {
-    this.#position = Math.max(0, this.#position + delta);
-    this.draw();
-  }
-
-  #schedule() {
+  #toggle() {
+    this.#playing = !this.#playing;
+    this.#label();
     clearTimeout(this.#timer);
-    this.draw();
-    if (!this.#playing) return;
+    if (this.#playing) this.#tick();
+  }
+
+  #step(delta, spoken = false) {
+    this.#position = Math.max(0, this.#position + delta);
+    this.render(spoken);
+  }
+
+  #tick() {
+    clearTimeout(this.#timer);
+    if (!this.#playing || !this.isConnected) return;
     this.#timer = setTimeout(() => {
-      this.#frame = requestAnimationFrame(() => {
-        this.#position += 1;
-        this.#schedule();
-      });
+      this.#position += 1;
+      this.render().then(() => this.#tick());
     }, 1000 / numberAttribute(this, 'speed', 4));
   }
 
   // The pair indices shown: spread over the frequencies, fastest first.
   #pairs(half) {
-    const count = Math.min(half, numberAttribute(this, 'pairs', 4));
+    const count = Math.max(1, Math.min(half, numberAttribute(this, 'pairs', 4)));
     return Array.from({ length: count }, (_, k) => Math.round((k * (half - 1)) / Math.max(count - 1, 1)));
   }
 
-  async draw() {
+  // The scaling object of the attributes: each rule takes the parameters it names (see pe.ropeInvFreq).
+  #scaling() {
+    const type = this.getAttribute('scaling');
+    if (!type || type === 'default') return undefined;
+    const scaling = { type, factor: numberAttribute(this, 'factor', 2) };
+    if (type === 'linear') return scaling;
+    scaling.originalMaxPositions = numberAttribute(this, 'original-max-positions', 4096);
+    for (const [attribute, key] of SCALING_PARAMETERS[type] ?? []) if (this.hasAttribute(attribute)) scaling[key] = numberAttribute(this, attribute);
+    return scaling;
+  }
+
+  // The angle of every pair at the current position, with and without the scaling, from applyRope.
+  async #angles(pe, headDim, base, layout, scaling) {
+    const half = headDim / 2;
+    const x = new Float32Array(headDim);
+    for (let i = 0; i < half; i++) x[layout === 'half' ? i : 2 * i] = 1;
+    const at = async (withScaling) => {
+      const rotated = await onHost(pe.applyRope({ data: x, shape: [1, headDim] }, { positions: [this.#position], base, layout, scaling: withScaling }));
+      return Array.from({ length: half }, (_, i) => {
+        const [a, b] = layout === 'half' ? [i, i + half] : [2 * i, 2 * i + 1];
+        return Math.atan2(rotated.data[b], rotated.data[a]);
+      });
+    };
+    return { scaled: await at(scaling), plain: scaling ? await at(undefined) : null };
+  }
+
+  async render(spoken = false) {
+    const generation = ++this.generation;
     const root = this.shadowRoot;
     const errorBox = root.querySelector('.error');
     try {
+      const pe = await posembed();
       const headDim = numberAttribute(this, 'head-dim', 64);
       const base = numberAttribute(this, 'base', 10000);
-      const layout = this.getAttribute('layout') ?? 'half';
+      const layout = this.getAttribute('layout') === 'interleaved' ? 'interleaved' : 'half';
+      const scaling = this.#scaling();
+      const { invFreq } = pe.ropeInvFreq({ headDim, base, scaling });
       const half = headDim / 2;
       const pairs = this.#pairs(half);
-      // x: the first member of every pair set to 1, the second to 0.
-      const x = new Float32Array(headDim);
-      for (let i = 0; i < half; i++) x[layout === 'half' ? i : 2 * i] = 1;
-      const rotated = await onHost(this.#pe.applyRope({ data: x, shape: [1, headDim] }, { positions: [this.#position], base, layout }));
-      const { invFreq } = this.#pe.ropeInvFreq({ headDim, base });
-      const context = this.canvas.getContext('2d');
-      const ratio = globalThis.devicePixelRatio || 1;
-      this.canvas.width = pairs.length * DIAL * ratio;
-      this.canvas.height = DIAL * ratio;
-      this.canvas.style.width = `${pairs.length * DIAL}px`;
-      this.canvas.style.height = `${DIAL}px`;
-      context.setTransform(ratio, 0, 0, ratio, 0, 0);
-      context.clearRect(0, 0, pairs.length * DIAL, DIAL);
-      const style = getComputedStyle(this);
-      const ink = style.getPropertyValue('--posembed-ink').trim() || '#1d232a';
-      const accent = style.getPropertyValue('--posembed-accent').trim() || '#1f5fbf';
-      pairs.forEach((pair, k) => {
-        const [a, b] = layout === 'half' ? [pair, pair + half] : [2 * pair, 2 * pair + 1];
-        const cx = k * DIAL + DIAL / 2;
-        const cy = DIAL / 2 - 8;
-        const r = DIAL / 2 - 22;  // room below for two lines of label
-        context.strokeStyle = ink;
-        context.globalAlpha = 0.3;
-        context.beginPath();
-        context.arc(cx, cy, r, 0, 2 * Math.PI);
-        context.stroke();
-        context.globalAlpha = 1;
-        context.strokeStyle = accent;
-        context.lineWidth = 3;
-        context.beginPath();
-        context.moveTo(cx, cy);
-        context.lineTo(cx + r * rotated.data[a], cy - r * rotated.data[b]);
-        context.stroke();
-        context.lineWidth = 1;
-        context.fillStyle = ink;
-        context.font = '11px system-ui, sans-serif';
-        context.textAlign = 'center';
-        context.fillText(`pair ${pair}`, cx, DIAL - 15);
-        context.fillText(`λ = ${WAVELENGTH.format(2 * Math.PI / invFreq.data[pair])}`, cx, DIAL - 2);
-      });
-      root.querySelector('.caption').textContent = `RoPE (${layout === 'half' ? 'GPT-NeoX/LLaMA halves' : 'GPT-J pairs'}), head dim ${headDim}, base ${base}`;
-      root.querySelector('.readout').textContent = `position ${this.#position}`;
-      this.canvas.setAttribute('aria-label', `Rotation of ${pairs.length} pairs at position ${this.#position}; Space pauses, arrow keys step.`);
+      const { scaled, plain } = await this.#angles(pe, headDim, base, layout, scaling);
+      if (generation !== this.generation) return;
+      const colourOf = new Map(pairs.map((pair, k) => [pair, SERIES_COLOURS[k % SERIES_COLOURS.length]]));
+      this.#drawDimensions(headDim, layout, colourOf);
+      this.dials.replaceChildren(...pairs.map((pair) => this.#dial(pair, layout, half, scaled[pair], plain?.[pair], invFreq.data[pair], colourOf.get(pair))));
+      const layoutName = layout === 'half' ? 'halves (GPT-NeoX, LLaMA): dimension i pairs with i + d/2' : 'pairs (GPT-J): dimension 2i pairs with 2i + 1';
+      root.querySelector('.caption').textContent = `RoPE, ${layoutName}; head dim ${headDim}, base ${base}${scaling ? `, ${scaling.type} scaling ×${scaling.factor} (grey: unscaled)` : ''}. `
+        + 'Each pair turns by the position times its own rate: the first spins, the last barely moves.';
+      const readout = root.querySelector('.readout');
+      readout.setAttribute('aria-live', spoken ? 'polite' : 'off');
+      readout.textContent = `position ${this.#position}: ${pairs.map((pair) => `pair ${pair} at ${formatValue((scaled[pair] * 180) / Math.PI)}°`).join(', ')}`;
+      this.dials.setAttribute('aria-label', `Dials of ${pairs.length} pairs at position ${this.#position}. Space plays or pauses, the arrow keys step.`);
       this.dataset.position = String(this.#position);
+      this.dataset.rendered = String(generation);
       errorBox.hidden = true;
+      if (!this.#timer && this.#playing) this.#tick();
     } catch (error) {
       errorBox.textContent = error.message;
       errorBox.hidden = false;
     }
+  }
+
+  // One cell per dimension of the head, numbered by the pair it belongs to; the shown pairs in their dial's colour.
+  #drawDimensions(headDim, layout, colourOf) {
+    const strip = this.shadowRoot.querySelector('.dims');
+    const perRow = Math.min(headDim, 32);
+    const cell = 18;
+    const rows = Math.ceil(headDim / perRow);
+    strip.setAttribute('viewBox', `0 0 ${perRow * cell + 90} ${rows * cell + 4}`);
+    strip.setAttribute('width', String(perRow * cell + 90));
+    strip.setAttribute('aria-label', `The ${headDim} dimensions of a head, each numbered by its pair: ${layout === 'half' ? 'dimension i pairs with i + ' + headDim / 2 : 'neighbours pair'}.`);
+    strip.replaceChildren(svg('text', { x: 0, y: 13 }, 'dimension →'));
+    for (let d = 0; d < headDim; d++) {
+      const pair = layout === 'half' ? d % (headDim / 2) : Math.floor(d / 2);
+      const x = 86 + (d % perRow) * cell;
+      const y = 2 + Math.floor(d / perRow) * cell;
+      const colour = colourOf.get(pair);
+      strip.append(svg('rect', { x, y, width: cell - 2, height: cell - 2, fill: colour ?? '#eef0f3', stroke: '#c0c6cc' }));
+      if (headDim <= 64 || colour) strip.append(svg('text', { x: x + (cell - 2) / 2, y: y + 12, 'text-anchor': 'middle', fill: colour ? '#fff' : '#5b6672' }, String(pair)));
+    }
+  }
+
+  #dial(pair, layout, half, angle, plainAngle, rate, colour) {
+    const [a, b] = layout === 'half' ? [pair, pair + half] : [2 * pair, 2 * pair + 1];
+    const cx = DIAL / 2;
+    const cy = RADIUS + 8;
+    const dial = svg('svg', { width: DIAL, height: DIAL + 20, viewBox: `0 0 ${DIAL} ${DIAL + 20}`, 'aria-hidden': 'true' });
+    dial.append(svg('circle', { cx, cy, r: RADIUS, fill: 'none', stroke: '#c0c6cc' }));
+    dial.append(svg('line', { x1: cx - RADIUS, x2: cx + RADIUS, y1: cy, y2: cy, stroke: '#e3e6ea' }));
+    dial.append(svg('line', { x1: cx, x2: cx, y1: cy - RADIUS, y2: cy + RADIUS, stroke: '#e3e6ea' }));
+    const hand = (theta, attributes) => svg('line', { x1: cx, y1: cy, x2: cx + RADIUS * Math.cos(theta), y2: cy - RADIUS * Math.sin(theta), 'stroke-linecap': 'round', ...attributes });
+    if (plainAngle !== undefined) dial.append(hand(plainAngle, { stroke: '#9aa3ad', 'stroke-width': 3, 'stroke-dasharray': '5 3' }));
+    dial.append(hand(angle, { stroke: colour, 'stroke-width': 4 }));
+    const lines = [`pair ${pair}: dims ${a} & ${b}`, `${formatValue(rate)} rad per position`, `wavelength ${WAVELENGTH.format((2 * Math.PI) / rate)}`];
+    lines.forEach((text, k) => dial.append(svg('text', { x: cx, y: 2 * RADIUS + 28 + 14 * k, 'text-anchor': 'middle' }, text)));
+    return dial;
   }
 }
 
