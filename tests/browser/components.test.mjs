@@ -281,16 +281,17 @@ describe('ALiBi and T5 page', () => {
       const canvas = document.querySelector('#alibi').shadowRoot.querySelector('canvas');
       return Array.from(canvas.getContext('2d').getImageData(canvas.width - 1, 0, 1, 1).data.slice(0, 3)).some((v) => v > 0);
     });
-    // Each head over its own range: the farthest cell has the same colour in every head. With one colour scale,
-    // the heads with smaller slopes are lighter there (ALiBi's ramp: farther is more negative, darker in viridis).
+    // One colour scale by default: the heads with smaller slopes are lighter at the farthest cell (ALiBi's ramp:
+    // farther is more negative, darker in viridis). Each head over its own range: the same colour in every head.
     const corners = () => page.evaluate(() => Array.from(document.querySelector('#alibi').shadowRoot.querySelectorAll('canvas'),
       (canvas) => Array.from(canvas.getContext('2d').getImageData(canvas.width - 1, 0, 1, 1).data.slice(0, 3))));
+    assert.match(await page.locator('#alibi').evaluate((el) => el.shadowRoot.querySelector('.caption').textContent), /One colour scale for all heads\.$/);
+    const shared = await corners();
+    await page.uncheck('#alibi-controls [name="shared"]');
+    await page.waitForFunction(() => document.querySelector('#alibi').shadowRoot.querySelector('.caption').textContent.endsWith('Each head coloured over its own range.'));
     const perHead = await corners();
     assert.deepEqual(perHead[1], perHead[0]);
     assert.deepEqual(perHead[2], perHead[0]);
-    await page.check('#alibi-controls [name="shared"]');
-    await page.waitForFunction(() => document.querySelector('#alibi').shadowRoot.querySelector('.caption').textContent.endsWith('one colour scale for all heads'));
-    const shared = await corners();
     const lightness = (rgb) => rgb[0] + rgb[1] + rgb[2];
     const slopes = pe.alibiSlopes(3).data;  // 1/16, 1/256, 1/4: three heads are not a plain geometric series
     const [steep, middle, shallow] = [0, 1, 2].sort((a, b) => slopes[b] - slopes[a]);

@@ -1,7 +1,9 @@
 // The ALiBi and T5 page's controls: they set the components' attributes, and plot the T5 bucket function.
 import { load } from 'posembed';
+import { Figure } from 'posembed/components';
 
 const pe = await load({ backend: 'auto' });
+const bucketFigure = new Figure(document.querySelector('#t5-figure'), { label: 'The T5 bucket of each relative position' });
 const alibiForm = document.querySelector('#alibi-controls');
 const t5Form = document.querySelector('#t5-controls');
 
@@ -11,7 +13,7 @@ function updateAlibi() {
   alibi.setAttribute('heads', String(f.get('heads')));
   alibi.setAttribute('length', String(f.get('length')));
   alibi.toggleAttribute('causal', f.get('causal') === 'on');
-  alibi.toggleAttribute('shared-scale', f.get('shared') === 'on');
+  alibi.setAttribute('scale', f.get('shared') === 'on' ? 'shared' : 'per-head');
 }
 
 function plotBuckets() {
@@ -28,25 +30,10 @@ function plotBuckets() {
     return;
   }
   errorBox.hidden = true;
-  const canvas = document.querySelector('#t5-plot');
-  const context = canvas.getContext('2d');
-  context.clearRect(0, 0, canvas.width, canvas.height);
-  const x = (r) => 40 + ((r + span) / (2 * span)) * (canvas.width - 60);
-  const y = (b) => canvas.height - 30 - (b / Math.max(options.numBuckets - 1, 1)) * (canvas.height - 50);
-  context.strokeStyle = '#d4d9df';
-  context.beginPath();
-  context.moveTo(x(0), 10);
-  context.lineTo(x(0), canvas.height - 30);
-  context.stroke();
-  context.strokeStyle = '#1f5fbf';
-  context.lineWidth = 2;
-  context.beginPath();
-  buckets.forEach((b, i) => (i ? context.lineTo(x(i - span), y(b)) : context.moveTo(x(-span), y(b))));
-  context.stroke();
-  context.fillStyle = '#1d232a';
-  context.font = '12px system-ui, sans-serif';
-  context.fillText(`key − query = −${span}`, 40, canvas.height - 10);
-  context.fillText(`+${span}`, canvas.width - 50, canvas.height - 10);
+  const relative = Array.from({ length: 2 * span + 1 }, (_, i) => i - span);
+  bucketFigure.lines([{ label: 'bucket', x: relative, y: Array.from(buckets) }], { x: { label: 'key − query (relative position)' }, y: { label: 'bucket' } });
+  bucketFigure.caption = `Distances below ${options.bidirectional ? options.numBuckets / 4 : options.numBuckets / 2} each get their own bucket; farther ones share buckets that widen `
+    + `logarithmically, and every distance past ${options.maxDistance} falls in the last.${options.bidirectional ? ' Keys before and after the query use separate halves.' : ' Keys after the query all share bucket 0.'}`;
   document.querySelector('#t5-readout').textContent = `bucket(−1) = ${buckets[span - 1]}, bucket(0) = ${buckets[span]}, bucket(+1) = ${buckets[span + 1]}, `
     + `bucket(±${span}) = ${buckets[0]}, ${buckets[2 * span]}`;
   const matrix = document.querySelector('#t5-buckets');

@@ -82,6 +82,26 @@ function categoryTicks(n, length, name, across) {
   return ticks(0, n - 1, Math.max(2, Math.floor(length / Math.max(50, room * 2)))).filter((t) => Number.isInteger(t));
 }
 
+// A colour bar for a colormap over its range, width px long, with ticks and the colours in words. colour: { label,
+// missing: what a NaN cell means (default 'masked') }; hasMissing adds "black = …".
+export function colourBar(map, name, width, { label, missing = 'masked' } = {}, hasMissing = false) {
+  const id = `pe-ramp-${Math.random().toString(36).slice(2)}`;
+  const holder = element('div', { class: 'pe-colourbar' });
+  const svg = create('svg').attr('width', width + 24).attr('height', 34).attr('role', 'img')
+    .attr('aria-label', `Colour scale from ${formatValue(map.low)} to ${formatValue(map.low + map.span)}: ${colourWords(name)}`);
+  const gradient = svg.append('defs').append('linearGradient').attr('id', id);
+  for (let i = 0; i <= 16; i++) {
+    gradient.append('stop').attr('offset', `${(i / 16) * 100}%`).attr('stop-color', map.css(map.low + (map.span * i) / 16));
+  }
+  const g = svg.append('g').attr('transform', 'translate(12,0)');
+  g.append('rect').attr('width', width).attr('height', 12).attr('fill', `url(#${id})`).attr('stroke', '#0004');
+  const scale = scaleLinear().domain([map.low, map.low + map.span]).range([0, width]);
+  g.append('g').attr('transform', 'translate(0,12)').call(axisBottom(scale).ticks(Math.max(2, Math.floor(width / 60))));
+  holder.append(svg.node(), element('span', {}, `${label ? `${label}: ` : ''}${colourWords(name)}${hasMissing ? `; black = ${missing}` : ''}`));
+  return holder;
+}
+
+
 // A figure: <figure> with a title, the plot (focusable, named, with a keyboard cursor), a colour bar or legend,
 // the readout, an error line and the caption. Draw with heatmap(), lines(), points() or bars(); each redraws
 // the whole figure, and the layout follows the width it is given (a phone's too).
@@ -305,22 +325,8 @@ export class Figure {
     return map;
   }
 
-  // colour: { label, missing: what a NaN cell means (default 'masked') }.
-  #colourBar(map, name, width, { label, missing = 'masked' } = {}, hasMissing = false) {
-    const id = `pe-ramp-${Math.random().toString(36).slice(2)}`;
-    const holder = element('div', { class: 'pe-colourbar' });
-    const svg = create('svg').attr('width', width + 24).attr('height', 34).attr('role', 'img')
-      .attr('aria-label', `Colour scale from ${formatValue(map.low)} to ${formatValue(map.low + map.span)}: ${colourWords(name)}`);
-    const gradient = svg.append('defs').append('linearGradient').attr('id', id);
-    for (let i = 0; i <= 16; i++) {
-      gradient.append('stop').attr('offset', `${(i / 16) * 100}%`).attr('stop-color', map.css(map.low + (map.span * i) / 16));
-    }
-    const g = svg.append('g').attr('transform', 'translate(12,0)');
-    g.append('rect').attr('width', width).attr('height', 12).attr('fill', `url(#${id})`).attr('stroke', '#0004');
-    const scale = scaleLinear().domain([map.low, map.low + map.span]).range([0, width]);
-    g.append('g').attr('transform', 'translate(0,12)').call(axisBottom(scale).ticks(Math.max(2, Math.floor(width / 60))));
-    holder.append(svg.node(), element('span', {}, `${label ? `${label}: ` : ''}${colourWords(name)}${hasMissing ? `; black = ${missing}` : ''}`));
-    this.legendBox.append(holder);
+  #colourBar(map, name, width, colour, hasMissing) {
+    this.legendBox.append(colourBar(map, name, width, colour, hasMissing));
   }
 
   #swatches(items) {

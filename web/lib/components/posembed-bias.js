@@ -1,23 +1,56 @@
-// <posembed-bias kind="alibi" heads="8" length="32" causal>: one small heatmap per head, side by side, each
-// coloured over its own range (its shape), or with shared-scale over all heads' (how the heads compare: ALiBi's
-// slopes). kind="t5" draws the bias a [buckets, heads] table gives (the table is seeded, as an untrained model's).
-import { drawHeatmap, valueRange } from './heatmap.js';
+// <posembed-bias kind="alibi" heads="8" length="32" causal>: one small heatmap per head (query by key), all on one
+// colour scale, so the heads can be compared (ALiBi's slopes); scale="per-head" colours each over its own range
+// (its shape). kind="t5" draws the bias a [buckets, heads] table gives: the table is random (untrained), and says so.
+// Attributes: kind, heads, length, causal, buckets, max-distance, seed (t5), colormap, scale, caption, axes, legend.
+import { colormap as colourScale, valueRange } from '../colormap.js';
+import { Figure, colourBar } from './figure.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, numberAttribute, onHost, posembed } from './shared.js';
 
 const STYLE = `
-  .heads { display: flex; flex-wrap: wrap; gap: 0.5rem; }
-  figure { margin: 0; }
-  figcaption { font-size: 0.75rem; color: var(--posembed-muted, #5b6672); text-align: center; }
+  .heads { display: grid; grid-template-columns: repeat(auto-fill, minmax(170px, 1fr)); gap: 0 0.75rem; }
+  .heads .pe-figure { margin: 0.25rem 0; }
 `;
 
 export class PosembedBias extends LazyElement {
-  static observedAttributes = ['kind', 'heads', 'length', 'causal', 'buckets', 'max-distance', 'seed', 'colormap', 'shared-scale'];
+  static observedAttributes = ['kind', 'heads', 'length', 'causal', 'buckets', 'max-distance', 'seed', 'colormap', 'scale', 'caption',
+    'axes', 'legend'];
+  #figures = [];
 
   constructor() {
     super();
     const root = this.attachShadow({ mode: 'open' });
     adoptStyles(root, BASE_STYLE, STYLE);
-    root.innerHTML = '<p class="caption"></p><div class="heads" role="group"></div><p class="error" role="alert" hidden></p>';
+    root.innerHTML = '<p class="caption"></p><div class="heads"></div><div class="shared-legend"></div><p class="error" role="alert" hidden></p>';
+  }
+
+  // The bias of every head, [heads, length, length] (masked cells NaN), and what it shows.
+  async #bias(pe, kind, heads, length) {
+    if (kind === 'alibi') {
+      const causal = this.hasAttribute('causal');
+      const bias = await onHost(pe.alibiBias({ numHeads: heads, keyLength: length, causal }));
+      const slopes = Array.from(pe.alibiSlopes(heads).data);
+      return {
+        data: bias.data.map((v) => (v === -Infinity ? NaN : v)),
+        title: (h) => `head ${h} · slope ${slopes[h].toPrecision(3)}`,
+        caption: `ALiBi, ${heads} heads${causal ? ', causal (black: a key after the query, masked)' : ''}: each head subtracts its slope times the distance between query and key. `
+          + 'Steep heads look only nearby; shallow ones far back.',
+      };
+    }
+    if (kind === 't5') {
+      const numBuckets = numberAttribute(this, 'buckets', 32);
+      const seed = numberAttribute(this, 'seed', 0);
+      // A seeded [numBuckets, heads] table, read from a seeded learned-positions table of that shape.
+      const table = pe.learnedPositions({ maxLength: numBuckets, dModel: heads, init: { std: 1, seed } });
+      const weights = table.weights;
+      table.dispose();
+      const bias = await onHost(pe.t5Bias(weights, { queryLength: length, keyLength: length, numBuckets, maxDistance: numberAttribute(this, 'max-distance', 128) }));
+      return {
+        data: bias.data,
+        title: (h) => `head ${h}`,
+        caption: `T5 relative bias, ${heads} heads, ${numBuckets} buckets, from an untrained (random) table (seed ${seed}): every cell at the same distance gets its bucket's value, so each diagonal is one colour.`,
+      };
+    }
+    throw new RangeError(`kind must be 'alibi' or 't5', got '${kind}'`);
   }
 
   async render() {
@@ -29,48 +62,31 @@ export class PosembedBias extends LazyElement {
       const kind = this.getAttribute('kind') ?? 'alibi';
       const heads = numberAttribute(this, 'heads', 8);
       const length = numberAttribute(this, 'length', 32);
-      let bias;
-      let caption;
-      if (kind === 'alibi') {
-        const causal = this.hasAttribute('causal');
-        bias = await onHost(pe.alibiBias({ numHeads: heads, keyLength: length, causal }));
-        const slopes = pe.alibiSlopes(heads).data;
-        caption = `ALiBi, ${heads} heads${causal ? ', causal' : ''}: slopes ${Array.from(slopes, (s) => s.toPrecision(3)).join(', ')}`;
-      } else if (kind === 't5') {
-        const numBuckets = numberAttribute(this, 'buckets', 32);
-        const seed = numberAttribute(this, 'seed', 0);
-        // A seeded [numBuckets, heads] table, read from a seeded learned-positions table of that shape.
-        const table = pe.learnedPositions({ maxLength: numBuckets, dModel: heads, init: { std: 1, seed } });
-        const weights = table.weights;
-        table.dispose();
-        bias = await onHost(pe.t5Bias(weights, { queryLength: length, keyLength: length, maxDistance: numberAttribute(this, 'max-distance', 128) }));
-        caption = `T5 relative bias, ${heads} heads, ${numBuckets} buckets (seeded table ${seed})`;
-      } else {
-        throw new RangeError(`kind must be 'alibi' or 't5', got '${kind}'`);
-      }
+      const { data, title, caption } = await this.#bias(pe, kind, heads, length);
       if (generation !== this.generation) return;
-      const shared = this.hasAttribute('shared-scale');
-      const sharedRange = shared ? valueRange(bias.data.filter(Number.isFinite)) : null;
-      const figures = [];
-      for (let h = 0; h < heads; h++) {
-        const data = bias.data.subarray(h * length * length, (h + 1) * length * length).map((v) => (v === -Infinity ? NaN : v));
-        const canvas = document.createElement('canvas');
-        drawHeatmap(canvas, { data, shape: [length, length] }, { colormap: this.getAttribute('colormap') ?? 'viridis', range: sharedRange ?? valueRange(data.filter(Number.isFinite)) });
-        const cell = Math.max(1, Math.floor(128 / length));
-        canvas.style.width = `${length * cell}px`;
-        canvas.style.height = `${length * cell}px`;
-        canvas.setAttribute('role', 'img');
-        canvas.tabIndex = 0;  // each head can be reached and announced by keyboard
-        canvas.setAttribute('aria-label', `head ${h}: bias by query (rows) and key (columns)`);
-        canvas.dataset.head = String(h);
-        const figure = document.createElement('figure');
-        const label = document.createElement('figcaption');
-        label.textContent = `head ${h}`;
-        figure.append(canvas, label);
-        figures.push(figure);
+      const perHead = this.getAttribute('scale') === 'per-head';
+      const name = this.getAttribute('colormap') ?? 'viridis';
+      const shared = valueRange(data.filter(Number.isFinite));
+      const axes = this.getAttribute('axes') !== 'false';
+      const legend = this.getAttribute('legend') !== 'false';
+      const container = root.querySelector('.heads');
+      if (this.#figures.length !== heads) {
+        container.replaceChildren();
+        this.#figures = Array.from({ length: heads }, () => new Figure(container, { label: 'head', maxHeight: 200 }));
       }
-      root.querySelector('.heads').replaceChildren(...figures);
-      root.querySelector('.caption').textContent = `${caption}; ${shared ? 'one colour scale for all heads' : 'each head coloured over its own range'}`;
+      const missing = data.some(Number.isNaN);
+      this.#figures.forEach((figure, h) => {
+        const head = data.subarray(h * length * length, (h + 1) * length * length);
+        Object.assign(figure, { axes, legend: legend && perHead, label: `${title(h)}: bias by query and key` });
+        figure.title = title(h);
+        figure.heatmap({ data: head, shape: [length, length] }, {
+          colormap: name, range: perHead ? valueRange(head.filter(Number.isFinite)) : shared,
+          x: { label: 'key' }, y: { label: 'query' }, colour: { label: 'bias' },
+        });
+      });
+      root.querySelector('.shared-legend').replaceChildren(...(legend && !perHead ? [colourBar(colourScale(name, shared), name, 320, { label: 'bias, all heads' }, missing)] : []));
+      root.querySelector('.caption').textContent = this.getAttribute('caption')
+        ?? `${caption} ${perHead ? 'Each head coloured over its own range.' : 'One colour scale for all heads.'}`;
       errorBox.hidden = true;
       this.dataset.rendered = String(generation);
     } catch (error) {
