@@ -189,9 +189,9 @@ describe('patches and learned pages', () => {
 
   it('patches: the chosen patch is the most similar to itself, keys move it, the cls token shifts the table', async () => {
     const { page, problems } = await site.open('patches.html');
-    const pixel = (x, y) => page.evaluate(([px, py]) => Array.from(document.querySelector('#patches').getContext('2d').getImageData(px, py, 1, 1).data.slice(0, 3)), [x, y]);
+    const pixel = (x, y) => page.evaluate(([px, py]) => Array.from(document.querySelector('#patches-figure canvas').getContext('2d').getImageData(px, py, 1, 1).data.slice(0, 3)), [x, y]);
     assert.deepEqual(await pixel(4, 3), rgb(interpolateViridis(1)));
-    await page.focus('#patches');
+    await page.focus('#patches-figure .pe-plot');
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction(() => document.querySelector('#patch-readout').textContent.startsWith('patch (row 3, column 5)'));
     assert.deepEqual(await pixel(5, 3), rgb(interpolateViridis(1)));

@@ -1,6 +1,6 @@
 // The benchmark page: the shared benchmark cases, at sizes a page can run, timed in this browser.
 import { load } from 'posembed';
-import { valueRange } from 'posembed/components';
+import { Figure } from 'posembed/components';
 import { alibiCase, fusedCase, lookupCase, maxError, ropeCase, sampledIndices, similarityCase, sinusoidalCase } from '../../scripts/bench/cases.mjs';
 
 // Each size's cases, made when run; `only`: the implementations worth timing at that size.
@@ -20,6 +20,7 @@ const SIZES = {
 };
 const COLOURS = { 'posembed wasm SIMD': '#1f5fbf', 'posembed wasm threads': '#5e3c99', 'posembed wasm scalar': '#92c5de', 'posembed WebGPU': '#1b7837', 'plain JS': '#b2182b' };
 const form = document.querySelector('#bench-controls');
+const figure = new Figure(document.querySelector('#bench-figure'), { label: 'Median time of each implementation per case, log scale' });
 const status = document.querySelector('#bench-status');
 const engines = { 'posembed wasm SIMD': await load({ simd: true }), 'posembed wasm scalar': await load({ simd: false }) };
 // This site is served cross-origin isolated: threads where the browser has more than one core.
@@ -55,32 +56,22 @@ function posembedRunner(pe, c, context) {
   };
 }
 
+// Median times as bars on a log scale, grouped by case, one colour per implementation.
 function plot(results) {
-  const canvas = document.querySelector('#bench-plot');
-  const context = canvas.getContext('2d');
-  context.clearRect(0, 0, canvas.width, canvas.height);
   const names = Object.keys(COLOURS).filter((name) => results.some((r) => r.times[name] !== undefined));
-  const all = results.flatMap((r) => Object.values(r.times)).filter((t) => t > 0);
-  const range = valueRange(all);
-  const [low, high] = [Math.log10(range.min) - 0.2, Math.log10(range.max) + 0.2];
-  const group = (canvas.width - 40) / results.length;
-  const bar = (group - 16) / names.length;
-  context.font = '11px system-ui, sans-serif';
-  results.forEach((r, g) => {
-    names.forEach((name, k) => {
-      const t = r.times[name];
-      if (t === undefined) return;
-      const h = ((Math.log10(Math.max(t, 1e-3)) - low) / (high - low)) * (canvas.height - 60);
-      context.fillStyle = COLOURS[name];
-      context.fillRect(30 + g * group + k * bar, canvas.height - 40 - h, bar - 2, h);
-    });
-    context.fillStyle = '#1d232a';
-    context.fillText(r.name.split(' [')[0], 30 + g * group, canvas.height - 24);
+  const bars = [];
+  const firsts = [];
+  for (const r of results) {
+    firsts.push(bars.length);
+    for (const name of names) {
+      if (r.times[name] !== undefined) bars.push({ label: r.name.split(' [')[0], value: Math.max(r.times[name], 1e-3), group: name, implementation: name, full: r.name });
+    }
+  }
+  figure.bars(bars, {
+    groups: names.map((name) => ({ name, colour: COLOURS[name] })), x: { label: 'case', ticks: firsts }, y: { label: 'median time (ms, log scale)', log: true },
+    describe: (i) => `${bars[i].full}, ${bars[i].implementation}: ${bars[i].value.toPrecision(3)} ms`,
   });
-  names.forEach((name, k) => {
-    context.fillStyle = COLOURS[name];
-    context.fillText(`■ ${name}`, 40 + k * ((canvas.width - 40) / names.length), 14);
-  });
+  figure.caption = 'Shorter is faster. Each group is one case; the bars are the implementations that ran it, timed in this browser.';
 }
 
 async function run(event) {

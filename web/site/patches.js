@@ -1,10 +1,10 @@
 // Image patches page: sincos2d on a grid; the cosine similarity of every patch's position to a chosen one.
 import { load } from 'posembed';
-import { drawHeatmap, onHost, valueRange } from 'posembed/components';
+import { Figure, onHost, valueRange } from 'posembed/components';
 
 const pe = await load({ backend: 'auto' });
 const form = document.querySelector('#patch-controls');
-const canvas = document.querySelector('#patches');
+const figure = new Figure(document.querySelector('#patches-figure'), { label: 'Cosine similarity of every patch position to the chosen patch' });
 const table = document.querySelector('#patch-table');
 let chosen = { row: 3, column: 4 };
 let current = null;
@@ -23,10 +23,12 @@ async function render() {
     const similarity = await onHost(pe.similarity(query, patches, { metric: 'cosine' }));
     current = { options, similarity };
     const least = valueRange(similarity.data).min;
-    drawHeatmap(canvas, { data: similarity.data, shape: [options.gridH, options.gridW] }, { colormap: 'viridis', range: { min: least, max: 1 } });
-    const cell = Math.max(4, Math.floor(420 / Math.max(options.gridH, options.gridW)));
-    canvas.style.width = `${options.gridW * cell}px`;
-    canvas.style.height = `${options.gridH * cell}px`;
+    figure.heatmap({ data: similarity.data, shape: [options.gridH, options.gridW] }, {
+      colormap: 'viridis', range: { min: least, max: 1 }, x: { label: 'patch column' }, y: { label: 'patch row' }, colour: { label: 'cosine similarity' },
+    });
+    figure.moveCursorTo(index);
+    figure.caption = `Brightest at the chosen patch and fading with distance, along its row and its column alike: the position says where a patch is in both directions. `
+      + 'Click a patch, or focus the grid and use the arrow keys, to choose another.';
     document.querySelector('#patch-readout').textContent = `patch (row ${chosen.row}, column ${chosen.column})${options.clsToken ? ', after the cls row' : ''}: `
       + `cosine similarity 1 to itself, ${least.toFixed(4)} to the least similar patch`;
     for (const [name, value] of Object.entries({ 'grid-h': options.gridH, 'grid-w': options.gridW, 'd-model': options.dModel })) table.setAttribute(name, String(value));
@@ -38,19 +40,19 @@ async function render() {
   }
 }
 
-canvas.addEventListener('click', (event) => {
+// The figure's cursor follows the keys and the pointer; a key press or a click makes its cell the chosen patch.
+const choose = () => {
   if (!current) return;
-  const rect = canvas.getBoundingClientRect();
-  chosen = { row: Math.floor(((event.clientY - rect.top) / rect.height) * current.options.gridH), column: Math.floor(((event.clientX - rect.left) / rect.width) * current.options.gridW) };
+  const cursor = figure.cursor;
+  chosen = { row: Math.floor(cursor / current.options.gridW), column: cursor % current.options.gridW };
   render();
+};
+figure.plot.addEventListener('click', choose);
+figure.plot.addEventListener('keydown', (event) => { if (event.key.startsWith('Arrow')) choose(); });
+let timer = 0;
+form.addEventListener('input', () => {
+  clearTimeout(timer);
+  timer = setTimeout(render, 120);
 });
-canvas.addEventListener('keydown', (event) => {
-  const move = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[event.key];
-  if (!move || !current) return;
-  event.preventDefault();
-  chosen = { row: Math.max(0, chosen.row + move[0]), column: Math.max(0, chosen.column + move[1]) };
-  render();
-});
-form.addEventListener('input', render);
 form.addEventListener('submit', (event) => event.preventDefault());
 render();

@@ -122,7 +122,7 @@ export class Figure {
     this.maxHeight = maxHeight;
     this.titleLine = element('p', { class: 'pe-title', part: 'title' }, title);
     this.titleLine.hidden = !title;
-    this.plot = element('div', { class: 'pe-plot', tabindex: '0', role: 'img', part: 'plot' });
+    this.plot = element('div', { class: 'pe-plot', tabindex: '0', role: 'img', part: 'plot', 'aria-label': `${label}: not drawn yet` });
     this.legendBox = element('div', { class: 'pe-legend', part: 'legend' });
     this.readout = readout ?? element('p', { class: 'pe-readout', part: 'readout' });
     this.readout.setAttribute('aria-live', 'off');
@@ -430,7 +430,8 @@ export class Figure {
     draw();
   }
 
-  // bars: [{ label, value, colour, group }]; options: { groups: [{ name, colour }], x: { label }, y: { label, domain }, describe(i) }.
+  // bars: [{ label, value, colour, group }]; options: { groups: [{ name, colour }], x: { label, ticks (the bars whose
+  // labels are written; all that fit by default) }, y: { label, domain, log }, describe(i) }.
   bars(bars, options = {}) {
     const draw = () => {
       const available = this.#begin('bars', draw);
@@ -440,13 +441,17 @@ export class Figure {
       const g = this.#svg(width, height);
       const x = scaleBand().domain(bars.map((_, i) => i)).range([0, width]).padding(0.15);
       const { min, max } = valueRange(bars.map((b) => b.value));
-      const y = scaleLinear().domain(options.y?.domain ?? [Math.min(0, min), Math.max(0, max) || 1]).range([height, 0]).nice();
-      this.#axes(g, x, y, width, height, options, (i) => bars[i].label, null, categoryTicks(bars.length, width, (i) => bars[i].label, true));
+      const y = options.y?.log
+        ? scaleLog().domain(options.y?.domain ?? [min / 2, max * 2]).range([height, 0]).nice()
+        : scaleLinear().domain(options.y?.domain ?? [Math.min(0, min), Math.max(0, max) || 1]).range([height, 0]).nice();
+      const baseline = options.y?.log ? height : y(0);
+      this.#axes(g, x, y, width, height, options, (i) => bars[i].label, null, options.x?.ticks ?? categoryTicks(bars.length, width, (i) => bars[i].label, true));
       const groups = options.groups ?? [];
       bars.forEach((b, i) => {
         const colour = b.colour ?? groups.find((group) => group.name === b.group)?.colour ?? SERIES_COLOURS[0];
-        g.append('rect').attr('x', x(i)).attr('width', x.bandwidth()).attr('y', y(Math.max(0, b.value)))
-          .attr('height', Math.abs(y(b.value) - y(0))).attr('fill', colour);
+        const top = y(b.value);
+        g.append('rect').attr('x', x(i)).attr('width', x.bandwidth()).attr('y', Math.min(top, baseline))
+          .attr('height', Math.abs(baseline - top)).attr('fill', colour);
       });
       this.#swatches(groups.map((group) => ({ label: group.name, colour: group.colour })));
       const box = g.append('rect').attr('class', 'pe-cursor').attr('y', 0).attr('height', height).attr('width', x.bandwidth());
