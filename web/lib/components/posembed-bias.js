@@ -6,6 +6,7 @@ import { colormap as colourScale, valueRange } from '../colormap.js';
 import { Figure, colourBar } from './figure.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, numberAttribute, onHost, posembed } from './shared.js';
 
+const HEADS_PER_TASK = 8;
 const STYLE = `
   .heads { display: grid; grid-template-columns: repeat(auto-fill, minmax(170px, 1fr)); gap: 0 0.75rem; }
   .heads .pe-figure { margin: 0.25rem 0; }
@@ -75,7 +76,12 @@ export class PosembedBias extends LazyElement {
         this.#figures = Array.from({ length: heads }, () => new Figure(container, { label: 'head', maxHeight: 200 }));
       }
       const missing = data.some(Number.isNaN);
-      this.#figures.forEach((figure, h) => {
+      for (const [h, figure] of this.#figures.entries()) {
+        // Eight heads at a time, then the page gets the thread back: 64 heads never block it for long.
+        if (h > 0 && h % HEADS_PER_TASK === 0) {
+          await new Promise((resolve) => { setTimeout(resolve, 0); });
+          if (generation !== this.generation) return;
+        }
         const head = data.subarray(h * length * length, (h + 1) * length * length);
         Object.assign(figure, { axes, legend: legend && perHead, label: `${title(h)}: bias by query and key` });
         figure.title = title(h);
@@ -83,7 +89,7 @@ export class PosembedBias extends LazyElement {
           colormap: name, range: perHead ? valueRange(head.filter(Number.isFinite)) : shared,
           x: { label: 'key' }, y: { label: 'query' }, colour: { label: 'bias' },
         });
-      });
+      }
       root.querySelector('.shared-legend').replaceChildren(...(legend && !perHead ? [colourBar(colourScale(name, shared), name, 320, { label: 'bias, all heads' }, missing)] : []));
       root.querySelector('.caption').textContent = this.getAttribute('caption')
         ?? `${caption} ${perHead ? 'Each head coloured over its own range.' : 'One colour scale for all heads.'}`;
