@@ -82,6 +82,9 @@ export class Figure {
     options?: { groups?: { name: string; colour: string }[]; x?: Axis; y?: Axis; describe?(index: number): string }): void;
 }
 export const SERIES_COLOURS: readonly string[];
+/** A colour bar (an element) for a colormap over its range, `width` px long, with ticks and the colours in words;
+ *  hasMissing adds "black = " colour.missing (default 'masked'). */
+export function colourBar(map: Colormap, colormap: 'RdBu' | 'viridis', width: number, colour?: { label?: string; missing?: string }, hasMissing?: boolean): HTMLElement;
 /** "red = negative, white = 0, blue = positive" for RdBu; "dark purple = low, yellow = high" for viridis. */
 export function colourWords(colormap: 'RdBu' | 'viridis'): string;
 export function formatValue(value: number): string;

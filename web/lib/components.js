@@ -9,7 +9,7 @@ import './components/posembed-rope.js';
 import './components/posembed-bias.js';
 
 export { drawGpuHeatmap, drawHeatmap, valueRange } from './components/heatmap.js';
-export { Figure, SERIES_COLOURS, colourWords, formatValue } from './components/figure.js';
+export { Figure, SERIES_COLOURS, colourBar, colourWords, formatValue } from './components/figure.js';
 export { createLookup, mountLookup } from './components/lookup.js';
 export { ENCODINGS, encodingFigure, onHost } from './figures.js';
 export { TOY_VOCABULARY, TOY_PADDING, TOY_END, toyIds, toyKind, toyTokens } from './toy_vocabulary.js';

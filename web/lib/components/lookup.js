@@ -42,25 +42,24 @@ function largestDifference(tensor, a, b) {
 export function createLookup(pe, container, { axes = true, legend = true } = {}) {
   const chips = element('div', { class: 'tokens' });
   const ids = element('p', { class: 'ids' });
-  const note = (text) => element('p', { class: 'note' }, text);
   const section = (title, ...content) => {
     const box = element('section', { class: 'step' }, element('h3', {}, title), ...content);
     container.append(box);
     return box;
   };
+  // A step: its heading, its figure and, withNote, a line under the figure for what the numbers show.
+  const step = (title, label, withNote = false) => {
+    const box = section(title);
+    const figure = new Figure(box, { label, axes, legend });
+    const note = element('p', { class: 'note' });
+    if (withNote) box.append(note);
+    return [figure, note];
+  };
   section('1 · Text → tokens → ids', chips, ids);
-  const rowsSection = section('2 · Each id picks its row of the embedding table E');
-  const rows = new Figure(rowsSection, { label: 'Rows of the embedding table for each token', axes, legend });
-  const scaledSection = section('3 · × √d_model');
-  const scaledNote = note('');
-  const scaled = new Figure(scaledSection, { label: 'The rows multiplied by the square root of d_model', axes, legend });
-  scaledSection.append(scaledNote);
-  const positionSection = section('4 · The positional encoding PE(position)');
-  const position = new Figure(positionSection, { label: 'The sinusoidal encoding of each position', axes, legend });
-  const sumSection = section('5 · Input to the first layer = E[id]·√d_model + PE(position)');
-  const sumNote = note('');
-  const sum = new Figure(sumSection, { label: 'The sum of the scaled rows and the positions', axes, legend });
-  sumSection.append(sumNote);
+  const [rows] = step('2 · Each id picks its row of the embedding table E', 'Rows of the embedding table for each token');
+  const [scaled, scaledNote] = step('3 · × √d_model', 'The rows multiplied by the square root of d_model', true);
+  const [position] = step('4 · The positional encoding PE(position)', 'The sinusoidal encoding of each position');
+  const [sum, sumNote] = step('5 · Input to the first layer = E[id]·√d_model + PE(position)', 'The sum of the scaled rows and the positions', true);
   const figures = [rows, scaled, position, sum];
 
   let embedding = null;
