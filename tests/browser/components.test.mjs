@@ -138,6 +138,36 @@ describe('site pages and components', () => {
     await page.close();
   });
 
+  it('rope page: the scaling rules drive the dials (grey hands unscaled); reduced motion starts them paused', async () => {
+    const { page, problems } = await site.open('rope.html');
+    await page.selectOption('#scaling-controls [name="shown"]', 'linear');
+    await page.fill('#scaling-controls [name="factor"]', '4');
+    await page.waitForFunction(() => document.querySelector('#rope-scaled').getAttribute('scaling') === 'linear'
+      && document.querySelector('#rope-scaled').getAttribute('factor') === '4');
+    await page.waitForFunction(() => /linear scaling ×4 \(grey: unscaled\)/.test(document.querySelector('#rope-scaled').shadowRoot.querySelector('.caption').textContent));
+    // Pair 0 under linear ×4 turns a quarter as fast: its hand at position m is at m/4 radians, the grey one at m.
+    const hands = await page.locator('#rope-scaled').evaluate((el) => {
+      const lines = [...el.shadowRoot.querySelectorAll('.dials svg')[0].querySelectorAll('line')].slice(2);
+      const angle = (l) => Math.atan2(-(l.y2.baseVal.value - l.y1.baseVal.value), l.x2.baseVal.value - l.x1.baseVal.value);
+      return { plain: angle(lines[0]), scaled: angle(lines[1]), dashed: lines[0].getAttribute('stroke-dasharray'), position: Number(el.dataset.position) };
+    });
+    const wrap = (a) => Math.atan2(Math.sin(a), Math.cos(a));
+    assert.ok(hands.dashed, 'the unscaled hand is dashed');
+    assert.ok(Math.abs(wrap(hands.scaled - hands.position / 4)) < 1e-3, JSON.stringify(hands));
+    assert.ok(Math.abs(wrap(hands.plain - hands.position)) < 1e-2, JSON.stringify(hands));
+    assert.deepEqual(problems, []);
+    await page.close();
+    const context = await site.browser.newContext({ reducedMotion: 'reduce' });
+    const still = await context.newPage();
+    await still.goto(`${site.server.url}rope.html`);
+    await still.waitForFunction(() => document.querySelector('#rope-half').dataset.rendered);
+    assert.equal(await still.locator('#rope-half').evaluate((el) => el.shadowRoot.querySelector('.play').textContent), 'Play');
+    const at = await still.getAttribute('#rope-half', 'data-position');
+    await still.waitForTimeout(700);
+    assert.equal(await still.getAttribute('#rope-half', 'data-position'), at, 'no motion with reduced motion asked for');
+    await context.close();
+  });
+
   it('removing a component frees its resources; including the script twice is harmless', async () => {
     const { page, problems } = await site.open('components.html', { ready: false });
     await rendered(page, '#lookup-a');

@@ -138,6 +138,10 @@ describe('the guided tour (index.html)', () => {
       await page.waitForFunction((m) => document.querySelector('#relative-rope .rope-score').textContent.includes(`m = ${m},`), 11 + shift);
       assert.ok(Math.abs(await score() - first) < 1e-4, `after moving both by ${shift + 1}: ${await score()} vs ${first}`);
     }
+    // A click on a cell puts the query and the key there.
+    const box = await page.locator('#relative-rope .pe-plot canvas').boundingBox();
+    await page.mouse.click(box.x + (box.width / 32) * 7.5, box.y + (box.height / 32) * 3.5);
+    await page.waitForFunction(() => document.querySelector('#relative-rope .rope-score').textContent.includes('m = 3, k rotated to n = 7'));
     await setField(page, '#relative-rope', 'n', 20);
     await page.waitForFunction(() => document.querySelector('#relative-rope .rope-score').textContent.includes('n = 20'));
     assert.ok(Math.abs(await score() - first) > 1e-3, 'another distance, another score');

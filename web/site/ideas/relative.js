@@ -49,7 +49,14 @@ export function mountSinusoidDots(pe, section) {
 export function mountRopeShift(pe, section) {
   const [figure] = figures(section, [{ label: 'RoPE score of query at m and key at n, for every m and n' }]);
   const readout = section.querySelector('.rope-score');
+  const form = section.querySelector('form');
   let scores = null;
+  // A click on a cell puts the query and the key there.
+  figure.plot.addEventListener('click', () => {
+    form.m.value = String(Math.floor(figure.cursor / GRID));
+    form.n.value = String(figure.cursor % GRID);
+    form.dispatchEvent(new Event('input'));
+  });
   return mountIdea(section, [figure], async (form) => {
     const m = integerField(form, 'm', 0, GRID - 1, 'm');
     const n = integerField(form, 'n', 0, GRID - 1, 'n');
@@ -93,6 +100,7 @@ export function mountScoresByDistance(pe, section) {
       { label: 'learned (untrained), added', y: distances.map((k) => (k < trained ? added(table, k) * scale : NaN)) },
       { label: 'RoPE', y: await ropeLine(undefined) },
       { label: 'RoPE, linear scaling ×2', y: await ropeLine({ type: 'linear', factor: 2 }), dashed: true },
+      { label: 'RoPE, YaRN ×2', y: await ropeLine({ type: 'yarn', factor: 2, originalMaxPositions: trained }), dashed: true },
       { label: 'ALiBi (head 4 of 8)', y: distances.map((k) => base * scale - slope * k) },
       { label: 'T5 (untrained bias per bucket)', y: distances.map((k) => base * scale + bucketBias[buckets.data[k]]) },
     ];
@@ -100,6 +108,6 @@ export function mountScoresByDistance(pe, section) {
       x: { label: 'distance between query and key' }, y: { label: 'score q·k / √d' }, rules: [{ x: trained, label: `training length ${trained}` }],
     });
     figure.caption = 'Past the training length: the sinusoids and RoPE go on with values never seen in training; the learned table has no rows (the line stops); '
-      + 'linear scaling slows RoPE so that twice the length fits; ALiBi keeps falling in a straight line; T5 puts every far distance in its last bucket, a flat line.';
+      + 'linear scaling slows every RoPE pair so that twice the length fits, YaRN only the slow ones; ALiBi keeps falling in a straight line; T5 puts every far distance in its last bucket, a flat line.';
   });
 }
