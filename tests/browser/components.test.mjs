@@ -113,6 +113,33 @@ describe('site pages and components', () => {
     await page.close();
   });
 
+  it('<posembed-heatmap> also draws learned, RoPE and similarity matrices, labelled', async () => {
+    const { page, problems } = await site.open('components.html', { ready: false });
+    await rendered(page, '#heatmap-a');
+    const redraw = async (attributes) => {
+      const before = await page.getAttribute('#heatmap-a', 'data-rendered');
+      await page.evaluate((a) => { for (const [k, v] of Object.entries(a)) document.querySelector('#heatmap-a').setAttribute(k, v); }, attributes);
+      await page.waitForFunction((b) => document.querySelector('#heatmap-a').dataset.rendered !== b, before);
+      return page.locator('#heatmap-a').evaluate((el) => ({
+        caption: el.shadowRoot.querySelector('figcaption').textContent,
+        size: [el.shadowRoot.querySelector('canvas').width, el.shadowRoot.querySelector('canvas').height],
+        diagonal: Array.from(el.shadowRoot.querySelector('canvas').getContext('2d').getImageData(5, 5, 1, 1).data.slice(0, 3)),
+      }));
+    };
+    const similarity = await redraw({ encoding: 'similarity', length: '24', 'd-model': '32', metric: 'cosine' });
+    assert.deepEqual(similarity.size, [24, 24]);
+    assert.deepEqual(similarity.diagonal, rgb(interpolateRdBu(1)), 'cosine 1 on the diagonal');
+    assert.match(similarity.caption, /^Cosine similarity of sinusoidal positions/);
+    const learned = await redraw({ encoding: 'learned', length: '16', 'd-model': '8', 'new-length': '40' });
+    assert.deepEqual(learned.size, [8, 40]);
+    assert.match(learned.caption, /^Untrained \(random\) learned position table \[16 × 8\], stretched to 40 rows/);
+    const rope = await redraw({ encoding: 'rope', length: '12', 'd-model': '16', scaling: 'linear', factor: '2' });
+    assert.deepEqual(rope.size, [16, 12]);
+    assert.match(rope.caption, /linear scaling ×2/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('rope: pauses, steps with the arrow keys, and draws the hands from applyRope', async () => {
     const { page, problems } = await site.open('rope.html', { ready: false });
     await rendered(page, '#rope-half');

@@ -8,7 +8,7 @@ import { COLORMAPS, colormap, valueRange } from '../colormap.js';
 import { drawHeatmap } from './heatmap.js';
 
 // Told apart by hue and by lightness (and readable on white).
-export const SERIES_COLOURS = ['#1f5fbf', '#d1495b', '#2a9d8f', '#e08a00', '#6a4c93', '#5b6672', '#7a9a3a', '#c2185b'];
+export const SERIES_COLOURS = ['#1f5fbf', '#d1495b', '#2a9d8f', '#e08a00', '#6a4c93', '#5b6672', '#7a9a3a', '#8c564b'];
 
 const AXIS_MARGIN = { top: 10, right: 16, bottom: 42, left: 58 };
 const BARE_MARGIN = { top: 2, right: 2, bottom: 2, left: 2 };
@@ -19,7 +19,11 @@ const CHARACTER_WIDTH = 7;  // px of an 11-px tick label's character, for spacin
 export const FIGURE_STYLE = `
   .pe-figure { margin: 0.75rem 0; max-width: 100%; font-family: var(--posembed-font, system-ui, sans-serif);
                color: var(--posembed-ink, #1d232a); }
+  .pe-figure { position: relative; }
   .pe-figure.stale .pe-plot { opacity: 0.45; transition: opacity 0.15s; }
+  .pe-status { position: absolute; z-index: 2; margin: 0; padding: 0.15rem 0.5rem; font-size: 0.8rem; border-radius: 4px;
+               background: var(--posembed-surface-strong, #fffbe6); border: 1px solid #e0c860; }
+  .pe-status[hidden] { display: none; }
   .pe-title { font-weight: 600; font-size: 0.9rem; margin: 0 0 0.2rem; }
   .pe-plot { position: relative; max-width: 100%; }
   .pe-plot:focus-visible { outline: 3px solid var(--posembed-accent, #1f5fbf); outline-offset: 3px; }
@@ -127,10 +131,12 @@ export class Figure {
     this.readout = readout ?? element('p', { class: 'pe-readout', part: 'readout' });
     this.readout.setAttribute('aria-live', 'off');
     this.errorLine = element('p', { class: 'pe-error', role: 'alert', part: 'error' });
+    this.status = element('p', { class: 'pe-status', part: 'status' }, 'Computing…');
+    this.status.hidden = true;
     this.errorLine.hidden = true;
     this.captionBox = element('figcaption', { part: 'caption' }, caption);
     this.element = element('figure', { class: 'pe-figure', part: 'figure' },
-      this.titleLine, this.plot, this.legendBox, ...(readout ? [] : [this.readout]), this.errorLine, this.captionBox);
+      this.titleLine, this.status, this.plot, this.legendBox, ...(readout ? [] : [this.readout]), this.errorLine, this.captionBox);
     parent.append(this.element);
     this.plot.addEventListener('keydown', (event) => this.#key(event));
     this.plot.addEventListener('pointermove', (event) => this.#point(event));
@@ -146,13 +152,18 @@ export class Figure {
   set title(text) { this.titleLine.textContent = text; this.titleLine.hidden = !text; }
 
   // Marks the figure as being recomputed (dimmed) until the next draw.
-  stale(on = true) { this.element.classList.toggle('stale', on); }
+  // Marks the figure as being recomputed: dimmed, with "Computing…" over it, until the next draw.
+  stale(on = true) {
+    this.element.classList.toggle('stale', on);
+    this.status.hidden = !on;
+  }
 
   // An error next to the figure; the last picture stays, dimmed.
   error(message) {
     this.errorLine.textContent = message;
     this.errorLine.hidden = !message;
-    if (message) this.stale(true);
+    if (message) this.element.classList.add('stale');
+    this.status.hidden = true;
   }
 
   #availableWidth() {
@@ -346,7 +357,7 @@ export class Figure {
       const available = this.#begin('lines', draw);
       const margin = this.#margin();
       const width = Math.max(120, Math.min(available, 760) - margin.left - margin.right);
-      const height = Math.min(this.maxHeight, Math.max(140, Math.round(width * 0.45)));
+      const height = Math.min(this.maxHeight, Math.max(200, Math.round(width * 0.45)));
       const g = this.#svg(width, height);
       const finite = (values) => valueRange(values.filter(Number.isFinite));
       const xs = finite(series.flatMap((s) => Array.from(s.x)));
@@ -437,7 +448,7 @@ export class Figure {
       const available = this.#begin('bars', draw);
       const margin = this.#margin();
       const width = Math.max(120, Math.min(available, 760) - margin.left - margin.right);
-      const height = Math.min(this.maxHeight, Math.max(140, Math.round(width * 0.4)));
+      const height = Math.min(this.maxHeight, Math.max(200, Math.round(width * 0.4)));
       const g = this.#svg(width, height);
       const x = scaleBand().domain(bars.map((_, i) => i)).range([0, width]).padding(0.15);
       const { min, max } = valueRange(bars.map((b) => b.value));
