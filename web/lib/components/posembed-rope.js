@@ -2,7 +2,8 @@
 // the position moves. A strip shows which dimensions pair up in the layout; each dial is one pair, its hand where
 // the package's applyRope puts that pair's unit vector (1, 0) at the current position. With scaling (linear,
 // dynamic, llama3, yarn; factor, original-max-positions) the hands turn as the scaled model's do, and a grey hand
-// shows the unscaled angle. Animated unless the reader asks for reduced motion; Space pauses, arrow keys step.
+// shows the unscaled angle. Animated while on screen, unless the reader asks for reduced motion; Space pauses,
+// arrow keys step.
 // Attributes: head-dim, base, layout (half | interleaved), pairs, position, speed (positions a second), scaling,
 // factor, original-max-positions, and the rules' own: sequence-length (dynamic), low-freq-factor and
 // high-freq-factor (llama3), beta-fast and beta-slow (yarn).
@@ -42,6 +43,8 @@ export class PosembedRope extends LazyElement {
   #timer = 0;
   #position = 0;
   #playing = !reducedMotion();
+  #onScreen = true;
+  #screenWatch = null;
 
   constructor() {
     super();
@@ -74,9 +77,21 @@ export class PosembedRope extends LazyElement {
     super.attributeChangedCallback();
   }
 
+  connectedCallback() {
+    super.connectedCallback();
+    // Off screen the dials stop turning (nobody watches them), and go on where they were when back.
+    if (typeof IntersectionObserver !== 'function') return;
+    this.#screenWatch = new IntersectionObserver((entries) => {
+      this.#onScreen = entries.some((entry) => entry.isIntersecting);
+      if (this.#onScreen && this.#playing) this.#tick();
+    });
+    this.#screenWatch.observe(this);
+  }
+
   released() {
     clearTimeout(this.#timer);
     this.#timer = 0;
+    this.#screenWatch?.disconnect();
   }
 
   get playing() {
@@ -102,7 +117,7 @@ export class PosembedRope extends LazyElement {
 
   #tick() {
     clearTimeout(this.#timer);
-    if (!this.#playing || !this.isConnected) return;
+    if (!this.#playing || !this.#onScreen || !this.isConnected) return;
     this.#timer = setTimeout(() => {
       this.#position += 1;
       this.render().then(() => this.#tick());
