@@ -10,7 +10,9 @@ import { heatmapPixels } from '../../dist/colormap.js';
 import { scratchDir } from '../scratch.mjs';
 
 const CLI = new URL('../../dist/cli.js', import.meta.url).pathname;
-const run = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+// Run in a scratch folder: a relative -o never writes into the repository.
+const workDir = scratchDir('cli-run');
+const run = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: workDir });
 
 describe('posembed render (command line)', () => {
   let pe;
