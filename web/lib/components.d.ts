@@ -101,7 +101,6 @@ export const TOY_PADDING: 0;
 export const TOY_END: 1;
 export function toyTokens(text: string): string[];
 export function toyIds(tokens: string[]): Int32Array;
-export function toyKind(id: number): 'special' | 'digit' | 'operation' | 'syntax';
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -12,4 +12,4 @@ export { drawGpuHeatmap, drawHeatmap, valueRange } from './components/heatmap.js
 export { Figure, SERIES_COLOURS, colourBar, colourWords, formatValue } from './components/figure.js';
 export { createLookup, mountLookup } from './components/lookup.js';
 export { ENCODINGS, encodingFigure, onHost } from './figures.js';
-export { TOY_VOCABULARY, TOY_PADDING, TOY_END, toyIds, toyKind, toyTokens } from './toy_vocabulary.js';
+export { TOY_VOCABULARY, TOY_PADDING, TOY_END, toyIds, toyTokens } from './toy_vocabulary.js';

@@ -6,14 +6,6 @@ export const TOY_VOCABULARY = Object.freeze(['<pad>', '<end>', '0', '1', '2', '3
 export const TOY_PADDING = 0;
 export const TOY_END = 1;
 
-// Which kind each token is, for colouring plots of the table.
-export function toyKind(id) {
-  if (id <= TOY_END) return 'special';
-  if (id <= 11) return 'digit';
-  if (id <= 16) return 'operation';
-  return 'syntax';
-}
-
 const PIECES = /First|Last|Min|Max|Sum|\d|[(),]|\s+|./g;
 
 // Text → token strings (spaces between tokens are ignored); a RangeError names the first symbol not in the vocabulary.

@@ -7,7 +7,7 @@ import { figures, integerField, mountIdea, rows } from './idea.js';
 const D_MODEL = 16;
 
 // softmax(X Xᵀ / √d) X, the scores from the package.
-export async function selfAttention(pe, x) {
+async function selfAttention(pe, x) {
   const [n, d] = x.shape;
   const scores = await onHost(pe.similarity(x, x, { metric: 'dot' }));
   const out = new Float32Array(n * d);
@@ -24,7 +24,7 @@ export async function selfAttention(pe, x) {
 
 // The largest difference between row r of b and the row of a holding the same token: 0 when b's outputs are
 // a's outputs reordered.
-export function permutedDifference(a, tokensA, b, tokensB) {
+function permutedDifference(a, tokensA, b, tokensB) {
   let largest = 0;
   tokensB.forEach((token, r) => {
     const match = tokensA.indexOf(token);

@@ -26,10 +26,10 @@ async function rotated(pe, vector, positions, scaling) {
   return onHost(pe.applyRope({ data, shape: [positions.length, HEAD_DIM] }, { positions, scaling }));
 }
 
-export const QUERY = seededVector(1, HEAD_DIM);
-export const KEY = seededVector(2, HEAD_DIM);
+const QUERY = seededVector(1, HEAD_DIM);
+const KEY = seededVector(2, HEAD_DIM);
 
-export async function ropeScores(pe) {
+async function ropeScores(pe) {
   const positions = Array.from({ length: GRID }, (_, p) => p);
   return onHost(pe.similarity(await rotated(pe, QUERY, positions), await rotated(pe, KEY, positions), { metric: 'dot' }));
 }
