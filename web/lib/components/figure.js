@@ -275,7 +275,7 @@ export class Figure {
       // Square cells, unless the table is so tall that they would leave most of the width empty: then the
       // cells are stretched across it.
       const cell = Math.min(plotWidth / columns, this.maxHeight / rows, MAX_CELL);
-      const fill = this.maxHeight / rows < plotWidth / columns && cell * columns < plotWidth / 2;
+      const fill = this.maxHeight / rows < plotWidth / columns && cell * columns < plotWidth / 3;
       const width = fill ? plotWidth : cell * columns;
       const height = fill ? Math.min(this.maxHeight, Math.max(80, rows * cell)) : cell * rows;
       const g = this.#svg(width, height);
