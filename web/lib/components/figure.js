@@ -238,6 +238,25 @@ export class Figure {
   #keyStep = null;
   #pointToIndex = null;
 
+  // Keys for a cursor that walks a list of count items: left/right (and up/down, upDown), Shift for `far` at a
+  // time, Home and End.
+  #listKeys(count, { far = 1, upDown = false } = {}) {
+    return (key, shift) => {
+      const step = shift ? far : 1;
+      const moves = { ArrowLeft: -step, ArrowRight: step, ...(upDown ? { ArrowUp: -step, ArrowDown: step } : {}) };
+      if (key === 'Home') return 0;
+      if (key === 'End') return count - 1;
+      return key in moves ? this.#cursor + moves[key] : undefined;
+    };
+  }
+
+  // The pointer's position in the plot area (past the margins), in px.
+  #inPlot(event) {
+    const rect = this.plot.querySelector('svg').getBoundingClientRect();
+    const margin = this.#margin();
+    return [event.clientX - rect.left - margin.left, event.clientY - rect.top - margin.top];
+  }
+
   #point(event) {
     const index = this.#pointToIndex?.(event);
     if (index !== undefined && index !== null) this.#show(index, false);
@@ -383,11 +402,9 @@ export class Figure {
       const cursor = g.append('line').attr('class', 'pe-cursor').attr('y1', 0).attr('y2', height);
       this.#setCursor(first.x.length, (i) => cursor.attr('x1', x(first.x[i])).attr('x2', x(first.x[i])), (i) => options.describe?.(i)
         ?? `${options.x?.label ?? 'x'} ${formatValue(first.x[i])}: ${series.map((s) => `${s.label} ${formatValue(s.y[i])}`).join(', ')}`);
-      this.#keyStep = (key, shift) => ({ ArrowLeft: this.#cursor - (shift ? 10 : 1), ArrowRight: this.#cursor + (shift ? 10 : 1),
-        Home: 0, End: first.x.length - 1 })[key];
+      this.#keyStep = this.#listKeys(first.x.length, { far: 10 });
       this.#pointToIndex = (event) => {
-        const rect = this.plot.querySelector('svg').getBoundingClientRect();
-        const value = x.invert(event.clientX - rect.left - margin.left);
+        const value = x.invert(this.#inPlot(event)[0]);
         let best = 0;
         for (let i = 1; i < first.x.length; i++) if (Math.abs(first.x[i] - value) < Math.abs(first.x[best] - value)) best = i;
         return best;
@@ -422,12 +439,9 @@ export class Figure {
       const ring = g.append('circle').attr('class', 'pe-cursor').attr('r', 8);
       this.#setCursor(points.length, (i) => ring.attr('cx', x(points[i].x)).attr('cy', y(points[i].y)), (i) => options.describe?.(i)
         ?? `${points[i].label}${points[i].group ? ` (${points[i].group})` : ''}: ${options.x?.label ?? 'x'} ${formatValue(points[i].x)}, ${options.y?.label ?? 'y'} ${formatValue(points[i].y)}`);
-      this.#keyStep = (key) => ({ ArrowLeft: this.#cursor - 1, ArrowUp: this.#cursor - 1, ArrowRight: this.#cursor + 1, ArrowDown: this.#cursor + 1,
-        Home: 0, End: points.length - 1 })[key];
+      this.#keyStep = this.#listKeys(points.length, { upDown: true });
       this.#pointToIndex = (event) => {
-        const rect = this.plot.querySelector('svg').getBoundingClientRect();
-        const px = event.clientX - rect.left - margin.left;
-        const py = event.clientY - rect.top - margin.top;
+        const [px, py] = this.#inPlot(event);
         let best = null;
         let bestDistance = 144;
         points.forEach((p, i) => {
@@ -467,10 +481,9 @@ export class Figure {
       this.#swatches(groups.map((group) => ({ label: group.name, colour: group.colour })));
       const box = g.append('rect').attr('class', 'pe-cursor').attr('y', 0).attr('height', height).attr('width', x.bandwidth());
       this.#setCursor(bars.length, (i) => box.attr('x', x(i)), (i) => options.describe?.(i) ?? `${bars[i].label}: ${formatValue(bars[i].value)}`);
-      this.#keyStep = (key) => ({ ArrowLeft: this.#cursor - 1, ArrowRight: this.#cursor + 1, Home: 0, End: bars.length - 1 })[key];
+      this.#keyStep = this.#listKeys(bars.length);
       this.#pointToIndex = (event) => {
-        const rect = this.plot.querySelector('svg').getBoundingClientRect();
-        const index = Math.floor((event.clientX - rect.left - margin.left) / x.step());
+        const index = Math.floor(this.#inPlot(event)[0] / x.step());
         return index >= 0 && index < bars.length ? index : null;
       };
       this.#show(this.#cursor, false, false);
