@@ -30,7 +30,11 @@ export async function drawGpuHeatmap(canvas, tensor, backend, options) {
     await backend.renderHeatmap(tensor, drawn, options);
     canvas.width = drawn.width;
     canvas.height = drawn.height;
-    canvas.getContext('2d').drawImage(drawn, 0, 0);
+    const context = canvas.getContext('2d');
+    context.drawImage(drawn, 0, 0);
+    // The picture is opaque; a GPU canvas that could not be handed over (its instance dropped as it was
+    // presented) copies as transparent, and is then painted from the values like any other failure.
+    if (context.getImageData(0, 0, 1, 1).data[3] !== 255) throw new Error('the WebGPU picture did not reach the canvas');
     return colormap(options.colormap ?? 'RdBu', options.range);
   } catch {
     const { data, shape } = await tensor.read();
