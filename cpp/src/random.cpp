@@ -50,6 +50,21 @@ double portable_log(double x) {
   return (e * kLn2High + 2.0 * t * series) + e * kLn2Low;
 }
 
+double portable_exp(double x) {
+  if (x != x) return x;
+  if (x > 709.78) return HUGE_VAL;
+  if (x < -745.2) return 0.0;
+  // x = k ln 2 + r with |r| <= ln 2 / 2 (Cody and Waite's two-part ln 2 keeps r exact), e^x = 2^k e^r.
+  constexpr double kLn2High = 0x1.62e42fefa3800p-1;
+  constexpr double kLn2Low = 0x1.ef35793c76730p-45;
+  const double k = std::nearbyint(x * 1.4426950408889634074);  // exact: rounding to an integer
+  const double r = (x - k * kLn2High) - k * kLn2Low;
+  // Taylor series to r^16 / 16!: < 1e-19 relative at |r| = 0.347.
+  double series = 1.0;
+  for (int n = 16; n >= 1; --n) series = 1.0 + series * r / n;
+  return std::ldexp(series, static_cast<int>(k));  // exact (or the correctly rounded subnormal)
+}
+
 void fill_normal(Random& random, double mean, double std, std::span<float> out) {
   for (float& value : out) value = static_cast<float>(mean + std * random.normal());
 }

@@ -30,6 +30,10 @@ class Random {
 // between glibc and musl). Accurate to about 1 ulp for finite x > 0.
 double portable_log(double x);
 
+// e^x from + - * / and exact scalings by powers of two, for the same reason (the trainer's softmax and GELU
+// must give the same bits on every build). About 1 ulp; 0 below -745, +Infinity above 709.78.
+double portable_exp(double x);
+
 void fill_normal(Random& random, double mean, double std, std::span<float> out);
 void fill_uniform(Random& random, double low, double high, std::span<float> out);
 
