@@ -9,13 +9,15 @@ import { t5Bias, t5Bucket, t5Buckets } from './t5.js';
 import { applyRope, ropeInvFreq } from './rope.js';
 import { sincos2d } from './sincos2d.js';
 import { interpolatePositions, LearnedPositions } from './learned_positions.js';
-import { readNpy, readSafetensors, WeightFileError } from './weight_files.js';
+import { readNpy, readSafetensors, WeightFileError, writeNpy, writeSafetensors } from './weight_files.js';
 import { pca, similarity } from './analysis.js';
 import { TransformerEmbedding } from './transformer_embedding.js';
+import { Trainer } from './trainer.js';
+import { WordEmbeddings } from './word_embeddings.js';
 import { acquireDevice, GpuRuntime, GpuTensor } from './webgpu/runtime.js';
 import { PosembedGpu } from './webgpu/backend.js';
 
-export { simdSupported, threadsSupported, WeightFileError, GpuTensor };
+export { simdSupported, threadsSupported, WeightFileError, GpuTensor, writeNpy, writeSafetensors };
 
 export class Posembed {
   #core;
@@ -94,6 +96,16 @@ export class Posembed {
 
   transformerEmbedding(opts) {
     return new TransformerEmbedding(this.#core, opts);
+  }
+
+  // The tutorials' toy transformer, trained here: trainer.step(n), evaluate(), predict('Max(1,6,2)'), ...
+  trainer(opts) {
+    return new Trainer(this.#core, opts);
+  }
+
+  // Skip-gram word vectors over a generated corpus (or given sentences): step(n), vectors, nearest(word).
+  wordEmbeddings(opts) {
+    return new WordEmbeddings(this.#core, opts);
   }
 
   // A Float32Array (or Int32Array) living on the wasm heap: as `out` it is written without a copy, as an

@@ -28,7 +28,8 @@ function isGpuTensor(value) {
 }
 
 // The CPU ops of the wasm instance, offered unchanged on the webgpu backend.
-const HOST_OPS = ['alibiSlopes', 't5Bucket', 'ropeInvFreq', 'learnedPositions', 'interpolatePositions', 'pca', 'readNpy', 'readSafetensors', 'allocate', 'memory'];
+const HOST_OPS = ['alibiSlopes', 't5Bucket', 'ropeInvFreq', 'learnedPositions', 'interpolatePositions', 'pca', 'readNpy', 'readSafetensors', 'allocate', 'memory',
+  'trainer', 'wordEmbeddings'];
 
 export class PosembedGpu {
   #core;

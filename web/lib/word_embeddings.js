@@ -1,0 +1,76 @@
+// pe.wordEmbeddings: skip-gram word vectors learned by the C++ core (cpp/src/word_embeddings.cpp), over the
+// corpus it generates from a small grammar or over the caller's sentences.
+import { describe, integer, number, options } from './validate.js';
+import { CoreHandle } from './core_handle.js';
+
+const WORD_OPTIONS = ['corpus', 'dim', 'window', 'negatives', 'batchSize', 'learningRate', 'seed', 'sentences'];
+
+export class WordEmbeddings {
+  #handle;
+
+  constructor(core, opts) {
+    const o = options('wordEmbeddings options', opts, WORD_OPTIONS);
+    const corpus = o.corpus ?? 'generated';
+    const seed = integer('seed', o.seed ?? 0, 0, Number.MAX_SAFE_INTEGER);
+    let sentences;
+    if (corpus === 'generated') {
+      sentences = core.module.generatedCorpus(seed, integer('sentences', o.sentences ?? 2000, 10, 100000));
+    } else if (Array.isArray(corpus)) {
+      if (o.sentences !== undefined) throw new TypeError("sentences is the size of the generated corpus; with corpus: string[], leave it out");
+      if (corpus.length > 1e6) throw new RangeError(`corpus must hold at most 1000000 sentences, got ${corpus.length}`);
+      corpus.forEach((s, i) => {
+        if (typeof s !== 'string') throw new TypeError(`corpus[${i}] must be a string (a sentence), got ${describe(s)}`);
+      });
+      sentences = corpus;
+    } else {
+      throw new TypeError(`corpus must be 'generated' or an array of sentences (strings), got ${describe(corpus)}`);
+    }
+    this.config = Object.freeze({
+      dim: integer('dim', o.dim ?? 16, 2, 256),
+      window: integer('window', o.window ?? 2, 1, 10),
+      negatives: integer('negatives', o.negatives ?? 5, 1, 20),
+      batchSize: integer('batchSize', o.batchSize ?? 64, 1, 4096),
+      learningRate: number('learningRate', o.learningRate ?? 0.05, Number.MIN_VALUE, 1),
+      seed,
+    });
+    const c = this.config;
+    this.sentences = Object.freeze([...sentences]);
+    this.#handle = new CoreHandle(core, 'WordEmbeddings', (handle) => handle.configure(sentences, c.dim, c.window, c.negatives, c.batchSize, c.learningRate, c.seed));
+    const { handle } = this.#handle.live('word embedding');
+    this.vocabulary = Object.freeze(handle.vocabulary());
+    this.counts = Object.freeze(handle.counts());
+  }
+
+  get steps() {
+    return this.#handle.live('word embedding').handle.steps();
+  }
+
+  get disposed() {
+    return this.#handle.disposed;
+  }
+
+  // n steps of batchSize centre words: { step, loss }, the mean loss per (word, context) pair.
+  step(n = 1) {
+    const { loss } = this.#handle.call('word embedding', 'step', integer('n', n, 1, 100000));
+    return { step: this.steps, loss };
+  }
+
+  // [words, dim], a copy.
+  get vectors() {
+    const { handle, core } = this.#handle.live('word embedding');
+    return { data: core.f32(handle.vectorsPointer(), this.vocabulary.length * this.config.dim).slice(), shape: [this.vocabulary.length, this.config.dim] };
+  }
+
+  // The k words nearest `word` by cosine similarity: [{ word, score }], best first.
+  nearest(word, opts) {
+    if (typeof word !== 'string') throw new TypeError(`word must be a string, got ${describe(word)}`);
+    const o = options('nearest options', opts, ['k']);
+    const k = integer('k', o.k ?? 5, 1, Math.max(1, this.vocabulary.length - 1));
+    const { indices, scores } = this.#handle.call('word embedding', 'nearest', word, k);
+    return indices.map((index, i) => ({ word: this.vocabulary[index], score: scores[i] }));
+  }
+
+  dispose() {
+    this.#handle.dispose();
+  }
+}
