@@ -64,7 +64,7 @@ describe('npm package', () => {
   it('the types check a TypeScript program that uses every op (tsc --strict)', () => {
     const program = join(installed.project, 'usage.ts');
     writeFileSync(program, `
-      import { load, WeightFileError, type Tensor } from 'posembed';
+      import { load, WeightFileError, writeNpy, type Tensor } from 'posembed';
       const pe = await load({ simd: 'auto' });
       const pos: Tensor = pe.sinusoidal({ length: 4, dModel: 8, layout: 'split', timescale: 't2t' });
       const emb = pe.tokenEmbedding({ vocabSize: 20, dModel: 8, scale: 'sqrt', init: { seed: 1 } });
@@ -78,6 +78,15 @@ describe('npm package', () => {
       const error: WeightFileError | null = null;
       console.log(pos.shape, near, rotated.shape, buckets, pe.pca(pos).shape, pe.alibiBias({ numHeads: 2, keyLength: 3 }).shape, error);
       heap.dispose(); emb.dispose(); layer.dispose();
+      const trainer = pe.trainer({ task: 'first', positional: 'rope', dModel: 16, heads: 2 });
+      const { loss } = trainer.step(2);
+      const probabilities: Float32Array = trainer.predict('First(3,1,2)').probabilities;
+      const file: Uint8Array = trainer.save();
+      const npy: Uint8Array = writeNpy(trainer.parameters()['wte.weight']);
+      const words = pe.wordEmbeddings({ corpus: ['a b c', 'b c d'], dim: 4 });
+      const nearest: string = words.nearest('b', { k: 2 })[0].word;
+      console.log(loss, probabilities, file.length, npy.length, trainer.evaluate({ count: 8 }).accuracy, nearest, words.vectors.shape);
+      trainer.dispose(); words.dispose();
       const gpu = await load({ backend: 'auto' });
       if (gpu.backend === 'webgpu' && 'gpuBuffers' in gpu) {
         const onGpu = gpu.sinusoidal({ length: 4, dModel: 8 });

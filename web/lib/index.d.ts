@@ -172,6 +172,89 @@ export class WeightFileError extends Error {
   readonly offset: number | null;
 }
 
+export interface TrainerOptions {
+  /** 'mixed' asks Max, Min and First; 'copy' repeats the list. Default 'mixed'. */
+  task?: 'max' | 'min' | 'first' | 'mixed' | 'copy';
+  /** Default 'sinusoidal'. */
+  positional?: 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi';
+  /** A multiple of 2 * heads in [4, 512]; default 64. */
+  dModel?: number;
+  /** [1, 8]; default 1. */
+  layers?: number;
+  /** [1, 16]; default 4. */
+  heads?: number;
+  /** Positions a training example may take (the learned table's rows), [4, 256]; default 16. */
+  maxLength?: number;
+  /** Items per training list, [1, 20]; defaults 2 and 5. */
+  minItems?: number;
+  maxItems?: number;
+  /** [1, 1024]; default 32. */
+  batchSize?: number;
+  /** (0, 1]; default 3e-3. */
+  learningRate?: number;
+  /** AdamW's decoupled decay, [0, 1]; default 0.01. */
+  weightDecay?: number;
+  /** Token rows times sqrt(dModel) or 1; default 'sqrt'. */
+  scale?: 'sqrt' | 'none';
+  seed?: number;
+}
+
+export interface Trainer {
+  /** The 20 toy tokens: '<pad>', '<end>', '0'…'9', 'First', 'Last', 'Min', 'Max', 'Sum', '(', ')', ','. */
+  readonly vocabulary: readonly string[];
+  readonly config: Readonly<Required<TrainerOptions>>;
+  /** AdamW steps taken. */
+  readonly steps: number;
+  readonly disposed: boolean;
+  encode(text: string): Int32Array;
+  decode(ids: Int32Array | number[]): string;
+  /** n AdamW steps on generated batches; loss: their mean. */
+  step(n?: number): { step: number; loss: number };
+  /** Held-out examples (the same ones every call); accuracy counts examples with every answer token right. */
+  evaluate(options?: { count?: number; minItems?: number; maxItems?: number }): { accuracy: number; loss: number };
+  /** Greedy answer; probabilities of its first token over the vocabulary. */
+  predict(prompt: string): { answer: string; probabilities: Float32Array };
+  /** Copies, in GPT-2's names (wte.weight, wpe.weight, h.0.attn.c_attn.weight [in, out], ..., ln_f.bias). */
+  parameters(): Record<string, Tensor<Float32Array>>;
+  setParameters(parameters: Record<string, Tensor<Float32Array>>): void;
+  /** The prompts' answers come from the task's rule. */
+  lossAndGradients(prompts: string[]): { loss: number; gradients: Record<string, Tensor<Float32Array>> };
+  /** The parameters as a .safetensors file. */
+  save(): Uint8Array;
+  dispose(): void;
+}
+
+export interface WordEmbeddingOptions {
+  /** 'generated' (a corpus from a small grammar: royalty, people, fruit, animals) or sentences. */
+  corpus?: 'generated' | string[];
+  /** Sentences of the generated corpus, [10, 100000]; default 2000. */
+  sentences?: number;
+  /** [2, 256]; default 16. */
+  dim?: number;
+  /** Words each side, [1, 10]; default 2. */
+  window?: number;
+  /** Random words per pair, [1, 20]; default 5. */
+  negatives?: number;
+  /** Centre words per step, [1, 4096]; default 64. */
+  batchSize?: number;
+  /** Plain SGD, (0, 1]; default 0.05. */
+  learningRate?: number;
+  seed?: number;
+}
+
+export interface WordEmbeddings {
+  readonly vocabulary: readonly string[];
+  readonly counts: readonly number[];
+  readonly sentences: readonly string[];
+  readonly steps: number;
+  readonly disposed: boolean;
+  /** [words, dim], a copy. */
+  readonly vectors: Tensor<Float32Array>;
+  step(n?: number): { step: number; loss: number };
+  nearest(word: string, options?: { k?: number }): { word: string; score: number }[];
+  dispose(): void;
+}
+
 export interface Posembed {
   readonly backend: 'wasm' | 'webgpu';
   /** Why 'auto' did not give WebGPU; null otherwise. */
@@ -187,6 +270,10 @@ export interface Posembed {
   /** Align-corners linear interpolation of a [length, d] table to [newLength, d]. */
   interpolatePositions(table: Tensor<Float32Array>, newLength: number, options?: { out?: Float32Array }): Tensor<Float32Array>;
   transformerEmbedding(options: TransformerEmbeddingOptions): TransformerEmbedding;
+  /** The tutorials' toy transformer, trained in the page. */
+  trainer(options?: TrainerOptions): Trainer;
+  /** Skip-gram word vectors. */
+  wordEmbeddings(options?: WordEmbeddingOptions): WordEmbeddings;
   ropeInvFreq(options: { headDim: number; base?: number; scaling?: RopeScaling }): { invFreq: Tensor<Float32Array>; attentionFactor: number };
   /** x: [..., seq, headDim] → the same shape, rotated. */
   applyRope(x: Tensor<Float32Array>, options?: ApplyRopeOptions): Tensor<Float32Array>;
@@ -261,6 +348,10 @@ export interface PosembedGpu extends Omit<Posembed, 'backend' | 'sinusoidal' | '
 
 export function load(options?: LoadOptions & { backend?: 'wasm' }): Promise<Posembed>;
 export function load(options: LoadOptions & { backend: 'webgpu' | 'auto' }): Promise<PosembedGpu | Posembed>;
+/** Tensors as a .safetensors file (F32); metadata goes in __metadata__. */
+export function writeSafetensors(tensors: Record<string, Tensor<Float32Array>>, metadata?: Record<string, string>): Uint8Array;
+/** A tensor as a .npy file ('<f4'). */
+export function writeNpy(tensor: Tensor<Float32Array>): Uint8Array;
 /** Whether this engine runs WebAssembly SIMD. */
 export function simdSupported(): boolean;
 /** Whether this engine can run posembed's threaded module (SharedArrayBuffer: Node, or a cross-origin-isolated page). */
