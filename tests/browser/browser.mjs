@@ -86,7 +86,7 @@ export function useSite({ siteRoot, webgpu = false } = {}) {
 }
 
 // The site's pages; the components page holds only elements, the others say data-ready once drawn.
-export const PAGES = ['index', 'explorer', 'tokens', 'rope', 'bias', 'patches', 'learned', 'bench', 'components'];
+export const PAGES = ['index', 'explorer', 'tokens', 'rope', 'bias', 'patches', 'learned', 'train', 'bench', 'components'];
 const ELEMENTS_ONLY = new Set(['components']);
 
 // Opens a page of the site and waits until it has drawn: its own figures (data-ready) and every <posembed-…>

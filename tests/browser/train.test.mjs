@@ -1,0 +1,91 @@
+// The Train page and <posembed-train>: training advances in a worker while the page stays responsive, the
+// curves and scatters are drawn, questions are answered, and a removed element lets its worker go.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSite, visibleErrors } from './browser.mjs';
+
+const inShadow = (page, host, selector, fn = (el) => el.textContent) => page.locator(host).evaluate((el, [s, f]) => {
+  const found = el.shadowRoot.querySelector(s);
+  return found ? new Function(`return (${f})`)()(found) : null;
+}, [selector, fn.toString()]);
+
+const click = (page, host, selector) => page.locator(host).evaluate((el, s) => el.shadowRoot.querySelector(s).click(), selector);
+
+describe('the Train page', () => {
+  const site = useSite();
+
+  it('<posembed-train> trains in a worker: the step advances, curves and scatter are drawn, the page stays responsive, Pause stops it', async () => {
+    const { page, problems } = await site.open('train.html');
+    const trainer = '#main-trainer';
+    await page.waitForFunction(() => document.querySelector('#main-trainer').dataset.drawn === '0');
+    assert.match(await inShadow(page, trainer, '.honest'), /^Untrained/);
+    assert.equal(await inShadow(page, trainer, '.tokens svg', (svg) => svg.querySelectorAll('circle:not(.pe-cursor)').length), 20);
+    await page.evaluate(() => window.longTasks.splice(0));
+    await click(page, trainer, '[data-action="start"]');
+    // The page answers while the worker trains: a round trip through its event loop stays quick.
+    const delays = [];
+    for (let i = 0; i < 10; i++) {
+      delays.push(await page.evaluate(() => new Promise((resolve) => { const t = performance.now(); setTimeout(() => resolve(performance.now() - t), 0); })));
+      await page.waitForTimeout(200);
+    }
+    await page.waitForFunction(() => Number(document.querySelector('#main-trainer').dataset.drawn) >= 200, null, { timeout: 60000 });
+    const longest = await page.evaluate(() => window.longTasks.splice(0).reduce((a, b) => Math.max(a, b), 0));
+    assert.ok(longest <= 100, `a ${longest} ms task on the page's thread while training`);
+    assert.ok(Math.max(...delays) < 100, `the page's event loop waited ${Math.max(...delays)} ms`);
+    assert.match(await inShadow(page, trainer, '.honest'), /^After \d+ steps of training on Max, Min and First with rope positions/);
+    const curve = await inShadow(page, trainer, '.loss svg path[stroke="#1f5fbf"]', (path) => path.getAttribute('d').split('L').length);
+    assert.ok(curve >= 3, `the loss curve has ${curve} points`);
+    assert.ok(await inShadow(page, trainer, '.accuracy svg path[stroke="#1f5fbf"]', (path) => path.getAttribute('d').length > 0));
+    assert.equal(await inShadow(page, trainer, '.similarity canvas', (c) => `${c.width}x${c.height}`), '20x20');
+    assert.equal(await page.locator(trainer).evaluate((el) => el.shadowRoot.querySelector('.positions').hidden), true, 'RoPE has no position table');
+    await click(page, trainer, '[data-action="pause"]');
+    await page.waitForFunction(() => document.querySelector('#main-trainer').shadowRoot.querySelector('[data-action="start"]').disabled === false);
+    const paused = Number(await page.locator(trainer).getAttribute('data-step'));
+    await page.waitForTimeout(800);
+    assert.equal(Number(await page.locator(trainer).getAttribute('data-step')), paused, 'no steps after Pause');
+    assert.match(await inShadow(page, trainer, '.status'), new RegExp(`^step ${paused} · loss \\d\\.\\d{3} · held-out accuracy \\d+\\.\\d%`));
+    // Ask it; then longer lists than training's.
+    await click(page, trainer, '.ask button');
+    await page.waitForFunction(() => /^First\(3,1,2\) → \d$/.test(document.querySelector('#main-trainer').shadowRoot.querySelector('.answer').textContent));
+    assert.equal(await inShadow(page, trainer, '.probabilities svg', (svg) => svg.querySelectorAll('rect').length >= 20), true);
+    await click(page, trainer, '[data-action="extrapolate"]');
+    await page.waitForFunction(() => /^Accuracy on 6–10 items: \d+\.\d%/.test(document.querySelector('#main-trainer').shadowRoot.querySelector('.extrapolation').textContent));
+    assert.deepEqual(problems, []);
+    assert.deepEqual(await visibleErrors(page), []);
+    await page.close();
+  });
+
+  it('learned positions: the position table is drawn, and longer lists are refused in words', async () => {
+    const { page, problems } = await site.open('train.html');
+    await page.locator('#train-controls [name="positional"]').selectOption('learned');
+    await page.waitForFunction(() => document.querySelector('#main-trainer').shadowRoot.querySelector('.positions canvas')?.height === 16);
+    await click(page, '#main-trainer', '[data-action="extrapolate"]');
+    await page.waitForFunction(() => /^Cannot answer: learned positions cover 16 positions/.test(document.querySelector('#main-trainer').shadowRoot.querySelector('.extrapolation').textContent));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('a removed <posembed-train> ends its worker', async () => {
+    const { page } = await site.open('train.html');
+    await page.waitForFunction(() => document.querySelector('#first-none').dataset.drawn === '0');
+    const before = page.workers().length;
+    await page.evaluate(() => document.querySelector('#first-none').remove());
+    for (let i = 0; i < 50 && page.workers().length >= before; i++) await page.waitForTimeout(100);
+    assert.ok(page.workers().length < before, `workers ${before} → ${page.workers().length}`);
+    assert.equal(await page.evaluate(() => document.querySelector('#main-trainer').isConnected), true);
+    await page.close();
+  });
+
+  it('word embeddings learn live: the scatter is drawn and king\'s nearest words include queen', async () => {
+    const { page, problems } = await site.open('train.html');
+    await page.waitForFunction(() => document.querySelector('#words-figure').dataset.step === '0');
+    await page.locator('#words-start').click();
+    await page.waitForFunction(() => Number(document.querySelector('#words-figure').dataset.step) >= 3000, null, { timeout: 60000 });
+    assert.equal(await page.locator('#words-figure svg circle:not(.pe-cursor)').count(), 16);
+    await page.locator('#words-nearest button').click();
+    await page.waitForFunction(() => /^Nearest to king: /.test(document.querySelector('#words-result').textContent));
+    assert.match(await page.locator('#words-result').textContent(), /queen/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});

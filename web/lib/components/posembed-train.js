@@ -1,0 +1,283 @@
+// <posembed-train task="mixed" positional="rope">: the tutorials' toy transformer trained live in a worker, with
+// Start / Pause / Reset, loss and accuracy curves, the 20 token rows in 2-D (PCA) coloured by kind, their cosine
+// similarities, the learned position table (positional="learned"), a box to ask it a question, longer lists
+// than it was trained on, and its tables saved as files.
+// Attributes: task (max, min, first, mixed, copy), positional (none, sinusoidal, learned, rope, alibi), d-model,
+// heads, layers, seed, learning-rate, steps (where training stops; default 3000). A change starts afresh.
+import { TOY_VOCABULARY } from '../toy_vocabulary.js';
+import { Figure, SERIES_COLOURS } from './figure.js';
+import { BASE_STYLE, LazyElement, adoptStyles, define, numberAttribute } from './shared.js';
+
+const ATTRIBUTES = ['task', 'positional', 'd-model', 'heads', 'layers', 'seed', 'learning-rate', 'steps'];
+const REDRAW_MS = 300;
+
+// The kinds the scatter colours the tokens by.
+export const TOKEN_KINDS = [
+  { name: 'digits', colour: SERIES_COLOURS[0], test: (t) => /^\d$/.test(t) },
+  { name: 'operations', colour: SERIES_COLOURS[1], test: (t) => /^[A-Z]/.test(t) },
+  { name: 'syntax', colour: SERIES_COLOURS[2], test: (t) => '(),'.includes(t) },
+  { name: 'padding, end', colour: SERIES_COLOURS[5], test: () => true },
+];
+export const tokenKind = (token) => TOKEN_KINDS.find((kind) => kind.test(token)).name;
+
+// A worker that trains (see train-worker.js for its messages): one per component, and for pages that train
+// models of their own.
+export function trainingWorker() {
+  return new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module' });
+}
+
+const STYLE = `
+  .controls { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin: 0.25rem 0 0.5rem; }
+  button { font: inherit; padding: 0.3rem 0.8rem; border-radius: 4px; border: 1px solid #5b6672; background: #fff; cursor: pointer; }
+  button:disabled { opacity: 0.5; cursor: default; }
+  .status { font-family: var(--posembed-mono, ui-monospace, monospace); font-size: 0.85rem; }
+  .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 320px), 1fr)); gap: 0 1.5rem; }
+  form { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
+  input { font: inherit; padding: 0.25rem 0.4rem; width: 11em; }
+  h3 { font-size: 1rem; margin: 1rem 0 0.25rem; }
+  .answer { font-weight: 600; }
+  .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+`;
+
+const TEMPLATE = `
+  <div class="controls">
+    <button type="button" data-action="start">Start</button>
+    <button type="button" data-action="pause" disabled>Pause</button>
+    <button type="button" data-action="reset">Reset</button>
+    <span class="status"></span>
+  </div>
+  <p class="visually-hidden" role="status"></p>
+  <p class="error" hidden></p>
+  <p class="caption honest"></p>
+  <div class="grid"><div class="loss"></div><div class="accuracy"></div></div>
+  <div class="grid"><div class="tokens"></div><div class="similarity"></div></div>
+  <div class="positions"></div>
+  <h3>Ask it</h3>
+  <form class="ask">
+    <label>Prompt <input name="prompt" value="First(3,1,2)" spellcheck="false" autocomplete="off"></label>
+    <button type="submit">Answer</button>
+    <span class="answer" aria-live="polite"></span>
+  </form>
+  <div class="probabilities"></div>
+  <h3>Longer lists than it was trained on</h3>
+  <div class="controls"><button type="button" data-action="extrapolate">Test on 6–10 items</button><span class="extrapolation" aria-live="polite"></span></div>
+  <h3>Save the trained tables</h3>
+  <div class="controls">
+    <button type="button" data-action="save-model">Model (.safetensors)</button>
+    <button type="button" data-action="save-tokens">Token table (.npy)</button>
+    <button type="button" data-action="save-positions" hidden>Position table (.npy)</button>
+  </div>
+`;
+
+export class PosembedTrain extends LazyElement {
+  static observedAttributes = ATTRIBUTES;
+
+  #root;
+  #worker = null;
+  #history = { step: [], loss: [], accuracy: [] };
+  #latest = null;
+  #drawnAt = 0;
+  #drawTimer = 0;
+  #lastLoss = NaN;
+  #figures;
+
+  constructor() {
+    super();
+    this.#root = this.attachShadow({ mode: 'open' });
+    adoptStyles(this.#root, BASE_STYLE, STYLE);
+    this.#root.innerHTML = TEMPLATE;
+    const $ = (selector) => this.#root.querySelector(selector);
+    this.#figures = {
+      loss: new Figure($('.loss'), { label: 'Training loss by step', title: 'Loss (cross-entropy on the answers)' }),
+      accuracy: new Figure($('.accuracy'), { label: 'Held-out accuracy by step', title: 'Held-out accuracy' }),
+      tokens: new Figure($('.tokens'), { label: 'The 20 token rows projected to two dimensions', title: 'Token rows, 2-D (PCA)' }),
+      similarity: new Figure($('.similarity'), { label: 'Cosine similarity of every pair of token rows', title: 'Cosine similarity of token rows' }),
+      positions: new Figure($('.positions'), { label: 'The learned position table', title: 'Learned position table' }),
+      probabilities: new Figure($('.probabilities'), { label: 'Probability of each token as the answer', title: 'Its probabilities for the first answer token' }),
+    };
+    this.#root.addEventListener('click', (event) => {
+      const action = event.target.closest?.('button[data-action]')?.dataset.action;
+      if (action) this.#act(action);
+    });
+    $('.ask').addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.#send({ type: 'predict', prompt: new FormData(event.target).get('prompt') });
+    });
+  }
+
+  #$(selector) {
+    return this.#root.querySelector(selector);
+  }
+
+  get running() {
+    return this.#latest?.running ?? false;
+  }
+
+  // The options given to pe.trainer, from the attributes.
+  #options() {
+    const options = { task: this.getAttribute('task') ?? 'mixed', positional: this.getAttribute('positional') ?? 'sinusoidal' };
+    for (const [attribute, key] of [['d-model', 'dModel'], ['heads', 'heads'], ['layers', 'layers'], ['seed', 'seed'], ['learning-rate', 'learningRate']]) {
+      if (this.hasAttribute(attribute)) options[key] = numberAttribute(this, attribute, undefined);
+    }
+    return options;
+  }
+
+  render() {
+    this.#worker ??= this.#startWorker();
+    this.#history = { step: [], loss: [], accuracy: [] };
+    this.#latest = null;
+    this.#lastLoss = NaN;
+    this.#$('.error').hidden = true;
+    this.#$('.answer').textContent = '';
+    this.#$('.extrapolation').textContent = '';
+    this.#$('[data-action="save-positions"]').hidden = this.#options().positional !== 'learned';
+    for (const figure of Object.values(this.#figures)) figure.stale(true);
+    this.#send({ type: 'configure', kind: 'trainer', options: this.#options(), steps: numberAttribute(this, 'steps', 3000) });
+  }
+
+  #startWorker() {
+    const worker = trainingWorker();
+    worker.onmessage = ({ data }) => this.#receive(data);
+    worker.onerror = (event) => this.#showError(event.message || 'the training worker could not start');
+    return worker;
+  }
+
+  #send(message) {
+    this.#worker?.postMessage(message);
+  }
+
+  #act(action) {
+    if (action === 'start') this.#send({ type: 'run' });
+    if (action === 'pause') this.#send({ type: 'pause' });
+    if (action === 'reset') this.render();
+    if (action === 'extrapolate') this.#send({ type: 'extrapolate', minItems: 6, maxItems: 10 });
+    if (action === 'save-model') this.#send({ type: 'save', format: 'safetensors' });
+    if (action === 'save-tokens') this.#send({ type: 'save', format: 'npy', name: 'wte.weight' });
+    if (action === 'save-positions') this.#send({ type: 'save', format: 'npy', name: 'wpe.weight' });
+  }
+
+  #showError(message) {
+    const box = this.#$('.error');
+    box.textContent = message;
+    box.hidden = false;
+  }
+
+  #announce(text) {
+    this.#$('[role="status"]').textContent = text;
+  }
+
+  #receive(message) {
+    if (message.type === 'error') {
+      if (message.request === 'predict') this.#$('.answer').textContent = message.message;
+      else this.#showError(message.message);
+      return;
+    }
+    if (message.type === 'snapshot') this.#snapshot(message);
+    if (message.type === 'prediction') this.#prediction(message);
+    if (message.type === 'extrapolation') {
+      this.#$('.extrapolation').textContent = message.refused
+        ? `Cannot answer: ${message.refused}.`
+        : `Accuracy on ${message.minItems}–${message.maxItems} items: ${(100 * message.accuracy).toFixed(1)}% (loss ${message.loss.toFixed(3)}).`;
+    }
+    if (message.type === 'file') this.#download(message);
+  }
+
+  #snapshot(snapshot) {
+    const wasRunning = this.running;
+    this.#latest = snapshot;
+    if (Number.isFinite(snapshot.loss)) {
+      this.#history.step.push(snapshot.step);
+      this.#history.loss.push(snapshot.loss);
+      this.#history.accuracy.push(snapshot.accuracy);
+    }
+    this.#$('[data-action="start"]').disabled = snapshot.running;
+    this.#$('[data-action="pause"]').disabled = !snapshot.running;
+    if (Number.isFinite(snapshot.loss)) this.#lastLoss = snapshot.loss;
+    const accuracy = Number.isFinite(snapshot.accuracy) ? `${(100 * snapshot.accuracy).toFixed(1)}%` : '–';
+    this.#$('.status').textContent = `step ${snapshot.step} · loss ${Number.isFinite(this.#lastLoss) ? this.#lastLoss.toFixed(3) : '–'} · held-out accuracy ${accuracy}`
+      + (Number.isFinite(snapshot.stepMs) ? ` · ${snapshot.stepMs.toFixed(1)} ms/step` : '');
+    if (wasRunning !== snapshot.running) this.#announce(snapshot.running ? 'Training.' : `Paused at step ${snapshot.step}, held-out accuracy ${accuracy}.`);
+    this.dataset.step = String(snapshot.step);
+    // Drawing at most every REDRAW_MS keeps the page's thread free while the worker posts.
+    clearTimeout(this.#drawTimer);
+    const wait = this.#drawnAt + REDRAW_MS - performance.now();
+    if (wait <= 0 || !snapshot.running) this.#draw();
+    else this.#drawTimer = setTimeout(() => this.#draw(), wait);
+  }
+
+  #draw() {
+    const snapshot = this.#latest;
+    if (!snapshot) return;
+    this.#drawnAt = performance.now();
+    const { positional, task } = this.#options();
+    const f = this.#figures;
+    const trained = snapshot.step > 0;
+    this.#$('.honest').textContent = trained
+      ? `After ${snapshot.step} steps of training on ${task === 'mixed' ? 'Max, Min and First' : task} with ${positional} positions.`
+      : 'Untrained: every table is random until you press Start. Nothing in these pictures means anything yet.';
+    const { step, loss, accuracy } = this.#history;
+    for (const [figure, values, label, domain] of [[f.loss, loss, 'loss', undefined], [f.accuracy, accuracy, 'accuracy', [0, 1]]]) {
+      if (values.length === 0) {
+        figure.stale(true);
+        continue;
+      }
+      figure.lines([{ label, x: step.length > 1 ? step : [0, ...step], y: values.length > 1 ? values : [values[0], values[0]] }],
+        { x: { label: 'step' }, y: { label, domain } });
+      figure.stale(false);
+    }
+    f.loss.caption = 'The loss falls as the model learns to answer; each point is the mean over the steps since the one before.';
+    f.accuracy.caption = 'Share of 256 held-out questions answered right. Guessing would get about 10%.';
+    const projected = snapshot.projected.data;
+    f.tokens.points(TOY_VOCABULARY.map((token, i) => ({ x: projected[2 * i], y: projected[2 * i + 1], label: token, group: tokenKind(token) })),
+      { groups: TOKEN_KINDS.map(({ name, colour }) => ({ name, colour })), x: { label: 'first principal axis' }, y: { label: 'second principal axis' } });
+    f.tokens.caption = trained
+      ? 'Tokens that play the same part drift together: the digits, the operations, the brackets and commas.'
+      : 'Random rows: where a token sits says nothing yet.';
+    f.tokens.stale(false);
+    f.similarity.heatmap(snapshot.similarity, { colormap: 'RdBu', range: { min: -1, max: 1 }, x: { label: 'token', names: TOY_VOCABULARY },
+      y: { label: 'token', names: TOY_VOCABULARY }, colour: { label: 'cosine similarity' } });
+    f.similarity.caption = trained ? 'Blue blocks: groups of tokens the model treats alike (Max and Min, the digits).' : 'Random rows are nearly unrelated: white off the diagonal.';
+    f.similarity.stale(false);
+    this.#$('.positions').hidden = !snapshot.positions;
+    if (snapshot.positions) {
+      f.positions.heatmap(snapshot.positions, { colormap: 'RdBu', x: { label: 'dimension' }, y: { label: 'position' }, colour: { label: 'value' } });
+      f.positions.caption = 'Each row is the vector added at one position. It starts as noise and forms as training finds what positions need; rows past maxLength do not exist.';
+      f.positions.stale(false);
+    }
+    this.dataset.drawn = String(snapshot.step);
+  }
+
+  #prediction({ prompt, answer, probabilities }) {
+    this.#$('.answer').textContent = `${prompt} → ${answer}`;
+    const f = this.#figures.probabilities;
+    f.bars(Array.from(probabilities, (value, i) => ({ label: TOY_VOCABULARY[i], value, group: tokenKind(TOY_VOCABULARY[i]) })),
+      { groups: TOKEN_KINDS.map(({ name, colour }) => ({ name, colour })), x: { label: 'token' }, y: { label: 'probability', domain: [0, 1] } });
+    f.caption = `The model's probabilities for the first token of its answer to ${prompt}.`;
+    f.stale(false);
+  }
+
+  #download({ format, name, bytes }) {
+    const { positional, task } = this.#options();
+    const file = format === 'safetensors' ? `posembed-${task}-${positional}.safetensors` : `${name.replace('.weight', '')}-${task}-${positional}.npy`;
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
+    link.download = file;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  }
+
+  // Removed from the page: the worker and its model go.
+  released() {
+    clearTimeout(this.#drawTimer);
+    this.#worker?.terminate();
+    this.#worker = null;
+    this.dataset.disposed = 'true';
+  }
+
+  connectedCallback() {
+    delete this.dataset.disposed;
+    super.connectedCallback();
+  }
+}
+
+define('posembed-train', PosembedTrain);

@@ -1,0 +1,115 @@
+// Trains off the page's thread, for <posembed-train> and the Train page: the toy transformer (pe.trainer) or word
+// vectors (pe.wordEmbeddings), in slices of about SLICE_MS so that pause, predict and reset are answered
+// between slices. After each slice it posts a snapshot: step, loss, held-out accuracy, and the tables drawn.
+import { load, writeNpy } from '../index.js';
+
+const SLICE_MS = 120;
+const EVALUATE_EVERY_MS = 400;
+
+let pe = null;
+let model = null;     // the Trainer or WordEmbeddings being trained
+let kind = 'trainer';
+let running = false;
+let limit = 0;        // steps to stop at
+let words = [];       // the words whose vectors are drawn
+let lastEvaluation = { at: -Infinity, accuracy: NaN, loss: NaN };
+let generation = 0;   // a configure() starts a new one; slices of an older one stop
+
+const post = (message, transfer = []) => self.postMessage(message, transfer);
+
+// The toy model's tables: token rows (their 2-D PCA and cosine similarities) and, for learned positions, the
+// position table.
+function trainerSnapshot(loss) {
+  const parameters = model.parameters();
+  const table = parameters['wte.weight'];
+  const projected = pe.pca(table, { components: 2 });
+  const similarity = pe.similarity(table, null, { metric: 'cosine' });
+  const positions = parameters['wpe.weight'] ?? null;
+  const now = performance.now();
+  if (now - lastEvaluation.at > EVALUATE_EVERY_MS || !running) {
+    lastEvaluation = { at: now, ...model.evaluate({ count: 256 }) };
+  }
+  return { step: model.steps, loss, accuracy: lastEvaluation.accuracy, heldOutLoss: lastEvaluation.loss, projected, similarity, positions };
+}
+
+function wordsSnapshot(loss) {
+  const vectors = model.vectors;
+  const dim = vectors.shape[1];
+  const chosen = words.map((word) => model.vocabulary.indexOf(word)).filter((index) => index >= 0);
+  const rows = new Float32Array(chosen.length * dim);
+  chosen.forEach((index, i) => rows.set(vectors.data.subarray(index * dim, (index + 1) * dim), i * dim));
+  const projected = pe.pca({ data: rows, shape: [chosen.length, dim] }, { components: 2 });
+  return { step: model.steps, loss, words: chosen.map((index) => model.vocabulary[index]), projected };
+}
+
+function snapshot(loss = NaN) {
+  return kind === 'trainer' ? trainerSnapshot(loss) : wordsSnapshot(loss);
+}
+
+async function slice(current) {
+  if (!running || current !== generation) return;
+  const started = performance.now();
+  let loss = NaN;
+  let steps = 0;
+  while (performance.now() - started < SLICE_MS && model.steps < limit) {
+    ({ loss } = model.step(1));
+    steps++;
+  }
+  if (model.steps >= limit) running = false;
+  post({ type: 'snapshot', running, ...snapshot(loss), stepMs: steps ? (performance.now() - started) / steps : NaN });
+  if (running) setTimeout(() => slice(current), 0);
+}
+
+const handlers = {
+  async configure({ kind: nextKind, options, steps, words: shown = [] }) {
+    pe ??= await load();
+    generation++;
+    running = false;
+    model?.dispose();
+    model = null;
+    kind = nextKind;
+    limit = steps;
+    words = shown;
+    lastEvaluation = { at: -Infinity, accuracy: NaN, loss: NaN };
+    model = kind === 'trainer' ? pe.trainer(options) : pe.wordEmbeddings(options);
+    const first = snapshot();
+    post({ type: 'snapshot', running, ...first, vocabulary: model.vocabulary });
+  },
+  run() {
+    if (running || !model) return;
+    running = model.steps < limit;
+    slice(generation);
+  },
+  pause() {
+    running = false;
+    if (model) post({ type: 'snapshot', running, ...snapshot() });
+  },
+  predict({ prompt }) {
+    return { type: 'prediction', prompt, ...model.predict(prompt) };
+  },
+  nearest({ word, k }) {
+    return { type: 'nearest', word, nearest: model.nearest(word, { k }) };
+  },
+  // Accuracy on longer lists than training's (or why it cannot be measured).
+  extrapolate({ minItems, maxItems }) {
+    try {
+      return { type: 'extrapolation', minItems, maxItems, ...model.evaluate({ count: 256, minItems, maxItems }) };
+    } catch (error) {
+      return { type: 'extrapolation', minItems, maxItems, refused: error.message };
+    }
+  },
+  // The trained tables as files: the whole model (.safetensors) or one table (.npy).
+  save({ format, name }) {
+    const bytes = format === 'safetensors' ? model.save() : writeNpy(model.parameters()[name]);
+    return { type: 'file', format, name, bytes };
+  },
+};
+
+self.onmessage = async ({ data }) => {
+  try {
+    const reply = await handlers[data.type](data);
+    if (reply) post(reply, reply.bytes ? [reply.bytes.buffer] : []);
+  } catch (error) {
+    post({ type: 'error', request: data.type, name: error.name, message: error.message });
+  }
+};

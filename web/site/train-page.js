@@ -1,0 +1,126 @@
+// The Train page: the <posembed-train> elements train themselves; this script runs the comparison of every
+// positional option and the word-embedding panel, each in a training worker of its own.
+import { Figure, SERIES_COLOURS, trainingWorker } from 'posembed/components';
+
+const $ = (selector) => document.querySelector(selector);
+const POSITIONALS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];
+const COMPARE_STEPS = 600;
+
+// Sends one message and waits for the reply of `type` (the worker answers in order).
+function ask(worker, message, type) {
+  return new Promise((resolve, reject) => {
+    const listen = ({ data }) => {
+      if (data.type === 'error') reject(new Error(data.message));
+      else if (data.type === type && (type !== 'snapshot' || !data.running)) resolve(data);
+      else return;
+      worker.removeEventListener('message', listen);
+    };
+    worker.addEventListener('message', listen);
+    worker.postMessage(message);
+  });
+}
+
+function mountComparison() {
+  const button = $('#compare');
+  const status = $('#compare-status');
+  const body = $('#compare-table tbody');
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    body.replaceChildren();
+    const worker = trainingWorker();
+    try {
+      for (const positional of POSITIONALS) {
+        status.textContent = `Training with ${positional} positions…`;
+        await ask(worker, { type: 'configure', kind: 'trainer', options: { task: 'mixed', positional }, steps: COMPARE_STEPS }, 'snapshot');
+        await ask(worker, { type: 'run' }, 'snapshot');
+        const near = await ask(worker, { type: 'extrapolate', minItems: 2, maxItems: 5 }, 'extrapolation');
+        const far = await ask(worker, { type: 'extrapolate', minItems: 6, maxItems: 10 }, 'extrapolation');
+        const row = body.insertRow();
+        row.dataset.positional = positional;
+        row.insertCell().textContent = positional;
+        row.insertCell().textContent = `${(100 * near.accuracy).toFixed(1)}%`;
+        row.insertCell().textContent = far.refused ? 'cannot run: a learned table has no rows past position 15' : `${(100 * far.accuracy).toFixed(1)}%`;
+      }
+      status.textContent = 'Done. Max and Min need no positions; First does. Past the training length, accuracy drops for every option, and learned positions cannot run at all.';
+    } catch (error) {
+      status.textContent = error.message;
+    } finally {
+      worker.terminate();
+      button.disabled = false;
+    }
+  });
+}
+
+const WORDS = ['king', 'queen', 'prince', 'princess', 'man', 'woman', 'boy', 'girl', 'apple', 'orange', 'banana', 'pear', 'dog', 'cat', 'horse', 'cow'];
+const WORD_GROUPS = [
+  { name: 'royalty', colour: SERIES_COLOURS[1], words: WORDS.slice(0, 4) },
+  { name: 'people', colour: SERIES_COLOURS[0], words: WORDS.slice(4, 8) },
+  { name: 'fruit', colour: SERIES_COLOURS[3], words: WORDS.slice(8, 12) },
+  { name: 'animals', colour: SERIES_COLOURS[2], words: WORDS.slice(12) },
+];
+
+function mountWords() {
+  const worker = trainingWorker();
+  const figure = new Figure($('#words-figure'), { label: 'Word vectors projected to two dimensions', title: 'Word vectors, 2-D (PCA)' });
+  const start = $('#words-start');
+  const pause = $('#words-pause');
+  const result = $('#words-result');
+  let drawnAt = 0;
+  worker.onmessage = ({ data }) => {
+    if (data.type === 'error') {
+      result.textContent = data.message;
+      return;
+    }
+    if (data.type === 'nearest') {
+      result.textContent = `Nearest to ${data.word}: ${data.nearest.map((n) => `${n.word} (${n.score.toFixed(2)})`).join(', ')}`;
+      return;
+    }
+    if (data.type !== 'snapshot') return;
+    start.disabled = data.running;
+    pause.disabled = !data.running;
+    $('#words-status').textContent = `step ${data.step}${Number.isFinite(data.loss) ? ` · loss ${data.loss.toFixed(3)}` : ''}`;
+    if (data.running && performance.now() - drawnAt < 300) return;
+    drawnAt = performance.now();
+    const group = (word) => WORD_GROUPS.find((g) => g.words.includes(word)).name;
+    figure.points(data.words.map((word, i) => ({ x: data.projected.data[2 * i], y: data.projected.data[2 * i + 1], label: word, group: group(word) })),
+      { groups: WORD_GROUPS, x: { label: 'first principal axis' }, y: { label: 'second principal axis' } });
+    figure.caption = data.step === 0
+      ? 'Untrained: the vectors are random, and the words lie anywhere.'
+      : `After ${data.step} steps: words of one kind gather, because they appear in the same sentences.`;
+    $('#words-figure').dataset.step = String(data.step);
+  };
+  worker.postMessage({ type: 'configure', kind: 'words', options: { corpus: 'generated' }, steps: 3000, words: WORDS });
+  start.addEventListener('click', () => worker.postMessage({ type: 'run' }));
+  pause.addEventListener('click', () => worker.postMessage({ type: 'pause' }));
+  $('#words-nearest').addEventListener('submit', (event) => {
+    event.preventDefault();
+    worker.postMessage({ type: 'nearest', word: new FormData(event.target).get('word'), k: 5 });
+  });
+}
+
+// The form's choices become the main trainer's attributes (each change starts it afresh).
+function mountControls() {
+  const form = $('#train-controls');
+  const trainer = $('#main-trainer');
+  const error = $('#train-error');
+  form.addEventListener('submit', (event) => event.preventDefault());
+  form.addEventListener('change', () => {
+    const values = new FormData(form);
+    const dModel = Number(values.get('dModel'));
+    const seed = Number(values.get('seed'));
+    const problem = !(Number.isInteger(dModel) && dModel >= 8 && dModel <= 256 && dModel % 8 === 0) ? `d_model must be a multiple of 8 in [8, 256], got ${values.get('dModel')}`
+      : !(Number.isInteger(seed) && seed >= 0 && seed <= 1e6) ? `seed must be an integer in [0, 1000000], got ${values.get('seed')}` : '';
+    error.textContent = problem;
+    error.hidden = !problem;
+    if (problem) return;
+    trainer.setAttribute('task', values.get('task'));
+    trainer.setAttribute('positional', values.get('positional'));
+    trainer.setAttribute('d-model', String(dModel));
+    trainer.setAttribute('seed', String(seed));
+  });
+}
+
+mountControls();
+mountComparison();
+mountWords();
+document.documentElement.dataset.ready = 'true';
