@@ -4,7 +4,8 @@
 // The model: token embedding (the padding row kept at zero, times the scale), the positional option
 // (sinusoidal or learned rows added to the input; RoPE rotating queries and keys; ALiBi biasing the scores;
 // none), pre-LayerNorm blocks of causal multi-head self-attention and a GELU MLP, a final LayerNorm, and the
-// output layer tied to the token embedding. Cross-entropy on the answer tokens; AdamW.
+// output layer tied to the token embedding. Cross-entropy on the answer tokens; AdamW, the gradient clipped to
+// norm 1.
 //
 // Positions come from the package's own encoders (sinusoidal, rope_table, alibi_bias). Every sum runs in a
 // fixed order, exp and log are computed from + - * / only, and no multiply-add is fused, so one seed gives
