@@ -7,7 +7,7 @@
 // --op NAME to run the ops whose name contains NAME; --gpu-sizes for the WebGPU sizes (sinusoidal 8192 x 4096,
 // similarity 4096 x 4096) with posembed alone, wasm against WebGPU. Node's WebGPU uses SwiftShader unless
 // VK_ICD_FILENAMES names another Vulkan driver (a real GPU's, e.g. /usr/share/vulkan/icd.d/nvidia_icd.json).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Bench } from 'tinybench';
@@ -18,6 +18,7 @@ import { create } from 'webgpu';
 import { load } from '../dist/index.js';
 import { GPU_SIZE_OPS, OPS } from './bench/ops.mjs';
 import { maxError, sampledIndices } from './bench/cases.mjs';
+import { benchTraining } from './bench/training.mjs';
 
 const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, 'gpu-sizes': { type: 'boolean', default: false }, op: { type: 'string' }, json: { type: 'string', default: 'build/bench.json' } } });
 const SAMPLES = 4096;
@@ -165,9 +166,18 @@ for (const makeOp of args['gpu-sizes'] ? GPU_SIZE_OPS : OPS) {
   if (goals.length) console.log(`goals: ${goals.map((g) => `${g.goal}: ${g.value}, ${g.met ? 'met' : 'NOT met'}`).join('; ')}\n`);
 }
 
+// The trainer: its step beside plain JS and TensorFlow.js, what it learns, and its time to 99% in Chromium.
+let training = null;
+if (!args['gpu-sizes'] && (!args.op || 'training'.includes(args.op))) {
+  training = await benchTraining({
+    engines: { single: engines[SINGLE], scalar: engines['posembed wasm scalar'] }, threaded: THREADED ? threaded : null, quick: args.quick,
+    siteRoot: existsSync('build/site/train.html') ? 'build/site' : null,
+  });
+}
+
 const unmet = results.flatMap((r) => r.goals.filter((g) => !g.met).map((g) => `${r.op}: ${g.goal} (${g.value})`));
 if (!args['gpu-sizes']) console.log(unmet.length ? `goals not met in this run:\n  ${unmet.join('\n  ')}` : 'every goal met in this run');
 
 mkdirSync(dirname(args.json), { recursive: true });
-writeFileSync(args.json, JSON.stringify({ date: new Date().toISOString(), node: process.version, results }, null, 2));
+writeFileSync(args.json, JSON.stringify({ date: new Date().toISOString(), node: process.version, results, training }, null, 2));
 console.log(`results written to ${args.json} (errors: max over ${SAMPLES} sampled elements per output)`);

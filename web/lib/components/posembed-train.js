@@ -127,6 +127,7 @@ export class PosembedTrain extends LazyElement {
     this.#history = { step: [], loss: [], accuracy: [] };
     this.#latest = null;
     this.#lastLoss = NaN;
+    delete this.dataset.accuracy;
     this.#$('.error').hidden = true;
     this.#$('.answer').textContent = '';
     this.#$('.extrapolation').textContent = '';
@@ -198,6 +199,7 @@ export class PosembedTrain extends LazyElement {
       + (Number.isFinite(snapshot.stepMs) ? ` · ${snapshot.stepMs.toFixed(1)} ms/step` : '');
     if (wasRunning !== snapshot.running) this.#announce(snapshot.running ? 'Training.' : `Paused at step ${snapshot.step}, held-out accuracy ${accuracy}.`);
     this.dataset.step = String(snapshot.step);
+    if (Number.isFinite(snapshot.accuracy)) this.dataset.accuracy = String(snapshot.accuracy);
     // Drawing at most every REDRAW_MS keeps the page's thread free while the worker posts.
     clearTimeout(this.#drawTimer);
     const wait = this.#drawnAt + REDRAW_MS - performance.now();
