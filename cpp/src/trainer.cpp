@@ -271,14 +271,59 @@ void layer_norm_backward(const T* x, const T* weight, const T* mean, const T* in
   }
 }
 
-// GELU, tanh form (GPT-2's): 0.5 u (1 + tanh(sqrt(2/pi) (u + 0.044715 u^3))), and its derivative.
+// GELU, tanh form (GPT-2's): 0.5 u (1 + tanh(c (u + 0.044715 u^3))), c = sqrt(2/pi), with tanh z = 1 - 2 / (e^2z + 1).
 constexpr double kGeluScale = 0.7978845608028654;
 constexpr double kGeluCubic = 0.044715;
-double portable_tanh(double z) { return 1.0 - 2.0 / (portable_exp(2.0 * z) + 1.0); }
-double gelu(double u) { return 0.5 * u * (1.0 + portable_tanh(kGeluScale * (u + kGeluCubic * u * u * u))); }
-double gelu_derivative(double u) {
-  const double t = portable_tanh(kGeluScale * (u + kGeluCubic * u * u * u));
-  return 0.5 * (1.0 + t) + 0.5 * u * (1.0 - t * t) * kGeluScale * (1.0 + 3.0 * kGeluCubic * u * u);
+
+// e^x for float lanes (V a batch of floats, or float): x = k ln 2 + r with |r| <= ln 2 / 2 and a degree-7 Taylor
+// polynomial (under half a float ulp), every step an exactly rounded operation, so that each lane's bits are
+// the same on every build and lane width. x is clamped to [-87, 88], where e^x stays a normal float.
+template <class V>
+V exp_lanes(V x) {
+  x = xsimd::min(xsimd::max(x, V(-87.0f)), V(88.0f));
+  const V k = xsimd::nearbyint(x * V(1.44269504f));
+  const V r = (x - k * V(0.693145752f)) - k * V(1.42860677e-6f);  // ln 2 in two parts; k * high is exact
+  V series(1.0f / 5040.0f);
+  for (const float c : {1.0f / 720.0f, 1.0f / 120.0f, 1.0f / 24.0f, 1.0f / 6.0f, 0.5f, 1.0f, 1.0f}) series = series * r + V(c);
+  if constexpr (std::is_same_v<V, float>) {
+    return std::ldexp(series, static_cast<int>(k));
+  }
+#ifdef POSEMBED_HAS_SIMD
+  else {
+    return xsimd::ldexp(series, xsimd::batch_cast<int32_t>(k));
+  }
+#endif
+}
+
+// activated = gelu(u) and t = the tanh in it (kept: the derivative needs it), over n values.
+template <class T>
+void gelu(const T* u, T* activated, T* t, std::size_t n) {
+  const auto one = [&]<class V>(std::size_t i) {
+    const V x = dense::detail::load<V>(u + i);
+    const V inner = V(static_cast<T>(kGeluScale)) * (x + V(static_cast<T>(kGeluCubic)) * x * x * x);
+    V tanh;
+    if constexpr (std::is_same_v<T, float>) {
+      tanh = V(1.0f) - V(2.0f) / (exp_lanes(inner + inner) + V(1.0f));
+    } else {
+      tanh = 1.0 - 2.0 / (portable_exp(2.0 * inner) + 1.0);  // the double model, for the gradient checks
+    }
+    dense::detail::store(t + i, tanh);
+    dense::detail::store(activated + i, V(static_cast<T>(0.5)) * x * (V(static_cast<T>(1)) + tanh));
+  };
+  std::size_t i = 0;
+#ifdef POSEMBED_HAS_SIMD
+  if constexpr (std::is_same_v<T, float>) {
+    for (; i + simd::kFloatLanes <= n; i += simd::kFloatLanes) one.template operator()<simd::FloatBatch>(i);
+  }
+#endif
+  for (; i < n; ++i) one.template operator()<T>(i);
+}
+
+// gelu'(u) from u and its tanh t.
+template <class T>
+T gelu_derivative(T u, T t) {
+  const T c = static_cast<T>(kGeluScale), a = static_cast<T>(kGeluCubic);
+  return static_cast<T>(0.5) * (1 + t) + static_cast<T>(0.5) * u * (1 - t * t) * c * (1 + 3 * a * u * u);
 }
 
 // Rotates the head vectors of q or k (RoPE, half layout) by table [length, head_dim] from rope_table: each row
@@ -450,7 +495,7 @@ Status ToyTransformer<T>::run(const Batch& batch, std::span<T> gradients, double
 
   // Forward, keeping what backward needs.
   struct Layer {
-    std::vector<T> input, ln1, ln1_mean, ln1_std, qkv, probs, attended, middle, ln2, ln2_mean, ln2_std, fc, activated;
+    std::vector<T> input, ln1, ln1_mean, ln1_std, qkv, probs, attended, middle, ln2, ln2_mean, ln2_std, fc, activated, tanh;
   };
   std::vector<Layer> saved(layers);
   std::vector<T> x(N * D);
@@ -507,10 +552,10 @@ Status ToyTransformer<T>::run(const Batch& batch, std::span<T> gradients, double
     for (std::size_t i = 0; i < N * D; ++i) s.middle[i] += x[i];
     s.ln2.resize(N * D), s.ln2_mean.resize(N), s.ln2_std.resize(N);
     layer_norm(s.middle.data(), P + p.ln2_weight, P + p.ln2_bias, s.ln2.data(), s.ln2_mean.data(), s.ln2_std.data(), N, D);
-    s.fc.resize(N * F), s.activated.resize(N * F);
+    s.fc.resize(N * F), s.activated.resize(N * F), s.tanh.resize(N * F);
     linear(s.ln2.data(), P + p.fc_weight, P + p.fc_bias, s.fc.data(), N, D, F);
     parallel_for_each_row(static_cast<int64_t>(N), static_cast<int64_t>(F), [&](std::size_t n) {
-      for (std::size_t k = n * F; k < (n + 1) * F; ++k) s.activated[k] = static_cast<T>(gelu(s.fc[k]));
+      gelu(s.fc.data() + n * F, s.activated.data() + n * F, s.tanh.data() + n * F, F);
     });
     linear(s.activated.data(), P + p.out_weight, P + p.out_bias, x.data(), N, F, D);
     for (std::size_t i = 0; i < N * D; ++i) x[i] += s.middle[i];
@@ -569,7 +614,7 @@ Status ToyTransformer<T>::run(const Batch& batch, std::span<T> gradients, double
     const Layer& s = saved[layer];
     // MLP: x = middle + gelu(ln2 · fc) · out. dx is the gradient of the block's output, and of middle.
     linear_backward(s.activated.data(), P + p.out_weight, dx.data(), d_activated.data(), G + p.out_weight, G + p.out_bias, N, F, D, false);
-    for (std::size_t k = 0; k < N * F; ++k) d_activated[k] = static_cast<T>(d_activated[k] * gelu_derivative(s.fc[k]));
+    for (std::size_t k = 0; k < N * F; ++k) d_activated[k] *= gelu_derivative(s.fc[k], s.tanh[k]);
     linear_backward(s.ln2.data(), P + p.fc_weight, d_activated.data(), d_ln.data(), G + p.fc_weight, G + p.fc_bias, N, D, F, false);
     layer_norm_backward(s.middle.data(), P + p.ln2_weight, s.ln2_mean.data(), s.ln2_std.data(), d_ln.data(), dx.data(), G + p.ln2_weight,
                         G + p.ln2_bias, N, D);

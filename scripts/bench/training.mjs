@@ -336,7 +336,7 @@ export async function benchTraining({ engines, threaded, quick, siteRoot }) {
   const viaTf = model.lossAndGradients();
   const gradientError = (gradients) => Math.max(...Object.entries(reference.gradients).map(([name, g]) => relative(gradients[name].data ?? gradients[name], g.data)));
   const rows = [];
-  const add = (name, ms, loss, error) => rows.push({ implementation: name, 'ms / step': ms.toFixed(1), 'GFLOP/s': (flops / ms / 1e6).toFixed(1), loss: loss.toFixed(6), 'gradient rel. error': error });
+  const add = (name, ms, loss, error) => rows.push({ implementation: name, 'ms / step': ms.toFixed(1), 'GFLOP/s': (flops / ms / 1e6).toFixed(1), loss: Number.isFinite(loss) ? loss.toFixed(6) : '', 'gradient rel. error': error });
   for (const [name, engine] of [['posembed wasm SIMD', pe], ...(threaded ? [[`posembed wasm SIMD, ${threaded.threads} threads`, threaded]] : []), ['posembed wasm scalar', engines.scalar]]) {
     const t = engine.trainer(CONFIG);
     const { loss } = t.lossAndGradients(texts);
