@@ -25,12 +25,14 @@ const CONFIG = { task: 'mixed', positional: 'sinusoidal', dModel: 64, layers: 1,
 const EPSILON = 1e-5;
 const GELU_SCALE = Math.sqrt(2 / Math.PI);
 
-// A seeded stream of toy prompts (2–5 digits), as the trainer draws them.
+// A seeded stream of toy prompts (2–5 digits), drawn as the trainer draws them (its own generator aside).
 function prompts(count, seed, { minItems = 2, maxItems = 5 } = {}) {
-  let state = seed * 2654435761 + 1;
+  let state = seed * 2654435761 + 1;  // xorshift32
   const next = (n) => {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    return state % n;
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) % n;
   };
   return Array.from({ length: count }, () => {
     const items = Array.from({ length: minItems + next(maxItems - minItems + 1) }, () => next(10));

@@ -1,5 +1,8 @@
 // The Train page and <posembed-train>: training advances in a worker while the page stays responsive, the
 // curves and scatters are drawn, questions are answered, and a removed element lets its worker go.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, visibleErrors } from './browser.mjs';
@@ -87,5 +90,51 @@ describe('the Train page', () => {
     assert.match(await page.locator('#words-result').textContent(), /queen/);
     assert.deepEqual(problems, []);
     await page.close();
+  });
+});
+
+describe('tables trained on the Train page open in the learned-position and token pages', () => {
+  const site = useSite();
+
+  it('the saved position table (.npy) and model (.safetensors) are read back there', async () => {
+    const { page, problems } = await site.open('train.html');
+    await page.locator('#train-controls [name="positional"]').selectOption('learned');
+    await page.waitForFunction(() => document.querySelector('#main-trainer').shadowRoot.querySelector('.positions canvas')?.height === 16);
+    await click(page, '#main-trainer', '[data-action="start"]');
+    await page.waitForFunction(() => Number(document.querySelector('#main-trainer').dataset.step) >= 50, null, { timeout: 60000 });
+    await click(page, '#main-trainer', '[data-action="pause"]');
+    const folder = mkdtempSync(join(tmpdir(), 'posembed-saved-'));
+    const save = async (action) => {
+      const download = page.waitForEvent('download');
+      await click(page, '#main-trainer', `[data-action="${action}"]`);
+      const file = await download;
+      const path = join(folder, file.suggestedFilename());
+      await file.saveAs(path);
+      return path;
+    };
+    const positions = await save('save-positions');
+    const model = await save('save-model');
+    assert.equal(basename(positions), 'wpe-mixed-learned.npy');
+    assert.equal(basename(model), 'posembed-mixed-learned.safetensors');
+    assert.deepEqual(problems, []);
+    await page.close();
+
+    const learned = await site.open('learned.html');
+    for (const file of [positions, model]) {
+      await learned.page.setInputFiles('#trained-file', file);
+      await learned.page.waitForFunction((name) => document.querySelector('#learned-figure figcaption')?.textContent.startsWith(`Trained table from ${name}, [16 × 64]`), basename(file));
+    }
+    assert.equal(await learned.page.locator('#learned-controls [name="maxLength"]').isDisabled(), true);
+    await learned.page.locator('#trained-clear').click();
+    await learned.page.waitForFunction(() => document.querySelector('#learned-figure figcaption').textContent.startsWith('Untrained (random) learned table'));
+    assert.deepEqual(learned.problems, []);
+    await learned.page.close();
+
+    const tokens = await site.open('tokens.html');
+    await tokens.page.setInputFiles('#weights-file', model);
+    await tokens.page.waitForFunction(() => document.querySelector('#weights-status').textContent.includes('from posembed-mixed-learned.safetensors'));
+    assert.ok((await tokens.page.locator('#tensor-select option').allTextContents()).includes('wte.weight [20, 64]'));
+    assert.deepEqual(tokens.problems, []);
+    await tokens.page.close();
   });
 });

@@ -11,7 +11,9 @@ const learned = figure('learned-figure', 'The learned table, with no rows past i
 const stretched = figure('stretched-figure', 'The learned table stretched to the longer length by interpolation');
 const sinusoidal = figure('sinusoidal-figure', 'The sinusoidal table at the longer length');
 const RANGE = { min: -3, max: 3 };
+const MAX_FILE_BYTES = 64 * 2 ** 20;  // read on this thread: a position table, not a whole large model
 let timer = 0;
+let trained = null;  // { name, weights } from a file, in place of the seeded table
 
 function checked(name, value, low, high) {
   if (!Number.isInteger(value) || value < low || value > high) throw new RangeError(`${name} must be an integer in [${low}, ${high}], got ${value}`);
@@ -22,10 +24,9 @@ async function render() {
   const f = new FormData(form);
   let table = null;
   try {
-    const maxLength = checked('maxLength', Number(f.get('maxLength')), 2, 512);
-    const dModel = Number(f.get('dModel'));
+    const [maxLength, dModel] = trained ? trained.weights.shape : [checked('maxLength', Number(f.get('maxLength')), 2, 512), Number(f.get('dModel'))];
     const newLength = checked('longer length', Number(f.get('newLength')), 2, 2048);
-    table = pe.learnedPositions({ maxLength, dModel, init: { std: 1, seed: Number(f.get('seed')) } });
+    table = pe.learnedPositions({ maxLength, dModel, ...(trained ? { weights: trained.weights } : { init: { std: 1, seed: Number(f.get('seed')) } }) });
     const weights = table.weights;
     const shown = Math.max(newLength, maxLength);
     const padded = { data: new Float32Array(shown * dModel).fill(NaN), shape: [shown, dModel] };
@@ -33,7 +34,8 @@ async function render() {
     const axes = { x: { label: 'dimension' }, y: { label: 'position' } };
     learned.heatmap(padded, { ...axes, range: RANGE, colour: { label: 'value', missing: 'no row (past maxLength)' },
       rowRule: newLength > maxLength ? { row: maxLength, label: `maxLength ${maxLength}` } : undefined });
-    learned.caption = `Untrained (random) learned table, [${maxLength} × ${dModel}]. Positions ${maxLength} and later have no row${newLength > maxLength ? ' (black)' : ''}.`;
+    learned.caption = `${trained ? `Trained table from ${trained.name}` : 'Untrained (random) learned table'}, [${maxLength} × ${dModel}]. `
+      + `Positions ${maxLength} and later have no row${newLength > maxLength ? ' (black)' : ''}.`;
     stretched.heatmap(pe.interpolatePositions(weights, newLength), { ...axes, range: RANGE, colour: { label: 'value' } });
     stretched.caption = `The same table stretched to ${newLength} rows: row p is a blend of rows near p × ${((maxLength - 1) / Math.max(newLength - 1, 1)).toFixed(3)}. `
       + `${newLength > maxLength ? 'Neighbouring rows become near copies: positions blur together.' : 'Shrunk, rows are skipped.'}`;
@@ -56,6 +58,39 @@ async function render() {
     table?.dispose();
   }
 }
+
+// A trained table from a file: a .npy of [rows, d], or the wpe.weight of a .safetensors.
+async function openTrained(file) {
+  if (file.size > MAX_FILE_BYTES) throw new RangeError(`${file.name} is ${(file.size / 2 ** 20).toFixed(0)} MiB; open a file of at most 64 MiB here (the position table alone)`);
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const weights = file.name.toLowerCase().endsWith('.npy') ? pe.readNpy(bytes) : pe.readSafetensors(bytes)['wpe.weight'];
+  if (!weights) throw new RangeError(`${file.name} has no wpe.weight (a learned position table); train with learned positions to get one`);
+  if (weights.shape.length !== 2 || weights.shape[0] < 2 || weights.shape[0] > 512 || weights.shape[1] > 256) {
+    throw new RangeError(`${file.name}: a position table must be [2–512 rows, 1–256 columns], got [${weights.shape.join(', ')}]`);
+  }
+  trained = { name: file.name, weights };
+  for (const name of ['maxLength', 'dModel', 'seed']) form.elements[name].disabled = true;
+  document.querySelector('#trained-clear').hidden = false;
+}
+
+document.querySelector('#trained-file').addEventListener('change', async (event) => {
+  const [file] = event.target.files;
+  if (!file) return;
+  try {
+    await openTrained(file);
+    render();
+  } catch (error) {
+    errorLine.textContent = error.message;
+    errorLine.hidden = false;
+  }
+});
+document.querySelector('#trained-clear').addEventListener('click', (event) => {
+  trained = null;
+  for (const name of ['maxLength', 'dModel', 'seed']) form.elements[name].disabled = false;
+  event.target.hidden = true;
+  document.querySelector('#trained-file').value = '';
+  render();
+});
 
 form.addEventListener('input', () => {
   clearTimeout(timer);
