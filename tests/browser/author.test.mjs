@@ -1,6 +1,6 @@
 // A tutorial author's first page: the tarball installed into a scratch project, then the README's component
 // snippets run as written, from a blank page under the strict CSP: the script tag straight from node_modules,
-// and the bundler import built by Vite. All four elements must draw.
+// and the bundler import built by Vite. All five elements must draw, and the trainer must train.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { packAndInstall, readmeBlocks } from '../pack.mjs';
 import { launchChromium, openPage, startServer } from './browser.mjs';
 
 const SECTION = '### Components and figures';
-const ELEMENTS = ['posembed-heatmap', 'posembed-lookup', 'posembed-rope', 'posembed-bias'];
+const ELEMENTS = ['posembed-heatmap', 'posembed-lookup', 'posembed-rope', 'posembed-bias', 'posembed-train'];
 
 // Scrolls each element into view and waits until it has drawn: a canvas with opaque pixels in its shadow
 // root (the lookup: its table of ids; the RoPE dials: their count). Resolves to what each drew.
@@ -59,17 +59,20 @@ describe("the README's component snippets, from a blank page of a project that i
     assert.match(drawn['posembed-lookup'], /^ids = \[15, 17, 3, 19, 8, 19, 4, 18/);
     assert.match(drawn['posembed-heatmap'], /1 canvas\(es\), 128×64/);
     assert.match(drawn['posembed-bias'], /^8 canvas/);
+    assert.match(drawn['posembed-train'], /20×20/);  // its similarity matrix, drawn from the worker's first snapshot
+    await page.locator('posembed-train').evaluate((el) => el.shadowRoot.querySelector('[data-action="start"]').click());
+    await page.waitForFunction(() => Number(document.querySelector('posembed-train').dataset.step) >= 20, null, { timeout: 30000 });
     assert.deepEqual(problems, []);
     await page.close();
   }
 
-  it('one script tag from node_modules/posembed/dist: all four elements draw under the strict CSP', async () => {
+  it('one script tag from node_modules/posembed/dist: all five elements draw under the strict CSP', async () => {
     assert.match(pageSnippet, /<script type="module" src="\.\/node_modules\/posembed\/dist\/components\.js"><\/script>/);
     writeFileSync(join(project, 'author.html'), `<!doctype html>\n<title>author</title>\n${pageSnippet}`);
     await assertAllDraw(project, 'author.html');
   });
 
-  it("import 'posembed/components' bundled by Vite: all four elements draw under the strict CSP", async () => {
+  it("import 'posembed/components' bundled by Vite: all five elements draw under the strict CSP", async () => {
     const app = join(project, 'bundled');
     mkdirSync(app);
     const elements = pageSnippet.replace(/<script[^>]*><\/script>\n*/, '');

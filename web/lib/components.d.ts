@@ -110,3 +110,14 @@ declare global {
     'posembed-bias': HTMLElement;
   }
 }
+
+/** The kinds <posembed-train> colours the toy tokens by: digits, operations, syntax, padding and end. */
+export const TOKEN_KINDS: readonly { name: string; colour: string; test(token: string): boolean }[];
+export function tokenKind(token: string): string;
+/**
+ * A module worker that trains, as <posembed-train> does: post { type: 'configure', kind: 'trainer' | 'words', options,
+ * steps, words? }, then { type: 'run' } / { type: 'pause' } / { type: 'predict', prompt } / { type: 'nearest', word, k } /
+ * { type: 'extrapolate', minItems, maxItems } / { type: 'save', format: 'safetensors' | 'npy', name? }; it answers
+ * { type: 'snapshot', step, loss, accuracy, running, ... } after each slice of training, and the reply of each request.
+ */
+export function trainingWorker(): Worker;

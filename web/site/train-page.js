@@ -41,7 +41,7 @@ function mountComparison() {
         row.insertCell().textContent = `${(100 * near.accuracy).toFixed(1)}%`;
         row.insertCell().textContent = far.refused ? 'cannot run: a learned table has no rows past position 15' : `${(100 * far.accuracy).toFixed(1)}%`;
       }
-      status.textContent = 'Done. Max and Min need no positions; First does. Past the training length, accuracy drops for every option, and learned positions cannot run at all.';
+      status.textContent = 'Done. Without positions only Max and Min are learned (First needs order). Compare how much each option keeps past the lengths it trained on; learned positions cannot run there at all.';
     } catch (error) {
       status.textContent = error.message;
     } finally {

@@ -233,12 +233,12 @@ export class PosembedTrain extends LazyElement {
     f.tokens.points(TOY_VOCABULARY.map((token, i) => ({ x: projected[2 * i], y: projected[2 * i + 1], label: token, group: tokenKind(token) })),
       { groups: TOKEN_KINDS.map(({ name, colour }) => ({ name, colour })), x: { label: 'first principal axis' }, y: { label: 'second principal axis' } });
     f.tokens.caption = trained
-      ? 'Tokens that play the same part drift together: the digits, the operations, the brackets and commas.'
+      ? 'Tokens that play the same part drift together: the digits, the brackets and the comma. The operations stay apart, since each asks for something else.'
       : 'Random rows: where a token sits says nothing yet.';
     f.tokens.stale(false);
     f.similarity.heatmap(snapshot.similarity, { colormap: 'RdBu', range: { min: -1, max: 1 }, x: { label: 'token', names: TOY_VOCABULARY },
       y: { label: 'token', names: TOY_VOCABULARY }, colour: { label: 'cosine similarity' } });
-    f.similarity.caption = trained ? 'Blue blocks: groups of tokens the model treats alike (Max and Min, the digits).' : 'Random rows are nearly unrelated: white off the diagonal.';
+    f.similarity.caption = trained ? 'Blue: rows pointing the same way (the digits among themselves, the brackets and the comma); red: opposite ways. Max and Min often end up apart: the model must do opposite things with them.' : 'Random rows are nearly unrelated: white off the diagonal.';
     f.similarity.stale(false);
     this.#$('.positions').hidden = !snapshot.positions;
     if (snapshot.positions) {
