@@ -134,6 +134,13 @@ describe('tables trained on the Train page open in the learned-position and toke
     await tokens.page.setInputFiles('#weights-file', model);
     await tokens.page.waitForFunction(() => document.querySelector('#weights-status').textContent.includes('from posembed-mixed-learned.safetensors'));
     assert.ok((await tokens.page.locator('#tensor-select option').allTextContents()).includes('wte.weight [20, 64]'));
+    await tokens.page.locator('#tensor-select').selectOption('wte.weight');
+    await tokens.page.locator('#token-controls [name="text"]').fill('Max(1,6,2)');
+    await tokens.page.waitForFunction(() => document.querySelector('#token-chips .token')?.textContent === 'Max → 15');
+    assert.equal(await tokens.page.locator('#token-chips .token').count(), 8);
+    assert.match(await tokens.page.locator('#nearest li').first().textContent(), /^"Max" \(15\): 1\.0000$/);
+    await tokens.page.locator('#token-controls [name="text"]').fill('Max(1;2)');
+    await tokens.page.waitForFunction(() => /the text must be toy tokens: ';' is not in the toy vocabulary/.test(document.querySelector('#token-error').textContent));
     assert.deepEqual(tokens.problems, []);
     await tokens.page.close();
   });

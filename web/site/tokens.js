@@ -2,7 +2,7 @@
 // drops; the nearest tokens and a PCA of the sentence's rows. The table lives in the compute worker (a seeded
 // GPT-2-sized table is 50257 rows); this page tokenizes and draws.
 import { decode, encode } from 'gpt-tokenizer/encoding/r50k_base';
-import { Figure } from 'posembed/components';
+import { Figure, TOY_VOCABULARY, toyIds, toyTokens } from 'posembed/components';
 import { compute } from './compute.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -22,14 +22,25 @@ function showError(message) {
 
 const shown = (label) => JSON.stringify(label).slice(1, -1);
 
+function toyTextIds(text) {
+  try {
+    return Array.from(toyIds(toyTokens(text)));
+  } catch (error) {
+    throw new RangeError(`this table has the toy vocabulary's 20 rows, so the text must be toy tokens: ${error.message}`);
+  }
+}
+
 async function render() {
   const current = ++generation;
   try {
     const f = new FormData(form);
-    const ids = encode(String(f.get('text')));
-    if (ids.length === 0) throw new RangeError('type some text');
+    // A table of 20 rows is the toy vocabulary's (as the Train page saves it): its text is toy expressions.
+    const toy = dropped?.shape[0] === TOY_VOCABULARY.length;
+    const ids = toy ? toyTextIds(String(f.get('text'))) : encode(String(f.get('text')));
+    if (ids.length === 0) throw new RangeError(toy ? 'type a toy expression such as Max(1,6,2)' : 'type some text');
     if (ids.length > 256) throw new RangeError(`at most 256 tokens, got ${ids.length}`);
-    const labels = ids.map((id) => decode([id]));
+    const label = (id) => (toy ? TOY_VOCABULARY[id] : decode([id]));
+    const labels = ids.map(label);
     selected = Math.min(selected, ids.length - 1);
     const dModel = Number(f.get('dModel'));
     const seed = Number(f.get('seed'));
@@ -65,7 +76,7 @@ async function render() {
         : 'Untrained (random) table: these neighbours are chance, not meaning. Drop GPT-2\'s token table to see real neighbours.';
       $('#nearest').replaceChildren(...Array.from(result.indices, (id, i) => {
         const item = document.createElement('li');
-        item.textContent = `${JSON.stringify(decode([id]))} (${id}): ${result.scores[i].toFixed(4)}`;
+        item.textContent = `${JSON.stringify(label(id))} (${id}): ${result.scores[i].toFixed(4)}`;
         return item;
       }));
       if (result.projected) {
