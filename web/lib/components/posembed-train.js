@@ -196,7 +196,8 @@ export class PosembedTrain extends LazyElement {
     if (Number.isFinite(snapshot.loss)) this.#lastLoss = snapshot.loss;
     const accuracy = Number.isFinite(snapshot.accuracy) ? `${(100 * snapshot.accuracy).toFixed(1)}%` : '–';
     this.#$('.status').textContent = `step ${snapshot.step} · loss ${Number.isFinite(this.#lastLoss) ? this.#lastLoss.toFixed(3) : '–'} · held-out accuracy ${accuracy}`
-      + (Number.isFinite(snapshot.stepMs) ? ` · ${snapshot.stepMs.toFixed(1)} ms/step` : '');
+      + (Number.isFinite(snapshot.stepMs) ? ` · ${snapshot.stepMs.toFixed(1)} ms/step` : '')
+      + (snapshot.step >= snapshot.limit ? ` · done (${snapshot.limit} steps; Reset to start again)` : '');
     if (wasRunning !== snapshot.running) this.#announce(snapshot.running ? 'Training.' : `Paused at step ${snapshot.step}, held-out accuracy ${accuracy}.`);
     this.dataset.step = String(snapshot.step);
     if (Number.isFinite(snapshot.accuracy)) this.dataset.accuracy = String(snapshot.accuracy);

@@ -43,7 +43,7 @@ function wordsSnapshot(loss) {
 }
 
 function snapshot(loss = NaN) {
-  return kind === 'trainer' ? trainerSnapshot(loss) : wordsSnapshot(loss);
+  return { limit, ...(kind === 'trainer' ? trainerSnapshot(loss) : wordsSnapshot(loss)) };
 }
 
 async function slice(current) {
@@ -78,7 +78,8 @@ const handlers = {
   run() {
     if (running || !model) return;
     running = model.steps < limit;
-    slice(generation);
+    if (running) slice(generation);
+    else post({ type: 'snapshot', running, ...snapshot() });  // at its last step already: say so
   },
   pause() {
     running = false;
@@ -107,6 +108,7 @@ const handlers = {
 
 self.onmessage = async ({ data }) => {
   try {
+    if (!model && data.type !== 'configure') throw new Error('the model is still being made; try again in a moment');
     const reply = await handlers[data.type](data);
     if (reply) post(reply, reply.bytes ? [reply.bytes.buffer] : []);
   } catch (error) {
