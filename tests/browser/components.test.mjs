@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pngjs from 'pngjs';
 import { REPO } from '../pack.mjs';
 import { scratchDir } from '../scratch.mjs';
-import { useSite } from './browser.mjs';
+import { PAGES, useSite } from './browser.mjs';
 
 const rgb = (css) => { const { r, g, b } = parseColour(css); return [r, g, b]; };
 
@@ -30,11 +30,11 @@ async function rendered(page, selector) {
 describe('site pages and components', () => {
   const site = useSite();
 
-  for (const name of ['index', 'explorer', 'tokens', 'rope', 'bias', 'patches', 'learned', 'bench', 'components']) {
+  for (const name of PAGES) {
     it(`${name}.html loads under the strict CSP with no console errors, and links to every page`, async () => {
       const { page, problems } = await site.open(`${name}.html`, { ready: false });
       const links = await page.locator('nav.site-nav a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-      assert.deepEqual(links, ['./index.html', './explorer.html', './tokens.html', './rope.html', './bias.html', './patches.html', './learned.html', './bench.html', './components.html']);
+      assert.deepEqual(links, PAGES.map((page) => `./${page}.html`));
       await page.waitForTimeout(300);
       assert.deepEqual(problems, []);
       await page.close();
