@@ -24,7 +24,7 @@ const std::vector<Kind>& grammar() {
       {{"king", "queen", "prince", "princess"},
        {"the _ rules the kingdom", "the _ wears a crown", "the _ lives in the palace", "a wise _ rules the land", "the _ sits on the throne"}},
       {{"man", "woman", "boy", "girl"},
-       {"the _ walks to work", "the _ reads a book", "a _ lives in the town", "the young _ goes to school", "the _ talks to a friend"}},
+       {"the _ walks to work", "the _ reads a book", "a tired _ drives a car", "the young _ goes to school", "the _ talks to a friend"}},
       {{"apple", "orange", "banana", "pear"},
        {"she eats a ripe _", "the _ is sweet", "he peels the _", "a fresh _ grows on the tree", "the _ is juicy"}},
       {{"dog", "cat", "horse", "cow"},
