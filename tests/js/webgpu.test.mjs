@@ -49,6 +49,16 @@ describe('webgpu backend', () => {
     assert.equal(pe.fallbackReason, null);
   });
 
+  it('trains on the wasm instance beside it: pe.trainer and pe.wordEmbeddings are there on the webgpu backend too', () => {
+    const trainer = pe.trainer({ dModel: 16, heads: 2, batchSize: 4 });
+    assert.equal(trainer.step(3).step, 3);
+    assert.equal(trainer.predict('Max(1,2)').probabilities.length, 20);
+    trainer.dispose();
+    const words = pe.wordEmbeddings({ corpus: ['a b c', 'b c d'], dim: 4 });
+    assert.ok(Number.isFinite(words.step(2).loss));
+    words.dispose();
+  });
+
   for (const c of loadVectors('sinusoidal').cases) {
     it(`sinusoidal matches golden vector ${c.name}`, async () => {
       assertClose(await onGpu(() => pe.sinusoidal(c.params)), c.expected, c.tolerance.abs, c.name);
