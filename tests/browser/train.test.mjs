@@ -21,6 +21,8 @@ describe('the Train page', () => {
     const { page, problems } = await site.open('train.html');
     const trainer = '#main-trainer';
     await page.waitForFunction(() => document.querySelector('#main-trainer').dataset.drawn === '0');
+    // The page's own start (three workers loading, their first pictures) is not training's doing.
+    await page.waitForFunction(() => document.querySelector('#first-none').dataset.drawn === '0' && document.querySelector('#words-figure').dataset.step === '0');
     assert.match(await inShadow(page, trainer, '.honest'), /^Untrained/);
     assert.equal(await inShadow(page, trainer, '.tokens svg', (svg) => svg.querySelectorAll('circle:not(.pe-cursor)').length), 20);
     await page.evaluate(() => window.longTasks.splice(0));

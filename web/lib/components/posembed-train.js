@@ -78,6 +78,7 @@ export class PosembedTrain extends LazyElement {
   #latest = null;
   #drawnAt = 0;
   #drawTimer = 0;
+  #partTimer = 0;
   #lastLoss = NaN;
   #figures;
 
@@ -219,35 +220,51 @@ export class PosembedTrain extends LazyElement {
       ? `After ${snapshot.step} steps of training on ${task === 'mixed' ? 'Max, Min and First' : task} with ${positional} positions.`
       : 'Untrained: every table is random until you press Start. Nothing in these pictures means anything yet.';
     const { step, loss, accuracy } = this.#history;
-    for (const [figure, values, label, domain] of [[f.loss, loss, 'loss', undefined], [f.accuracy, accuracy, 'accuracy', [0, 1]]]) {
-      if (values.length === 0) {
-        figure.stale(true);
-        continue;
+    // One figure per task: the page's thread is never held for all of them at once.
+    const parts = [() => {
+      for (const [figure, values, label, domain] of [[f.loss, loss, 'loss', undefined], [f.accuracy, accuracy, 'accuracy', [0, 1]]]) {
+        if (values.length === 0) {
+          figure.stale(true);
+          continue;
+        }
+        figure.lines([{ label, x: step.length > 1 ? step : [0, ...step], y: values.length > 1 ? values : [values[0], values[0]] }],
+          { x: { label: 'step' }, y: { label, domain } });
+        figure.stale(false);
       }
-      figure.lines([{ label, x: step.length > 1 ? step : [0, ...step], y: values.length > 1 ? values : [values[0], values[0]] }],
-        { x: { label: 'step' }, y: { label, domain } });
-      figure.stale(false);
-    }
-    f.loss.caption = 'The loss falls as the model learns to answer; each point is the mean over the steps since the one before.';
-    f.accuracy.caption = 'Share of 256 held-out questions answered right. Guessing would get about 10%.';
-    const projected = snapshot.projected.data;
-    f.tokens.points(TOY_VOCABULARY.map((token, i) => ({ x: projected[2 * i], y: projected[2 * i + 1], label: token, group: tokenKind(token) })),
-      { groups: TOKEN_KINDS.map(({ name, colour }) => ({ name, colour })), x: { label: 'first principal axis' }, y: { label: 'second principal axis' } });
-    f.tokens.caption = trained
-      ? 'Tokens that play the same part drift together: the digits, the brackets and the comma. The operations stay apart, since each asks for something else.'
-      : 'Random rows: where a token sits says nothing yet.';
-    f.tokens.stale(false);
-    f.similarity.heatmap(snapshot.similarity, { colormap: 'RdBu', range: { min: -1, max: 1 }, x: { label: 'token', names: TOY_VOCABULARY },
-      y: { label: 'token', names: TOY_VOCABULARY }, colour: { label: 'cosine similarity' } });
-    f.similarity.caption = trained ? 'Blue: rows pointing the same way (the digits among themselves, the brackets and the comma); red: opposite ways. Max and Min often end up apart: the model must do opposite things with them.' : 'Random rows are nearly unrelated: white off the diagonal.';
-    f.similarity.stale(false);
-    this.#$('.positions').hidden = !snapshot.positions;
-    if (snapshot.positions) {
-      f.positions.heatmap(snapshot.positions, { colormap: 'RdBu', x: { label: 'dimension' }, y: { label: 'position' }, colour: { label: 'value' } });
-      f.positions.caption = 'Each row is the vector added at one position. It starts as noise and forms as training finds what positions need; rows past maxLength do not exist.';
-      f.positions.stale(false);
-    }
-    this.dataset.drawn = String(snapshot.step);
+      f.loss.caption = 'The loss falls as the model learns to answer; each point is the mean over the steps since the one before.';
+      f.accuracy.caption = 'Share of 256 held-out questions answered right. Guessing would get about 10%.';
+    }, () => {
+      const projected = snapshot.projected.data;
+      f.tokens.points(TOY_VOCABULARY.map((token, i) => ({ x: projected[2 * i], y: projected[2 * i + 1], label: token, group: tokenKind(token) })),
+        { groups: TOKEN_KINDS.map(({ name, colour }) => ({ name, colour })), x: { label: 'first principal axis' }, y: { label: 'second principal axis' } });
+      f.tokens.caption = trained
+        ? 'Tokens that play the same part drift together: the digits, the brackets and the comma. The operations stay apart, since each asks for something else.'
+        : 'Random rows: where a token sits says nothing yet.';
+      f.tokens.stale(false);
+    }, () => {
+      f.similarity.heatmap(snapshot.similarity, { colormap: 'RdBu', range: { min: -1, max: 1 }, x: { label: 'token', names: TOY_VOCABULARY },
+        y: { label: 'token', names: TOY_VOCABULARY }, colour: { label: 'cosine similarity' } });
+      f.similarity.caption = trained ? 'Blue: rows pointing the same way (the digits among themselves, the brackets and the comma); red: opposite ways. Max and Min often end up apart: the model must do opposite things with them.' : 'Random rows are nearly unrelated: white off the diagonal.';
+      f.similarity.stale(false);
+    }, () => {
+      this.#$('.positions').hidden = !snapshot.positions;
+      if (snapshot.positions) {
+        f.positions.heatmap(snapshot.positions, { colormap: 'RdBu', x: { label: 'dimension' }, y: { label: 'position' }, colour: { label: 'value' } });
+        f.positions.caption = 'Each row is the vector added at one position. It starts as noise and forms as training finds what positions need; rows past maxLength do not exist.';
+        f.positions.stale(false);
+      }
+    }];
+    clearTimeout(this.#partTimer);
+    const next = () => {
+      const part = parts.shift();
+      if (!part) {
+        this.dataset.drawn = String(snapshot.step);
+        return;
+      }
+      part();
+      this.#partTimer = setTimeout(next, 0);
+    };
+    next();
   }
 
   #prediction({ prompt, answer, probabilities }) {
@@ -272,6 +289,7 @@ export class PosembedTrain extends LazyElement {
   // Removed from the page: the worker and its model go.
   released() {
     clearTimeout(this.#drawTimer);
+    clearTimeout(this.#partTimer);
     this.#worker?.terminate();
     this.#worker = null;
     this.dataset.disposed = 'true';
