@@ -151,10 +151,10 @@ export class Figure {
   set caption(text) { this.captionBox.textContent = text; }
   set title(text) { this.titleLine.textContent = text; this.titleLine.hidden = !text; }
 
-  // Marks the figure as being recomputed (dimmed) until the next draw.
-  // Marks the figure as being recomputed: dimmed, with "Computing…" over it, until the next draw.
-  stale(on = true) {
+  // Marks the figure as being recomputed: dimmed, with "Computing…" (or why it waits) over it, until the next draw.
+  stale(on = true, message = 'Computing…') {
     this.element.classList.toggle('stale', on);
+    this.status.textContent = message;
     this.status.hidden = !on;
   }
 

@@ -102,6 +102,7 @@ export class PosembedTrain extends LazyElement {
     });
     $('.ask').addEventListener('submit', (event) => {
       event.preventDefault();
+      this.#figures.probabilities.stale(true);
       this.#send({ type: 'predict', prompt: new FormData(event.target).get('prompt') });
     });
   }
@@ -134,6 +135,7 @@ export class PosembedTrain extends LazyElement {
     this.#$('.extrapolation').textContent = '';
     this.#$('[data-action="save-positions"]').hidden = this.#options().positional !== 'learned';
     for (const figure of Object.values(this.#figures)) figure.stale(true);
+    this.#figures.probabilities.stale(true, 'Nothing yet: press Answer');
     this.#send({ type: 'configure', kind: 'trainer', options: this.#options(), steps: numberAttribute(this, 'steps', 3000) });
   }
 
@@ -170,8 +172,12 @@ export class PosembedTrain extends LazyElement {
 
   #receive(message) {
     if (message.type === 'error') {
-      if (message.request === 'predict') this.#$('.answer').textContent = message.message;
-      else this.#showError(message.message);
+      if (message.request === 'predict') {
+        this.#$('.answer').textContent = message.message;
+        this.#figures.probabilities.stale(true, 'No answer to this prompt');
+      } else {
+        this.#showError(message.message);
+      }
       return;
     }
     if (message.type === 'snapshot') this.#snapshot(message);
@@ -224,7 +230,7 @@ export class PosembedTrain extends LazyElement {
     const parts = [() => {
       for (const [figure, values, label, domain] of [[f.loss, loss, 'loss', undefined], [f.accuracy, accuracy, 'accuracy', [0, 1]]]) {
         if (values.length === 0) {
-          figure.stale(true);
+          figure.stale(true, 'Nothing yet: press Start');
           continue;
         }
         figure.lines([{ label, x: step.length > 1 ? step : [0, ...step], y: values.length > 1 ? values : [values[0], values[0]] }],
