@@ -1,7 +1,7 @@
-import { it, before } from 'node:test';
+import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { WeightFileError } from '../../dist/index.js';
+import { WeightFileError, writeNpy, writeSafetensors } from '../../dist/index.js';
 import { VECTORS_DIR, assertClose, describeEachModule } from './helpers.mjs';
 
 const FORMATS = `${VECTORS_DIR}/formats`;
@@ -52,4 +52,40 @@ describeEachModule('weight files', (instance) => {
     assert.deepEqual(emb.lookup([2]).data, wte.data.subarray(8, 12));
     emb.dispose();
   });
+});
+
+describeEachModule('writing weight files', (instance) => {
+  let pe;
+  before(() => { pe = instance(); });
+
+  it("writeNpy gives the golden ok_f32.npy's bytes for its table (numpy's .npy 1.0 layout)", () => {
+    const bytes = readFileSync(`${FORMATS}/ok_f32.npy`);
+    assert.deepEqual(Buffer.from(writeNpy(pe.readNpy(bytes))), bytes);
+  });
+
+  it('writeSafetensors round-trips through readSafetensors, its header padded to 8 bytes in UTF-8', () => {
+    const tensors = { 'wte.weight': { data: new Float32Array([1, -2, 3.5, NaN, 0, 1e-30]), shape: [3, 2] }, 'é': { data: new Float32Array([7]), shape: [1] } };
+    const file = writeSafetensors(tensors, { format: 'pt' });
+    const headerLength = Number(new DataView(file.buffer).getBigUint64(0, true));
+    assert.equal(headerLength % 8, 0);
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(file.subarray(8, 8 + headerLength))).__metadata__, { format: 'pt' });
+    assert.deepEqual(pe.readSafetensors(file), tensors);
+  });
+});
+
+describe('writing weight files: what is refused', () => {
+  const tensor = { data: new Float32Array(4), shape: [2, 2] };
+  for (const [call, error] of [
+    [() => writeNpy({ data: new Float32Array(3), shape: [2, 2] }), { name: 'RangeError', message: 'tensor.shape [2,2] holds 4 elements but tensor.data has 3' }],
+    [() => writeNpy({ data: [1, 2], shape: [2] }), { name: 'TypeError', message: /^tensor must be a tensor \{ data: Float32Array, shape \}/ }],
+    [() => writeNpy({ data: new Float32Array(2), shape: [2.5] }), { name: 'RangeError', message: /^tensor\.shape\[0\] must be an integer/ }],
+    [() => writeSafetensors([tensor]), { name: 'TypeError', message: /^tensors must be an object of named tensors/ }],
+    [() => writeSafetensors({}), { name: 'RangeError', message: 'tensors must hold at least one tensor, got none' }],
+    [() => writeSafetensors({ __metadata__: tensor }), { name: 'RangeError', message: /name must be a non-empty string other than '__metadata__'/ }],
+    [() => writeSafetensors({ a: { data: new Float64Array(4), shape: [2, 2] } }), { name: 'TypeError', message: /^tensors\['a'\] must be a tensor/ }],
+    [() => writeSafetensors({ a: tensor }, { step: 3 }), { name: 'TypeError', message: /^metadata\['step'\] must be a string/ }],
+    [() => writeSafetensors({ a: tensor }, 'pt'), { name: 'TypeError', message: /^metadata must be an object of strings/ }],
+  ]) {
+    it(`${error.message}`, () => assert.throws(call, error));
+  }
 });

@@ -348,9 +348,11 @@ export interface PosembedGpu extends Omit<Posembed, 'backend' | 'sinusoidal' | '
 
 export function load(options?: LoadOptions & { backend?: 'wasm' }): Promise<Posembed>;
 export function load(options: LoadOptions & { backend: 'webgpu' | 'auto' }): Promise<PosembedGpu | Posembed>;
-/** Tensors as a .safetensors file (F32); metadata goes in __metadata__. */
+/** Tensors as a .safetensors file (F32, in the object's order); metadata (strings only) goes in __metadata__. A shape
+ *  that does not hold its data, or a name that is empty or '__metadata__', is a RangeError; anything not a
+ *  Float32Array tensor a TypeError. */
 export function writeSafetensors(tensors: Record<string, Tensor<Float32Array>>, metadata?: Record<string, string>): Uint8Array;
-/** A tensor as a .npy file ('<f4'). */
+/** A tensor as a .npy file (version 1.0, '<f4', C order, laid out as numpy.save does); checked as writeSafetensors. */
 export function writeNpy(tensor: Tensor<Float32Array>): Uint8Array;
 /** Whether this engine runs WebAssembly SIMD. */
 export function simdSupported(): boolean;

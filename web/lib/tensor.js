@@ -53,6 +53,18 @@ export function checkedShape(name, shape) {
   return [...shape];
 }
 
+// A Float32 tensor { data, shape } whose shape holds exactly its data (any values: files may hold NaN).
+export function floatTensor(name, value) {
+  if (value === null || typeof value !== 'object' || !(value.data instanceof Float32Array)) {
+    throw new TypeError(`${name} must be a tensor { data: Float32Array, shape }, got ${describe(value)}`);
+  }
+  const shape = checkedShape(`${name}.shape`, value.shape);
+  if (elementCount(shape) !== value.data.length) {
+    throw new RangeError(`${name}.shape [${shape}] holds ${elementCount(shape)} elements but ${name}.data has ${lengthOf(value.data)}`);
+  }
+  return { data: value.data, shape };
+}
+
 // A float matrix given as a Tensor { data: Float32Array, shape: [rows, columns] }.
 export function floatMatrix(name, value, rows, columns) {
   if (value === null || typeof value !== 'object' || !(value.data instanceof Float32Array)) {
