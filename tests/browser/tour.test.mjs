@@ -152,6 +152,16 @@ describe('the guided tour (index.html)', () => {
     await page.keyboard.press('End');
     const far = await page.locator('#relative-all .pe-readout').textContent();
     assert.match(far, /^distance between query and key 128: none \(q·k\) -?[\d.]+, sinusoidal, added -?[\d.]+, learned \(untrained\), added missing, RoPE -?[\d.]+/);
+    assert.match(far, /RoPE, dynamic ×2 -?[\d.]+, RoPE, llama3 ×2 -?[\d.]+, RoPE, YaRN ×2 -?[\d.]+, ALiBi/);
+    // Linear scaling ×2 halves every rate: its score at distance 2k is plain RoPE's at k.
+    const at = async (distance) => {
+      await page.keyboard.press('Home');
+      for (let i = 0; i < distance; i++) await page.keyboard.press('ArrowRight');
+      const text = await page.locator('#relative-all .pe-readout').textContent();
+      assert.match(text, new RegExp(`^distance between query and key ${distance}:`));
+      return { rope: Number(text.match(/RoPE (-?[\d.]+)/)[1]), linear: Number(text.match(/RoPE, linear scaling ×2 (-?[\d.]+)/)[1]) };
+    };
+    for (const k of [5, 21]) assert.equal((await at(2 * k)).linear, (await at(k)).rope, `distance ${k}`);
     await page.locator('#extrapolation [name="encoding"]').selectOption('learned');
     await page.waitForFunction(() => /black = no row/.test(document.querySelector('#extrapolation .pe-colourbar').textContent));
     // Rows 0–31 drawn, rows 32–63 missing (black).

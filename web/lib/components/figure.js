@@ -8,7 +8,7 @@ import { COLORMAPS, colormap, valueRange } from '../colormap.js';
 import { drawHeatmap } from './heatmap.js';
 
 // Told apart by hue and by lightness (and readable on white).
-export const SERIES_COLOURS = ['#1f5fbf', '#d1495b', '#2a9d8f', '#e08a00', '#6a4c93', '#5b6672', '#7a9a3a', '#8c564b'];
+export const SERIES_COLOURS = ['#1f5fbf', '#d1495b', '#2a9d8f', '#e08a00', '#6a4c93', '#5b6672', '#7a9a3a', '#8c564b', '#b5446e', '#9c7c00'];
 
 const AXIS_MARGIN = { top: 10, right: 16, bottom: 42, left: 58 };
 const BARE_MARGIN = { top: 2, right: 2, bottom: 2, left: 2 };

@@ -100,6 +100,8 @@ export function mountScoresByDistance(pe, section) {
       { label: 'learned (untrained), added', y: distances.map((k) => (k < trained ? added(table, k) * scale : NaN)) },
       { label: 'RoPE', y: await ropeLine(undefined) },
       { label: 'RoPE, linear scaling ×2', y: await ropeLine({ type: 'linear', factor: 2 }), dashed: true },
+      { label: 'RoPE, dynamic ×2', y: await ropeLine({ type: 'dynamic', factor: 2, originalMaxPositions: trained, sequenceLength: far }), dashed: true },
+      { label: 'RoPE, llama3 ×2', y: await ropeLine({ type: 'llama3', factor: 2, originalMaxPositions: trained }), dashed: true },
       { label: 'RoPE, YaRN ×2', y: await ropeLine({ type: 'yarn', factor: 2, originalMaxPositions: trained }), dashed: true },
       { label: 'ALiBi (head 4 of 8)', y: distances.map((k) => base * scale - slope * k) },
       { label: 'T5 (untrained bias per bucket)', y: distances.map((k) => base * scale + bucketBias[buckets.data[k]]) },
@@ -108,6 +110,6 @@ export function mountScoresByDistance(pe, section) {
       x: { label: 'distance between query and key' }, y: { label: 'score q·k / √d' }, rules: [{ x: trained, label: `training length ${trained}` }],
     });
     figure.caption = 'Past the training length: the sinusoids and RoPE go on with values never seen in training; the learned table has no rows (the line stops); '
-      + 'linear scaling slows every RoPE pair so that twice the length fits, YaRN only the slow ones; ALiBi keeps falling in a straight line; T5 puts every far distance in its last bucket, a flat line.';
+      + 'linear scaling slows every RoPE pair so that twice the length fits, dynamic raises the base for this length, llama3 and YaRN slow only the slow pairs; ALiBi keeps falling in a straight line; T5 puts every far distance in its last bucket, a flat line.';
   });
 }
