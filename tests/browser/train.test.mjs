@@ -25,6 +25,7 @@ describe('the Train page', () => {
     await page.waitForFunction(() => document.querySelector('#first-none').dataset.drawn === '0' && document.querySelector('#words-figure').dataset.step === '0');
     assert.match(await inShadow(page, trainer, '.honest'), /^Untrained/);
     assert.equal(await inShadow(page, trainer, '.tokens svg', (svg) => svg.querySelectorAll('circle:not(.pe-cursor)').length), 20);
+    assert.equal(await inShadow(page, trainer, '.loss .pe-status'), 'Nothing yet: press Start', 'an untrained curve says what it waits for');
     await page.evaluate(() => window.longTasks.splice(0));
     await click(page, trainer, '[data-action="start"]');
     // The page answers while the worker trains: a round trip through its event loop stays quick.
@@ -90,6 +91,22 @@ describe('the Train page', () => {
     await page.locator('#words-nearest button').click();
     await page.waitForFunction(() => /^Nearest to king: /.test(document.querySelector('#words-result').textContent));
     assert.match(await page.locator('#words-result').textContent(), /queen/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('the comparison trains every positional option and tabulates both lengths; learned says it cannot run past its rows', async () => {
+    const { page, problems } = await site.open('train.html');
+    await page.locator('#compare').click();
+    await page.waitForFunction(() => /^Done/.test(document.querySelector('#compare-status').textContent), null, { timeout: 120000 });
+    const rows = await page.locator('#compare-table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+    assert.deepEqual(rows.map(([positional]) => positional), ['none', 'sinusoidal', 'learned', 'rope', 'alibi']);
+    for (const [positional, near, far] of rows) {
+      assert.match(near, /^\d+\.\d%$/, positional);
+      assert.match(far, positional === 'learned' ? /^cannot run: a learned table has no rows past position 15$/ : /^\d+\.\d%$/, positional);
+    }
+    assert.ok(parseFloat(rows[1][1]) >= 90, `sinusoidal after 600 steps: ${rows[1][1]}`);
+    assert.equal(await page.locator('#compare').isDisabled(), false);
     assert.deepEqual(problems, []);
     await page.close();
   });
