@@ -69,6 +69,16 @@ const TEMPLATE = `
   </div>
 `;
 
+// What a reader can see in the token rows' 2-D picture (measured over seeds and positional options: npm run bench).
+function tokenRowsCaption(trained, task) {
+  if (!trained) return 'Random rows: where a token sits says nothing yet.';
+  if (task === 'mixed') {
+    return 'Tokens that play the same part drift together: the brackets and the comma, and the digits, which usually line up in '
+      + 'their order (Max and Min need it). Max and Min settle at opposite ends of that line: the model must do opposite things with them.';
+  }
+  return 'Tokens that play the same part drift together: the digits, the brackets and the comma. The operations stay apart, since each asks for something else.';
+}
+
 export class PosembedTrain extends LazyElement {
   static observedAttributes = ATTRIBUTES;
 
@@ -243,9 +253,7 @@ export class PosembedTrain extends LazyElement {
       const projected = snapshot.projected.data;
       f.tokens.points(TOY_VOCABULARY.map((token, i) => ({ x: projected[2 * i], y: projected[2 * i + 1], label: token, group: tokenKind(token) })),
         { groups: TOKEN_KINDS.map(({ name, colour }) => ({ name, colour })), x: { label: 'first principal axis' }, y: { label: 'second principal axis' } });
-      f.tokens.caption = trained
-        ? 'Tokens that play the same part drift together: the digits, the brackets and the comma. The operations stay apart, since each asks for something else.'
-        : 'Random rows: where a token sits says nothing yet.';
+      f.tokens.caption = tokenRowsCaption(trained, task);
       f.tokens.stale(false);
     }, () => {
       f.similarity.heatmap(snapshot.similarity, { colormap: 'RdBu', range: { min: -1, max: 1 }, x: { label: 'token', names: TOY_VOCABULARY },
