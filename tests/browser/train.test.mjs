@@ -71,6 +71,28 @@ describe('the Train page', () => {
     await page.close();
   });
 
+  it('an attribute out of range is named next to the element, and a good value draws again', async () => {
+    const { page, problems } = await site.open('train.html');
+    const trainer = '#first-none';
+    const error = () => inShadow(page, trainer, '.error', (el) => (el.hidden ? '' : el.textContent));
+    await page.waitForFunction(() => document.querySelector('#first-none').dataset.drawn === '0');
+    for (const [name, bad, message] of [
+      ['d-model', '30', 'dModel must be an integer in [4, 512] that is a multiple of 2 * heads = 8 (an even head size), got 30'],
+      ['steps', '-1', 'steps must be an integer in [1, 1000000], got -1'],
+      ['learning-rate', 'fast', 'learningRate must be a number in (0, 1], got NaN'],
+    ]) {
+      const good = await page.locator(trainer).getAttribute(name);
+      await page.locator(trainer).evaluate((el, [n, v]) => el.setAttribute(n, v), [name, bad]);
+      await page.waitForFunction(([host, m]) => document.querySelector(host).shadowRoot.querySelector('.error').textContent === m, [trainer, message]);
+      if (good === null) await page.locator(trainer).evaluate((el, n) => el.removeAttribute(n), name);
+      else await page.locator(trainer).evaluate((el, [n, v]) => el.setAttribute(n, v), [name, good]);
+      await page.waitForFunction((host) => document.querySelector(host).shadowRoot.querySelector('.error').hidden, trainer);
+      assert.equal(await error(), '', `${name} back to ${good}`);
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('a removed <posembed-train> ends its worker', async () => {
     const { page } = await site.open('train.html');
     await page.waitForFunction(() => document.querySelector('#first-none').dataset.drawn === '0');

@@ -149,7 +149,8 @@ describe('pe.trainer', () => {
     refuse({ dModel: '64' }, 'TypeError', "dModel must be a number, got '64'");
     refuse({ layers: 9 }, 'RangeError', 'layers must be an integer in [1, 8], got 9');
     refuse({ maxItems: 8 }, 'RangeError', 'maxItems must be at most what maxLength = 16 holds (examples of 8 items take 18 positions), got 8');
-    refuse({ learningRate: 0 }, 'RangeError', /^learningRate must be a number in/);
+    refuse({ learningRate: 0 }, 'RangeError', 'learningRate must be a number in (0, 1], got 0');
+    refuse({ learningRate: NaN }, 'RangeError', 'learningRate must be a number in (0, 1], got NaN');
     refuse({ weightDecay: -1 }, 'RangeError', 'weightDecay must be a number in [0, 1], got -1');
     refuse({ scale: 2 }, 'TypeError', 'scale must be a string, got 2');
     refuse({ lr: 0.1 }, 'TypeError', /^trainer options: unknown option 'lr'/);
@@ -197,5 +198,6 @@ describe('pe.wordEmbeddings', () => {
     assert.throws(() => pe.wordEmbeddings({ corpus: ['a b', 3] }), { name: 'TypeError', message: 'corpus[1] must be a string (a sentence), got 3' });
     assert.throws(() => pe.wordEmbeddings({ corpus: ['one'] }), { name: 'RangeError', message: /^corpus must hold at least two distinct words/ });
     assert.throws(() => pe.wordEmbeddings({ window: 11 }), { name: 'RangeError', message: 'window must be an integer in [1, 10], got 11' });
+    assert.throws(() => pe.wordEmbeddings({ learningRate: -0.1 }), { name: 'RangeError', message: 'learningRate must be a number in (0, 1], got -0.1' });
   });
 });

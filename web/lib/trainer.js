@@ -1,6 +1,6 @@
 // pe.trainer: the tutorials' toy transformer, trained in the page by the C++ core (cpp/src/trainer.cpp). The
 // core owns the parameters on the wasm heap; every tensor handed out here is a copy.
-import { describe, integer, number, oneOf, options } from './validate.js';
+import { describe, integer, number, oneOf, options, positiveNumber } from './validate.js';
 import { CoreHandle } from './core_handle.js';
 import { TOY_VOCABULARY, toyIds, toyTokens } from './toy_vocabulary.js';
 import { writeSafetensors } from './weight_files.js';
@@ -38,7 +38,7 @@ export class Trainer {
       minItems,
       maxItems: integer('maxItems', o.maxItems ?? Math.max(5, minItems), minItems, 20),
       batchSize: integer('batchSize', o.batchSize ?? 32, 1, 1024),
-      learningRate: number('learningRate', o.learningRate ?? 3e-3, Number.MIN_VALUE, 1),
+      learningRate: positiveNumber('learningRate', o.learningRate ?? 3e-3, 1),
       weightDecay: number('weightDecay', o.weightDecay ?? 0.01, 0, 1),
       scale: oneOf('scale', o.scale ?? 'sqrt', ['sqrt', 'none']),
       seed: integer('seed', o.seed ?? 0, 0, Number.MAX_SAFE_INTEGER),

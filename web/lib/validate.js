@@ -27,6 +27,13 @@ export function number(name, value, min, max) {
   return value;
 }
 
+// A number above 0 (a rate: 0 itself would do nothing), up to max.
+export function positiveNumber(name, value, max) {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
+  if (!(value > 0 && value <= max)) throw new RangeError(`${name} must be a number in (0, ${max}], got ${describe(value)}`);
+  return value;
+}
+
 export function oneOf(name, value, choices) {
   if (typeof value !== 'string') throw new TypeError(`${name} must be a string, got ${describe(value)}`);
   if (!choices.includes(value)) {

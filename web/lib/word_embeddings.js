@@ -1,6 +1,6 @@
 // pe.wordEmbeddings: skip-gram word vectors learned by the C++ core (cpp/src/word_embeddings.cpp), over the
 // corpus it generates from a small grammar or over the caller's sentences.
-import { describe, integer, number, options } from './validate.js';
+import { describe, integer, options, positiveNumber } from './validate.js';
 import { CoreHandle } from './core_handle.js';
 
 const WORD_OPTIONS = ['corpus', 'dim', 'window', 'negatives', 'batchSize', 'learningRate', 'seed', 'sentences'];
@@ -30,7 +30,7 @@ export class WordEmbeddings {
       window: integer('window', o.window ?? 2, 1, 10),
       negatives: integer('negatives', o.negatives ?? 5, 1, 20),
       batchSize: integer('batchSize', o.batchSize ?? 64, 1, 4096),
-      learningRate: number('learningRate', o.learningRate ?? 0.05, Number.MIN_VALUE, 1),
+      learningRate: positiveNumber('learningRate', o.learningRate ?? 0.05, 1),
       seed,
     });
     const c = this.config;

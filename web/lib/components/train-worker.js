@@ -2,9 +2,11 @@
 // vectors (pe.wordEmbeddings), in slices of about SLICE_MS so that pause, predict and reset are answered
 // between slices. After each slice it posts a snapshot: step, loss, held-out accuracy, and the tables drawn.
 import { load, writeNpy } from '../index.js';
+import { integer } from '../validate.js';
 
 const SLICE_MS = 120;
 const EVALUATE_EVERY_MS = 400;
+const MAX_STEPS = 1_000_000;
 
 let pe = null;
 let model = null;     // the Trainer or WordEmbeddings being trained
@@ -68,7 +70,7 @@ const handlers = {
     model?.dispose();
     model = null;
     kind = nextKind;
-    limit = steps;
+    limit = integer('steps', steps, 1, MAX_STEPS);
     words = shown;
     lastEvaluation = { at: -Infinity, accuracy: NaN, loss: NaN };
     model = kind === 'trainer' ? pe.trainer(options) : pe.wordEmbeddings(options);
