@@ -65,7 +65,8 @@ export class Figure {
   title: string;
   readonly cursor: number;
   moveCursorTo(index: number): void;
-  stale(on?: boolean): void;
+  /** Dims the figure with a note over it ('Computing…' unless told why it waits) until the next draw. */
+  stale(on?: boolean, message?: string): void;
   error(message: string): void;
   heatmap(tensor: Tensor, options?: HeatmapOptions & { x?: Axis; y?: Axis; colour?: { label?: string; missing?: string };
     rowRule?: { row: number; label: string };
