@@ -110,6 +110,13 @@ describe('the Train page', () => {
     await page.locator('#words-start').click();
     await page.waitForFunction(() => Number(document.querySelector('#words-figure').dataset.step) >= 3000, null, { timeout: 60000 });
     assert.equal(await page.locator('#words-figure svg circle:not(.pe-cursor)').count(), 16);
+    // Each kind gathers tightly, yet every word's label stays readable: no two labels overprint.
+    const overprinted = await page.locator('#words-figure svg').evaluate((svg) => {
+      const boxes = [...svg.querySelectorAll('text[font-size="12"]')].map((text) => ({ word: text.textContent, box: text.getBBox() }));
+      const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+      return boxes.flatMap((a, i) => boxes.slice(i + 1).filter((b) => overlap(a.box, b.box)).map((b) => `${a.word}/${b.word}`));
+    });
+    assert.deepEqual(overprinted, []);
     await page.locator('#words-nearest button').click();
     await page.waitForFunction(() => /^Nearest to king: /.test(document.querySelector('#words-result').textContent));
     assert.match(await page.locator('#words-result').textContent(), /queen/);

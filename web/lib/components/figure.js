@@ -63,6 +63,36 @@ function element(tag, attributes = {}, ...children) {
   return node;
 }
 
+// Where each point's label goes: beside it, or, where labels would overprint (points close together), a line or
+// more above or below, or on its left, with a leader line back to the point. Greedy, from the top of the plot.
+const LABEL_HEIGHT = 15;  // a 12 px label's box, descenders included
+const LABEL_CHARACTER_WIDTH = 7.5;
+const LABEL_SHIFTS = [0, 1, -1, 2, -2, 3, -3, 4, -4];
+function placeLabels(points) {
+  const placed = [];
+  const overlaps = (box) => placed.some((other) => box.left < other.right && other.left < box.right && box.top < other.bottom && other.top < box.bottom);
+  return [...points].sort((a, b) => a.y - b.y).map((point) => {
+    const width = point.label.length * LABEL_CHARACTER_WIDTH;
+    let best = null;
+    for (const anchor of ['start', 'end']) {
+      for (const shift of LABEL_SHIFTS) {
+        const labelX = anchor === 'start' ? point.x + 6 : point.x - 6;
+        const labelY = point.y + 4 + shift * LABEL_HEIGHT;
+        const left = anchor === 'start' ? labelX : labelX - width;
+        const box = { left, right: left + width, top: labelY - LABEL_HEIGHT + 3, bottom: labelY + 3 };
+        if (!overlaps(box)) {
+          best = { point, labelX, labelY, anchor, moved: shift !== 0, box };
+          break;
+        }
+      }
+      if (best) break;
+    }
+    best ??= { point, labelX: point.x + 6, labelY: point.y + 4, anchor: 'start', moved: false, box: null };
+    if (best.box) placed.push(best.box);
+    return best;
+  });
+}
+
 export function formatValue(value) {
   if (!Number.isFinite(value)) return Number.isNaN(value) ? 'missing' : String(value).replace('Infinity', '∞');
   if (Number.isInteger(value)) return String(value);
@@ -431,9 +461,10 @@ export class Figure {
       this.#axes(g, x, y, side, side, options);
       const groups = options.groups ?? [];
       const colourOf = (p) => groups.find((group) => group.name === p.group)?.colour ?? SERIES_COLOURS[0];
-      for (const p of points) {
-        g.append('circle').attr('cx', x(p.x)).attr('cy', y(p.y)).attr('r', 4).attr('fill', colourOf(p));
-        g.append('text').attr('x', x(p.x) + 6).attr('y', y(p.y) + 4).attr('font-size', 12).text(p.label);
+      for (const p of points) g.append('circle').attr('cx', x(p.x)).attr('cy', y(p.y)).attr('r', 4).attr('fill', colourOf(p));
+      for (const { point, labelX, labelY, anchor, moved } of placeLabels(points.map((p) => ({ x: x(p.x), y: y(p.y), label: p.label })))) {
+        if (moved) g.append('line').attr('x1', point.x).attr('y1', point.y).attr('x2', anchor === 'start' ? labelX - 2 : labelX + 2).attr('y2', labelY - 4).attr('stroke', '#9aa3ad').attr('stroke-width', 1);
+        g.append('text').attr('x', labelX).attr('y', labelY).attr('font-size', 12).attr('text-anchor', anchor).text(point.label);
       }
       this.#swatches(groups.map((group) => ({ label: group.name, colour: group.colour })));
       const ring = g.append('circle').attr('class', 'pe-cursor').attr('r', 8);
