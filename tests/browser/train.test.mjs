@@ -25,6 +25,7 @@ describe('the Train page', () => {
     await page.waitForFunction(() => document.querySelector('#first-none').dataset.drawn === '0' && document.querySelector('#words-figure').dataset.step === '0');
     assert.match(await inShadow(page, trainer, '.honest'), /^Untrained/);
     assert.equal(await inShadow(page, trainer, '.tokens svg', (svg) => svg.querySelectorAll('circle:not(.pe-cursor)').length), 20);
+    assert.equal(await inShadow(page, trainer, '.tokens svg path.pe-path', (path) => path.getAttribute('d').split('L').length), 10, 'a line through the ten digits');
     assert.equal(await inShadow(page, trainer, '.loss .pe-status'), 'Nothing yet: press Start', 'an untrained curve says what it waits for');
     await page.evaluate(() => window.longTasks.splice(0));
     await click(page, trainer, '[data-action="start"]');

@@ -78,7 +78,9 @@ export class Figure {
   lines(series: { label: string; x: ArrayLike<number>; y: ArrayLike<number>; colour?: string; dashed?: boolean; width?: number }[],
     options?: { x?: Axis; y?: Axis; rules?: { x: number; label: string }[]; describe?(index: number): string }): void;
   points(points: { x: number; y: number; label: string; group?: string }[],
-    options?: { groups?: { name: string; colour: string }[]; x?: Axis; y?: Axis; describe?(index: number): string }): void;
+    options?: { groups?: { name: string; colour: string }[]; x?: Axis; y?: Axis; describe?(index: number): string;
+      /** A thin line through these points in this order, named in the legend. */
+      path?: { indices: number[]; label: string } }): void;
   bars(bars: { label: string; value: number; colour?: string; group?: string }[],
     options?: { groups?: { name: string; colour: string }[]; x?: Axis; y?: Axis; describe?(index: number): string }): void;
 }

@@ -10,6 +10,7 @@ import { drawHeatmap } from './heatmap.js';
 // Told apart by hue and by lightness (and readable on white).
 export const SERIES_COLOURS = ['#1f5fbf', '#d1495b', '#2a9d8f', '#e08a00', '#6a4c93', '#5b6672', '#7a9a3a', '#8c564b', '#b5446e', '#9c7c00'];
 
+const PATH_COLOUR = '#aab2bb';
 const AXIS_MARGIN = { top: 10, right: 16, bottom: 42, left: 58 };
 const BARE_MARGIN = { top: 2, right: 2, bottom: 2, left: 2 };
 const MAX_HEIGHT = 420;
@@ -444,7 +445,8 @@ export class Figure {
     draw();
   }
 
-  // points: [{ x, y, label, group }]; options: { groups: [{ name, colour }], x: { label }, y: { label }, describe(i) }.
+  // points: [{ x, y, label, group }]; options: { groups: [{ name, colour }], x: { label }, y: { label }, describe(i),
+  // path: { indices, label } (a thin line through those points in that order, named in the legend) }.
   points(points, options = {}) {
     const draw = () => {
       const available = this.#begin('points', draw);
@@ -461,12 +463,17 @@ export class Figure {
       this.#axes(g, x, y, side, side, options);
       const groups = options.groups ?? [];
       const colourOf = (p) => groups.find((group) => group.name === p.group)?.colour ?? SERIES_COLOURS[0];
+      if (options.path) {
+        const through = options.path.indices.map((i) => [x(points[i].x), y(points[i].y)]);
+        g.append('path').attr('class', 'pe-path').attr('fill', 'none').attr('stroke', PATH_COLOUR).attr('stroke-width', 1.5).attr('d', line()(through));
+      }
       for (const p of points) g.append('circle').attr('cx', x(p.x)).attr('cy', y(p.y)).attr('r', 4).attr('fill', colourOf(p));
       for (const { point, labelX, labelY, anchor, moved } of placeLabels(points.map((p) => ({ x: x(p.x), y: y(p.y), label: p.label })))) {
         if (moved) g.append('line').attr('x1', point.x).attr('y1', point.y).attr('x2', anchor === 'start' ? labelX - 2 : labelX + 2).attr('y2', labelY - 4).attr('stroke', '#9aa3ad').attr('stroke-width', 1);
         g.append('text').attr('x', labelX).attr('y', labelY).attr('font-size', 12).attr('text-anchor', anchor).text(point.label);
       }
-      this.#swatches(groups.map((group) => ({ label: group.name, colour: group.colour })));
+      this.#swatches([...groups.map((group) => ({ label: group.name, colour: group.colour })),
+        ...(options.path ? [{ label: options.path.label, colour: PATH_COLOUR, line: true }] : [])]);
       const ring = g.append('circle').attr('class', 'pe-cursor').attr('r', 8);
       this.#setCursor(points.length, (i) => ring.attr('cx', x(points[i].x)).attr('cy', y(points[i].y)), (i) => options.describe?.(i)
         ?? `${points[i].label}${points[i].group ? ` (${points[i].group})` : ''}: ${options.x?.label ?? 'x'} ${formatValue(points[i].x)}, ${options.y?.label ?? 'y'} ${formatValue(points[i].y)}`);

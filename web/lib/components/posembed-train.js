@@ -19,6 +19,8 @@ export const TOKEN_KINDS = [
   { name: 'padding, end', colour: SERIES_COLOURS[5], test: () => true },
 ];
 export const tokenKind = (token) => TOKEN_KINDS.find((kind) => kind.test(token)).name;
+// The digits' rows in their order, joined by a line in the scatter: once trained, it runs from 0 to 9.
+const DIGIT_IDS = Array.from({ length: 10 }, (_, digit) => TOY_VOCABULARY.indexOf(String(digit)));
 
 // A worker that trains (see train-worker.js for its messages): one per component, and for pages that train
 // models of their own.
@@ -71,10 +73,11 @@ const TEMPLATE = `
 
 // What a reader can see in the token rows' 2-D picture (measured over seeds and positional options: npm run bench).
 function tokenRowsCaption(trained, task) {
-  if (!trained) return 'Random rows: where a token sits says nothing yet.';
+  if (!trained) return 'Random rows: where a token sits says nothing yet, and the grey line from 0 to 9 zigzags at random.';
   if (task === 'mixed') {
     return 'Tokens that play the same part drift together: the brackets and the comma, and the digits, which usually line up in '
-      + 'their order (Max and Min need it). Max and Min settle at opposite ends of that line: the model must do opposite things with them.';
+      + 'their order (Max and Min need it): the grey line from 0 to 9 runs from one end to the other instead of zigzagging. Max and '
+      + 'Min settle at opposite ends of it: the model must do opposite things with them.';
   }
   return 'Tokens that play the same part drift together: the digits, the brackets and the comma. The operations stay apart, since each asks for something else.';
 }
@@ -252,7 +255,8 @@ export class PosembedTrain extends LazyElement {
     }, () => {
       const projected = snapshot.projected.data;
       f.tokens.points(TOY_VOCABULARY.map((token, i) => ({ x: projected[2 * i], y: projected[2 * i + 1], label: token, group: tokenKind(token) })),
-        { groups: TOKEN_KINDS.map(({ name, colour }) => ({ name, colour })), x: { label: 'first principal axis' }, y: { label: 'second principal axis' } });
+        { groups: TOKEN_KINDS.map(({ name, colour }) => ({ name, colour })), x: { label: 'first principal axis' }, y: { label: 'second principal axis' },
+          path: { indices: DIGIT_IDS, label: 'the digits, 0 to 9 in order' } });
       f.tokens.caption = tokenRowsCaption(trained, task);
       f.tokens.stale(false);
     }, () => {
