@@ -1,10 +1,13 @@
 // A tutorial author's first page: the tarball installed into a scratch project, then the README's component
 // snippets run as written, from a blank page under the strict CSP: the script tag straight from node_modules,
-// and the bundler import built by Vite. All five elements must draw, and the trainer must train.
+// and the bundler import built by Vite; and the script tag from a CDN (another origin serving the package's
+// files, as CDNs do, with CORS), in a page with no CSP or isolation, as most blogs are served. All five elements
+// must draw, and the trainer must train.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join } from 'node:path';
 import { build } from 'vite';
 import { packAndInstall, readmeBlocks } from '../pack.mjs';
 import { launchChromium, openPage, startServer } from './browser.mjs';
@@ -35,6 +38,27 @@ async function drawnElements(page) {
   return drawn;
 }
 
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.cjs': 'text/javascript', '.wasm': 'application/wasm' };
+
+// A plain static server for the files under root, with the given headers: { url, close }.
+function staticServer(root, headers) {
+  return new Promise((resolve) => {
+    const server = createServer((request, response) => {
+      const path = join(root, decodeURIComponent(new URL(request.url, 'http://host').pathname));
+      let body;
+      try {
+        body = path.startsWith(root) ? readFileSync(path) : null;
+      } catch {
+        body = null;
+      }
+      if (!body && request.url === '/favicon.ico') response.writeHead(204, headers).end();
+      else if (!body) response.writeHead(404, headers).end();
+      else response.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream' }).end(body);
+    });
+    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((done) => server.close(done)) }));
+  });
+}
+
 describe("the README's component snippets, from a blank page of a project that installed the tarball", () => {
   let project;
   let browser;
@@ -51,9 +75,11 @@ describe("the README's component snippets, from a blank page of a project that i
     for (const server of servers) await server.close();
   });
 
-  async function assertAllDraw(root, path) {
-    const server = await startServer(root);
-    servers.push(server);
+  async function assertAllDraw(root, path, server) {
+    if (!server) {
+      server = await startServer(root);
+      servers.push(server);
+    }
     const { page, problems } = await openPage(browser, `${server.url}${path}`);
     const drawn = await drawnElements(page);
     assert.match(drawn['posembed-lookup'], /^ids = \[15, 17, 3, 19, 8, 19, 4, 18/);
@@ -80,5 +106,17 @@ describe("the README's component snippets, from a blank page of a project that i
     writeFileSync(join(app, 'main.js'), bundlerSnippet);
     await build({ root: app, logLevel: 'silent', build: { outDir: join(app, 'dist'), assetsInlineLimit: 0 } });
     await assertAllDraw(join(app, 'dist'), 'index.html');
+  });
+
+  it('the script tag from a CDN (another origin): all five elements draw, and the trainer trains in its worker', async () => {
+    const cdn = await staticServer(join(project, 'node_modules', 'posembed'), { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' });
+    servers.push(cdn);
+    const blog = join(project, 'blog');
+    mkdirSync(blog);
+    writeFileSync(join(blog, 'post.html'), `<!doctype html>\n<title>post</title>\n${pageSnippet.replace('./node_modules/posembed/', cdn.url)}`);
+    const page = await staticServer(blog, {});
+    servers.push(page);
+    assert.notEqual(new URL(cdn.url).origin, new URL(page.url).origin);
+    await assertAllDraw(blog, 'post.html', page);
   });
 });

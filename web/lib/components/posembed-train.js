@@ -25,7 +25,17 @@ const DIGIT_IDS = Array.from({ length: 10 }, (_, digit) => TOY_VOCABULARY.indexO
 // A worker that trains (see train-worker.js for its messages): one per component, and for pages that train
 // models of their own.
 export function trainingWorker() {
-  return new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module' });
+  try {
+    return new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module' });
+  } catch (error) {
+    if (error.name !== 'SecurityError') throw error;
+    // A worker's script must come from the page's origin. Served from a CDN, the package starts one from a
+    // same-origin blob that imports the worker module from the CDN (a module import may cross origins).
+    const starter = URL.createObjectURL(new Blob([`import ${JSON.stringify(import.meta.resolve('./train-worker.js'))};`], { type: 'text/javascript' }));
+    const worker = new Worker(starter, { type: 'module' });
+    worker.addEventListener('message', () => URL.revokeObjectURL(starter), { once: true });
+    return worker;
+  }
 }
 
 const STYLE = `
@@ -153,7 +163,13 @@ export class PosembedTrain extends LazyElement {
   }
 
   #startWorker() {
-    const worker = trainingWorker();
+    let worker;
+    try {
+      worker = trainingWorker();
+    } catch (error) {
+      this.#showError(`the training worker could not start: ${error.message}`);
+      return null;
+    }
     worker.onmessage = ({ data }) => this.#receive(data);
     worker.onerror = (event) => this.#showError(event.message || 'the training worker could not start');
     return worker;
