@@ -97,6 +97,7 @@ export class PosembedTrain extends LazyElement {
 
   #root;
   #worker = null;
+  #fileUrls = [];  // saved files' object URLs
   #history = { step: [], loss: [], accuracy: [] };
   #latest = null;
   #drawnAt = 0;
@@ -313,15 +314,19 @@ export class PosembedTrain extends LazyElement {
   #download({ format, name, bytes }) {
     const { positional, task } = this.#options();
     const file = format === 'safetensors' ? `posembed-${task}-${positional}.safetensors` : `${name.replace('.weight', '')}-${task}-${positional}.npy`;
+    // Saved files' URLs live until the element's removal: revoked on a timer, a download the browser is slow to
+    // start (a busy machine) would find its file gone.
+    const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
+    this.#fileUrls.push(url);
     const link = document.createElement('a');
-    link.href = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
+    link.href = url;
     link.download = file;
     link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
   }
 
   // Removed from the page: the worker and its model go.
   released() {
+    for (const url of this.#fileUrls.splice(0)) URL.revokeObjectURL(url);
     clearTimeout(this.#drawTimer);
     clearTimeout(this.#partTimer);
     this.#worker?.terminate();
