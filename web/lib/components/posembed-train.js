@@ -30,7 +30,9 @@ export function trainingWorker() {
   } catch (error) {
     if (error.name !== 'SecurityError') throw error;
     // A worker's script must come from the page's origin. Served from a CDN, the package starts one from a
-    // same-origin blob that imports the worker module from the CDN (a module import may cross origins).
+    // same-origin blob that imports the worker module from the CDN (a module import may cross origins). The
+    // module is named by import.meta.resolve, not a second new URL(…, import.meta.url), which bundlers would
+    // copy as a loose file beside the worker they already bundle from the line above.
     const starter = URL.createObjectURL(new Blob([`import ${JSON.stringify(import.meta.resolve('./train-worker.js'))};`], { type: 'text/javascript' }));
     const worker = new Worker(starter, { type: 'module' });
     worker.addEventListener('message', () => URL.revokeObjectURL(starter), { once: true });
