@@ -159,6 +159,7 @@ std::optional<RopeScaling> rope_scaling(const val& js) {
   if (!kind) return std::nullopt;
   RopeScaling s{.kind = *kind};
   auto number = [&](const char* key, double fallback) { return js[key].isUndefined() ? fallback : js[key].as<double>(); };
+  auto numbers = [&](const char* key) { return js[key].isUndefined() ? std::vector<double>() : vecFromJSArray<double>(js[key]); };
   s.factor = number("factor", s.factor);
   s.original_max_positions = to_int64(number("originalMaxPositions", 0));
   s.sequence_length = to_int64(number("sequenceLength", 0));
@@ -167,10 +168,17 @@ std::optional<RopeScaling> rope_scaling(const val& js) {
   s.beta_fast = number("betaFast", s.beta_fast);
   s.beta_slow = number("betaSlow", s.beta_slow);
   s.attention_factor = number("attentionFactor", s.attention_factor);
+  s.mscale = number("mscale", s.mscale);
+  s.mscale_all_dim = number("mscaleAllDim", s.mscale_all_dim);
+  s.truncate = js["truncate"].isUndefined() ? s.truncate : js["truncate"].as<bool>();
+  s.short_factor = numbers("shortFactor");
+  s.long_factor = numbers("longFactor");
+  s.rotated_pairs = to_int64(number("rotatedPairs", 0));
   return s;
 }
 
-const Status kUnknownScaling = Status::type_error("scaling.type must be one of 'default', 'linear', 'dynamic', 'llama3', 'yarn'");
+const Status kUnknownScaling =
+    Status::type_error("scaling.type must be one of 'default', 'linear', 'dynamic', 'llama3', 'yarn', 'longrope', 'proportional'");
 
 val js_rope_inv_freq(double rotary_dim, double base, const val& scaling, uintptr_t out) {
   const auto parsed = rope_scaling(scaling);
@@ -274,6 +282,31 @@ val js_combined_embedding_rows(uintptr_t table, double vocab_size, double d_mode
                                                 heap_span<float>(out, count * d_model));
   *state = random.state();
   return to_js(status);
+}
+
+// positions: [streams, count] int32 (streams 3 with mRoPE); mrope_section: 3 numbers, all 0 for none.
+val js_rope_cache(double rotary_dim, double base, const std::string& layout, const val& scaling, const val& mrope_section, bool mrope_interleaved,
+                  const std::string& precision, uintptr_t positions, double positions_count, uintptr_t cos, uintptr_t sin) {
+  const auto parsed_layout = parse_rope_layout(layout);
+  const auto parsed_scaling = rope_scaling(scaling);
+  const auto parsed_precision = parse_rope_precision(precision);
+  if (!parsed_layout) return to_js(Status::type_error("layout must be 'half' or 'interleaved', got '" + layout + "'"));
+  if (!parsed_scaling) return to_js(kUnknownScaling);
+  if (!parsed_precision) return to_js(Status::type_error("precision must be one of 'exact', 'float32', 'bfloat16', 'float16', got '" + precision + "'"));
+  RopeCacheParams params{.rotary_dim = to_int64(rotary_dim), .base = base, .layout = *parsed_layout, .scaling = *parsed_scaling,
+                         .precision = *parsed_precision};
+  for (std::size_t i = 0; i < 3; ++i) params.mrope.section[i] = to_int64(mrope_section[i].as<double>());
+  params.mrope.interleaved = mrope_interleaved;
+  const double streams = params.mrope.active() ? 3 : 1;
+  const double elements = positions_count / streams * rotary_dim;
+  return to_js(rope_cache(params, heap_span<const int32_t>(positions, positions_count), heap_span<float>(cos, elements), heap_span<float>(sin, elements)));
+}
+
+// HF's float32 buffer of the frequencies, for the port checker's bounds.
+val js_rope_inv_freq_float32(double rotary_dim, double base, const val& scaling, uintptr_t out) {
+  const auto parsed = rope_scaling(scaling);
+  if (!parsed) return to_js(kUnknownScaling);
+  return to_js(rope_inv_freq_float32(to_int64(rotary_dim), base, *parsed, heap_span<float>(out, rotary_dim / 2)));
 }
 
 val js_rope_table(double head_dim, double rotary_dim, double base, const val& scaling, uintptr_t positions, double seq, uintptr_t out) {
@@ -476,6 +509,8 @@ EMSCRIPTEN_BINDINGS(posembed) {
   function("pca", &posembed::js_pca);
   function("combinedEmbeddingRows", &posembed::js_combined_embedding_rows);
   function("ropeTable", &posembed::js_rope_table);
+  function("ropeCache", &posembed::js_rope_cache);
+  function("ropeInvFreqFloat32", &posembed::js_rope_inv_freq_float32);
   function("ropeRotate", &posembed::js_rope_rotate);
   function("limits", &posembed::js_limits);
   function("setThreads", &posembed::set_threads);

@@ -1,12 +1,16 @@
 #include "posembed/rope.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <new>
 #include <numbers>
+#include <utility>
+#include <vector>
 
 #include "angle_reduction.hpp"
 #include "posembed/sinusoidal.hpp"
@@ -18,8 +22,11 @@
 namespace posembed {
 namespace {
 
-double default_inv_freq(double base, int64_t pair, int64_t dim) {
-  return 1.0 / std::pow(base, static_cast<double>(2 * pair) / static_cast<double>(dim));
+// 1 / base^(2i / dim): in double for the exact maths, in float for HF's float32 buffer (torch computes
+// base ** (arange(0, dim, 2).float() / dim) in float32).
+template <class Real>
+Real plain_inv_freq(Real base, int64_t pair, int64_t dim) {
+  return Real(1) / std::pow(base, static_cast<Real>(2 * pair) / static_cast<Real>(dim));
 }
 
 // YaRN's correction dimension: the pair index whose wavelength fits num_rotations times into the original context.
@@ -27,6 +34,232 @@ double yarn_correction_dim(double num_rotations, int64_t dim, double base, int64
   return static_cast<double>(dim) * std::log(static_cast<double>(max_positions) / (num_rotations * 2.0 * std::numbers::pi)) /
          (2.0 * std::log(base));
 }
+
+// YaRN's get_mscale: 0.1 * mscale * ln(scale) + 1 past a scale of 1.
+double yarn_mscale(double scale, double mscale) { return scale <= 1.0 ? 1.0 : 0.1 * mscale * std::log(scale) + 1.0; }
+
+Status factor_in_range(const RopeScaling& s) {
+  if (!(s.factor >= 1.0 && s.factor <= 1e6)) return out_of_range("scaling.factor", "a number in [1, 1000000]", s.factor);
+  return {};
+}
+
+Status original_in_range(const RopeScaling& s) {
+  if (s.original_max_positions < 1 || s.original_max_positions > limits::kMaxPosition) {
+    return out_of_range("scaling.originalMaxPositions", "an integer in [1, 2147483647]", static_cast<double>(s.original_max_positions));
+  }
+  return {};
+}
+
+Status no_checks(const RopeScaling&, int64_t) { return {}; }
+double unit_attention(const RopeScaling&) { return 1.0; }
+
+// One rule of HF's ROPE_INIT_FUNCTIONS: its checks, its frequencies (written once over the float type: double
+// for the exact maths, float for HF's float32 order of operations) and its attention factor.
+struct DefaultRule {
+  static constexpr RopeScalingKind kind = RopeScalingKind::kDefault;
+  static constexpr std::string_view name = "default";
+  static Status validate(const RopeScaling& s, int64_t dim) { return no_checks(s, dim); }
+  template <class Real>
+  static void inv_freq(const RopeScaling&, int64_t dim, double base, Real* out) {
+    for (int64_t i = 0; i < dim / 2; ++i) out[i] = plain_inv_freq(static_cast<Real>(base), i, dim);
+  }
+  static double attention(const RopeScaling& s) { return unit_attention(s); }
+};
+
+struct LinearRule {
+  static constexpr RopeScalingKind kind = RopeScalingKind::kLinear;
+  static constexpr std::string_view name = "linear";
+  static Status validate(const RopeScaling& s, int64_t) { return factor_in_range(s); }
+  template <class Real>
+  static void inv_freq(const RopeScaling& s, int64_t dim, double base, Real* out) {
+    for (int64_t i = 0; i < dim / 2; ++i) out[i] = plain_inv_freq(static_cast<Real>(base), i, dim) / static_cast<Real>(s.factor);
+  }
+  static double attention(const RopeScaling& s) { return unit_attention(s); }
+};
+
+// Dynamic NTK: past the model's length the base grows so the longest wavelength stretches over the sequence.
+struct DynamicRule {
+  static constexpr RopeScalingKind kind = RopeScalingKind::kDynamic;
+  static constexpr std::string_view name = "dynamic";
+  static Status validate(const RopeScaling& s, int64_t) {
+    POSEMBED_RETURN_IF_ERROR(factor_in_range(s));
+    POSEMBED_RETURN_IF_ERROR(original_in_range(s));
+    if (s.sequence_length < 1 || s.sequence_length > limits::kMaxPosition) {
+      return out_of_range("scaling.sequenceLength", "an integer in [1, 2147483647]", static_cast<double>(s.sequence_length));
+    }
+    return {};
+  }
+  template <class Real>
+  static void inv_freq(const RopeScaling& s, int64_t dim, double base, Real* out) {
+    double grown = base;  // in double, as HF's Python float
+    if (s.sequence_length > s.original_max_positions) {
+      const double ratio = s.factor * static_cast<double>(s.sequence_length) / static_cast<double>(s.original_max_positions) - (s.factor - 1.0);
+      grown = base * std::pow(ratio, static_cast<double>(dim) / static_cast<double>(dim - 2));
+    }
+    for (int64_t i = 0; i < dim / 2; ++i) out[i] = plain_inv_freq(static_cast<Real>(grown), i, dim);
+  }
+  static double attention(const RopeScaling& s) { return unit_attention(s); }
+};
+
+// Llama 3.1: long wavelengths interpolated by factor, short ones kept, a smooth blend between.
+struct Llama3Rule {
+  static constexpr RopeScalingKind kind = RopeScalingKind::kLlama3;
+  static constexpr std::string_view name = "llama3";
+  static Status validate(const RopeScaling& s, int64_t) {
+    POSEMBED_RETURN_IF_ERROR(factor_in_range(s));
+    POSEMBED_RETURN_IF_ERROR(original_in_range(s));
+    if (!(s.low_freq_factor > 0.0 && s.high_freq_factor > s.low_freq_factor && s.high_freq_factor <= 1e6)) {
+      return Status::range_error("scaling.lowFreqFactor and scaling.highFreqFactor must satisfy 0 < lowFreqFactor < highFreqFactor <= 1000000, got " +
+                                 std::to_string(s.low_freq_factor) + " and " + std::to_string(s.high_freq_factor));
+    }
+    return {};
+  }
+  template <class Real>
+  static void inv_freq(const RopeScaling& s, int64_t dim, double base, Real* out) {
+    const auto context = static_cast<Real>(s.original_max_positions);
+    const Real low_freq_wavelength = context / static_cast<Real>(s.low_freq_factor);
+    const Real high_freq_wavelength = context / static_cast<Real>(s.high_freq_factor);
+    const auto factor = static_cast<Real>(s.factor);
+    for (int64_t i = 0; i < dim / 2; ++i) {
+      const Real f = plain_inv_freq(static_cast<Real>(base), i, dim);
+      const Real wavelength = static_cast<Real>(2.0 * std::numbers::pi) / f;
+      if (wavelength > low_freq_wavelength) {
+        out[i] = f / factor;  // long wavelengths: interpolate
+      } else if (wavelength >= high_freq_wavelength) {
+        const Real smooth = (context / wavelength - static_cast<Real>(s.low_freq_factor)) / static_cast<Real>(s.high_freq_factor - s.low_freq_factor);
+        out[i] = (Real(1) - smooth) * f / factor + smooth * f;
+      } else {
+        out[i] = f;  // short wavelengths: unchanged
+      }
+    }
+  }
+  static double attention(const RopeScaling& s) { return unit_attention(s); }
+};
+
+// YaRN: a ramp over the pairs from extrapolation (fast pairs kept) to interpolation (slow pairs / factor), and an
+// attention factor (DeepSeek's mscale / mscale_all_dim where both are given).
+struct YarnRule {
+  static constexpr RopeScalingKind kind = RopeScalingKind::kYarn;
+  static constexpr std::string_view name = "yarn";
+  static Status validate(const RopeScaling& s, int64_t) {
+    POSEMBED_RETURN_IF_ERROR(factor_in_range(s));
+    POSEMBED_RETURN_IF_ERROR(original_in_range(s));
+    if (!(s.beta_slow > 0.0 && s.beta_fast > s.beta_slow && s.beta_fast <= 1e6)) {
+      return Status::range_error("scaling.betaSlow and scaling.betaFast must satisfy 0 < betaSlow < betaFast <= 1000000, got " +
+                                 std::to_string(s.beta_slow) + " and " + std::to_string(s.beta_fast));
+    }
+    if (!(s.attention_factor >= 0.0 && s.attention_factor <= 1e6)) {
+      return out_of_range("scaling.attentionFactor", "a number in [0, 1000000] (0: the rule's own)", s.attention_factor);
+    }
+    if (!(s.mscale >= 0.0 && s.mscale <= 1e6)) return out_of_range("scaling.mscale", "a number in [0, 1000000] (0: absent)", s.mscale);
+    if (!(s.mscale_all_dim >= 0.0 && s.mscale_all_dim <= 1e6)) {
+      return out_of_range("scaling.mscaleAllDim", "a number in [0, 1000000] (0: absent)", s.mscale_all_dim);
+    }
+    return {};
+  }
+  template <class Real>
+  static void inv_freq(const RopeScaling& s, int64_t dim, double base, Real* out) {
+    double low = yarn_correction_dim(s.beta_fast, dim, base, s.original_max_positions);
+    double high = yarn_correction_dim(s.beta_slow, dim, base, s.original_max_positions);
+    if (s.truncate) {
+      low = std::floor(low);
+      high = std::ceil(high);
+    }
+    low = std::max(low, 0.0);
+    high = std::min(high, static_cast<double>(dim - 1));
+    if (low == high) high += 0.001;
+    const auto factor = static_cast<Real>(s.factor);
+    for (int64_t i = 0; i < dim / 2; ++i) {
+      // For the exact maths the ramp is in double: HF's float32 ramp carries a relative rounding of ~6e-8 into the
+      // frequency, which the position multiplies (5e-3 of error in the angle at 2^24).
+      const Real ramp = std::clamp((static_cast<Real>(i) - static_cast<Real>(low)) / static_cast<Real>(high - low), Real(0), Real(1));
+      const Real extrapolation = Real(1) - ramp;
+      const Real turns = std::pow(static_cast<Real>(base), static_cast<Real>(2 * i) / static_cast<Real>(dim));
+      out[i] = Real(1) / (factor * turns) * (Real(1) - extrapolation) + Real(1) / turns * extrapolation;
+    }
+  }
+  static double attention(const RopeScaling& s) {
+    if (s.attention_factor > 0.0) return s.attention_factor;
+    if (s.mscale > 0.0 && s.mscale_all_dim > 0.0) return yarn_mscale(s.factor, s.mscale) / yarn_mscale(s.factor, s.mscale_all_dim);
+    return yarn_mscale(s.factor, 1.0);
+  }
+};
+
+// LongRoPE (Phi-3): a divisor per pair, the short list up to the original length and the long one past it.
+struct LongropeRule {
+  static constexpr RopeScalingKind kind = RopeScalingKind::kLongrope;
+  static constexpr std::string_view name = "longrope";
+  static Status validate(const RopeScaling& s, int64_t dim) {
+    POSEMBED_RETURN_IF_ERROR(factor_in_range(s));
+    POSEMBED_RETURN_IF_ERROR(original_in_range(s));
+    if (s.sequence_length < 0 || s.sequence_length > limits::kMaxPosition) {
+      return out_of_range("scaling.sequenceLength", "an integer in [0, 2147483647]", static_cast<double>(s.sequence_length));
+    }
+    if (!(s.attention_factor >= 0.0 && s.attention_factor <= 1e6)) {
+      return out_of_range("scaling.attentionFactor", "a number in [0, 1000000] (0: the rule's own)", s.attention_factor);
+    }
+    for (const auto& [list, name] : {std::pair{&s.short_factor, "scaling.shortFactor"}, std::pair{&s.long_factor, "scaling.longFactor"}}) {
+      if (list->size() != static_cast<std::size_t>(dim / 2)) {
+        return Status::range_error(std::string(name) + " must hold rotaryDim / 2 = " + std::to_string(dim / 2) + " numbers, got " + std::to_string(list->size()));
+      }
+      for (std::size_t i = 0; i < list->size(); ++i) {
+        if (!((*list)[i] >= 1.0 && (*list)[i] <= 1e6)) return out_of_range(std::string(name) + "[" + std::to_string(i) + "]", "a number in [1, 1000000]", (*list)[i]);
+      }
+    }
+    return {};
+  }
+  template <class Real>
+  static void inv_freq(const RopeScaling& s, int64_t dim, double base, Real* out) {
+    const auto& divisors = s.sequence_length > s.original_max_positions ? s.long_factor : s.short_factor;
+    for (int64_t i = 0; i < dim / 2; ++i) {
+      out[i] = Real(1) / (static_cast<Real>(divisors[static_cast<std::size_t>(i)]) * std::pow(static_cast<Real>(base), static_cast<Real>(2 * i) / static_cast<Real>(dim)));
+    }
+  }
+  static double attention(const RopeScaling& s) {
+    if (s.attention_factor > 0.0) return s.attention_factor;
+    return s.factor <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(s.factor) / std::log(static_cast<double>(s.original_max_positions)));
+  }
+};
+
+// Proportional (p-RoPE): the first rotated_pairs pairs turn with exponents over the whole head, the rest do not.
+struct ProportionalRule {
+  static constexpr RopeScalingKind kind = RopeScalingKind::kProportional;
+  static constexpr std::string_view name = "proportional";
+  static Status validate(const RopeScaling& s, int64_t dim) {
+    if (!(s.factor >= 1.0 && s.factor <= 1e6)) return out_of_range("scaling.factor", "a number in [1, 1000000]", s.factor);
+    if (s.rotated_pairs < 0 || s.rotated_pairs > dim / 2) {
+      return out_of_range("scaling.rotatedPairs", "an integer in [0, rotaryDim / 2] = [0, " + std::to_string(dim / 2) + "] (0: all)",
+                          static_cast<double>(s.rotated_pairs));
+    }
+    return {};
+  }
+  template <class Real>
+  static void inv_freq(const RopeScaling& s, int64_t dim, double base, Real* out) {
+    const int64_t turning = s.rotated_pairs == 0 ? dim / 2 : s.rotated_pairs;
+    for (int64_t i = 0; i < dim / 2; ++i) out[i] = i < turning ? plain_inv_freq(static_cast<Real>(base), i, dim) / static_cast<Real>(s.factor) : Real(0);
+  }
+  static double attention(const RopeScaling& s) { return unit_attention(s); }
+};
+
+// The table of rules, in RopeScalingKind's order: a new rule is a struct above and a line here.
+struct RopeRule {
+  RopeScalingKind kind;
+  std::string_view name;
+  Status (*validate)(const RopeScaling&, int64_t dim);
+  void (*inv_freq_double)(const RopeScaling&, int64_t dim, double base, double* out);
+  void (*inv_freq_float)(const RopeScaling&, int64_t dim, double base, float* out);
+  double (*attention)(const RopeScaling&);
+};
+
+template <class Rule>
+constexpr RopeRule rule_entry() {
+  return {Rule::kind, Rule::name, &Rule::validate, &Rule::template inv_freq<double>, &Rule::template inv_freq<float>, &Rule::attention};
+}
+
+constexpr std::array kRopeRules{rule_entry<DefaultRule>(), rule_entry<LinearRule>(), rule_entry<DynamicRule>(), rule_entry<Llama3Rule>(),
+                                rule_entry<YarnRule>(), rule_entry<LongropeRule>(), rule_entry<ProportionalRule>()};
+
+const RopeRule& rule_of(RopeScalingKind kind) { return kRopeRules[static_cast<std::size_t>(kind)]; }
 
 // Sums x - x over the values it is shown, in the loop that reads them anyway: 0 while every one is finite,
 // NaN once one is NaN or ±Infinity.
@@ -54,16 +287,27 @@ Status nonfinite_error(std::size_t v, int64_t first_vector, std::size_t d) {
                              std::to_string(row) + " of [..., seq, headDim]) holds NaN or ±Infinity");
 }
 
+Status frequency_arguments(int64_t rotary_dim, double base, const RopeScaling& s, std::size_t out_size) {
+  if (rotary_dim < 2 || rotary_dim > limits::kMaxDModel || rotary_dim % 2 != 0) {
+    return out_of_range("rotaryDim", "an even integer in [2, 65536]", static_cast<double>(rotary_dim));
+  }
+  if (!(base > 1.0 && base <= limits::kMaxBase)) return out_of_range("base", "a number in (1, 1e12]", base);
+  POSEMBED_RETURN_IF_ERROR(validate(s, rotary_dim));
+  const auto half = static_cast<std::size_t>(rotary_dim / 2);
+  if (out_size != half) return output_size_error(half, out_size);
+  return {};
+}
+
 }  // namespace
 
 std::optional<RopeScalingKind> parse_rope_scaling(std::string_view name) {
-  if (name == "default") return RopeScalingKind::kDefault;
-  if (name == "linear") return RopeScalingKind::kLinear;
-  if (name == "dynamic") return RopeScalingKind::kDynamic;
-  if (name == "llama3") return RopeScalingKind::kLlama3;
-  if (name == "yarn") return RopeScalingKind::kYarn;
+  for (const RopeRule& rule : kRopeRules) {
+    if (rule.name == name) return rule.kind;
+  }
   return std::nullopt;
 }
+
+std::string_view rope_scaling_name(RopeScalingKind kind) { return rule_of(kind).name; }
 
 std::optional<RopeLayout> parse_rope_layout(std::string_view name) {
   if (name == "half") return RopeLayout::kHalf;
@@ -71,82 +315,22 @@ std::optional<RopeLayout> parse_rope_layout(std::string_view name) {
   return std::nullopt;
 }
 
-Status validate(const RopeScaling& s) {
-  if (s.kind == RopeScalingKind::kDefault) return {};
-  if (!(s.factor >= 1.0 && s.factor <= 1e6)) return out_of_range("scaling.factor", "a number in [1, 1000000]", s.factor);
-  if (s.kind == RopeScalingKind::kLinear) return {};
-  if (s.original_max_positions < 1 || s.original_max_positions > limits::kMaxPosition) {
-    return out_of_range("scaling.originalMaxPositions", "an integer in [1, 2147483647]", static_cast<double>(s.original_max_positions));
-  }
-  if (s.kind == RopeScalingKind::kDynamic && (s.sequence_length < 1 || s.sequence_length > limits::kMaxPosition)) {
-    return out_of_range("scaling.sequenceLength", "an integer in [1, 2147483647]", static_cast<double>(s.sequence_length));
-  }
-  if (s.kind == RopeScalingKind::kLlama3 && !(s.low_freq_factor > 0.0 && s.high_freq_factor > s.low_freq_factor && s.high_freq_factor <= 1e6)) {
-    return Status::range_error("scaling.lowFreqFactor and scaling.highFreqFactor must satisfy 0 < lowFreqFactor < highFreqFactor <= 1000000, got " +
-                               std::to_string(s.low_freq_factor) + " and " + std::to_string(s.high_freq_factor));
-  }
-  if (s.kind == RopeScalingKind::kYarn) {
-    if (!(s.beta_slow > 0.0 && s.beta_fast > s.beta_slow && s.beta_fast <= 1e6)) {
-      return Status::range_error("scaling.betaSlow and scaling.betaFast must satisfy 0 < betaSlow < betaFast <= 1000000, got " +
-                                 std::to_string(s.beta_slow) + " and " + std::to_string(s.beta_fast));
-    }
-    if (!(s.attention_factor >= 0.0 && s.attention_factor <= 1e6)) return out_of_range("scaling.attentionFactor", "a number in [0, 1000000] (0: 0.1 ln(factor) + 1)", s.attention_factor);
-  }
+Status validate(const RopeScaling& s, int64_t rotary_dim) {
+  if (static_cast<std::size_t>(s.kind) >= kRopeRules.size()) return Status::type_error("scaling.type is not a known rule");
+  return rule_of(s.kind).validate(s, rotary_dim);
+}
+
+double rope_attention_factor(const RopeScaling& s) { return rule_of(s.kind).attention(s); }
+
+Status rope_inv_freq(int64_t rotary_dim, double base, const RopeScaling& s, std::span<double> inv_freq) {
+  POSEMBED_RETURN_IF_ERROR(frequency_arguments(rotary_dim, base, s, inv_freq.size()));
+  rule_of(s.kind).inv_freq_double(s, rotary_dim, base, inv_freq.data());
   return {};
 }
 
-double rope_attention_factor(const RopeScaling& s) {
-  if (s.kind != RopeScalingKind::kYarn) return 1.0;
-  if (s.attention_factor > 0.0) return s.attention_factor;
-  return s.factor > 1.0 ? 0.1 * std::log(s.factor) + 1.0 : 1.0;
-}
-
-Status rope_inv_freq(int64_t rotary_dim, double base, const RopeScaling& s, std::span<double> inv_freq) {
-  if (rotary_dim < 2 || rotary_dim > limits::kMaxDModel || rotary_dim % 2 != 0) {
-    return out_of_range("rotaryDim", "an even integer in [2, 65536]", static_cast<double>(rotary_dim));
-  }
-  if (!(base > 1.0 && base <= limits::kMaxBase)) return out_of_range("base", "a number in (1, 1e12]", base);
-  POSEMBED_RETURN_IF_ERROR(validate(s));
-  const int64_t half = rotary_dim / 2;
-  if (inv_freq.size() != static_cast<std::size_t>(half)) return output_size_error(static_cast<std::size_t>(half), inv_freq.size());
-
-  double effective_base = base;
-  if (s.kind == RopeScalingKind::kDynamic && s.sequence_length > s.original_max_positions) {
-    // NTK-aware: grow the base so the longest wavelength stretches over the longer sequence.
-    const double ratio = s.factor * static_cast<double>(s.sequence_length) / static_cast<double>(s.original_max_positions) - (s.factor - 1.0);
-    effective_base = base * std::pow(ratio, static_cast<double>(rotary_dim) / static_cast<double>(rotary_dim - 2));
-  }
-  for (int64_t i = 0; i < half; ++i) inv_freq[static_cast<std::size_t>(i)] = default_inv_freq(effective_base, i, rotary_dim);
-
-  if (s.kind == RopeScalingKind::kLinear) {
-    for (double& f : inv_freq) f /= s.factor;
-  } else if (s.kind == RopeScalingKind::kLlama3) {
-    const auto context = static_cast<double>(s.original_max_positions);
-    const double low_freq_wavelength = context / s.low_freq_factor;
-    const double high_freq_wavelength = context / s.high_freq_factor;
-    for (double& f : inv_freq) {
-      const double wavelength = 2.0 * std::numbers::pi / f;
-      if (wavelength > low_freq_wavelength) {
-        f /= s.factor;  // long wavelengths: interpolate
-      } else if (wavelength >= high_freq_wavelength) {
-        const double smooth = (context / wavelength - s.low_freq_factor) / (s.high_freq_factor - s.low_freq_factor);
-        f = (1.0 - smooth) * f / s.factor + smooth * f;
-      }  // short wavelengths: unchanged
-    }
-  } else if (s.kind == RopeScalingKind::kYarn) {
-    double low = std::floor(yarn_correction_dim(s.beta_fast, rotary_dim, base, s.original_max_positions));
-    double high = std::ceil(yarn_correction_dim(s.beta_slow, rotary_dim, base, s.original_max_positions));
-    low = std::max(low, 0.0);
-    high = std::min(high, static_cast<double>(rotary_dim - 1));
-    if (low == high) high += 0.001;
-    for (std::size_t i = 0; i < inv_freq.size(); ++i) {
-      // The ramp in double: HF's float32 ramp carries a relative rounding of ~6e-8 into the frequency, which the
-      // position multiplies (5e-3 of error in the angle at 2^24).
-      const double ramp = std::clamp((static_cast<double>(i) - low) / (high - low), 0.0, 1.0);
-      const double extrapolation = 1.0 - ramp;
-      inv_freq[i] = inv_freq[i] / s.factor * (1.0 - extrapolation) + inv_freq[i] * extrapolation;
-    }
-  }
+Status rope_inv_freq_float32(int64_t rotary_dim, double base, const RopeScaling& s, std::span<float> inv_freq) {
+  POSEMBED_RETURN_IF_ERROR(frequency_arguments(rotary_dim, base, s, inv_freq.size()));
+  rule_of(s.kind).inv_freq_float(s, rotary_dim, base, inv_freq.data());
   return {};
 }
 
@@ -155,7 +339,7 @@ Status validate(const RopeParams& p) {
   if (p.rotary_dim < 2 || p.rotary_dim > p.head_dim || p.rotary_dim % 2 != 0) {
     return out_of_range("rotaryDim", "an even integer in [2, headDim] = [2, " + std::to_string(p.head_dim) + "]", static_cast<double>(p.rotary_dim));
   }
-  return validate(p.scaling);
+  return validate(p.scaling, p.rotary_dim);
 }
 
 Status rope_table(const RopeParams& params, std::span<const int32_t> positions, std::span<float> table) {
@@ -282,6 +466,179 @@ Status apply_rope(const RopeParams& params, std::span<const float> x, int64_t ro
   if (!table) return Status::range_error("applyRope: out of memory for its cos/sin table");
   POSEMBED_RETURN_IF_ERROR(rope_table(params, positions, {table.get(), seq * rotary_dim}));
   return rotate_by_table(params, {table.get(), seq * rotary_dim}, static_cast<int64_t>(seq), 0, rows * static_cast<int64_t>(seq), x, out);
+}
+
+std::optional<RopePrecision> parse_rope_precision(std::string_view name) {
+  if (name == "exact") return RopePrecision::kExact;
+  if (name == "float32") return RopePrecision::kFloat32;
+  if (name == "bfloat16") return RopePrecision::kBfloat16;
+  if (name == "float16") return RopePrecision::kFloat16;
+  return std::nullopt;
+}
+
+int Mrope::stream(int64_t pair) const {
+  if (!active()) return 0;
+  if (interleaved) {
+    if (pair % 3 == 1 && pair < 3 * section[1]) return 1;
+    if (pair % 3 == 2 && pair < 3 * section[2]) return 2;
+    return 0;
+  }
+  if (pair < section[0]) return 0;
+  return pair < section[0] + section[1] ? 1 : 2;
+}
+
+Status validate(const RopeCacheParams& p) {
+  if (p.rotary_dim < 2 || p.rotary_dim > limits::kMaxDModel || p.rotary_dim % 2 != 0) {
+    return out_of_range("rotaryDim", "an even integer in [2, 65536]", static_cast<double>(p.rotary_dim));
+  }
+  if (!(p.base > 1.0 && p.base <= limits::kMaxBase)) return out_of_range("base", "a number in (1, 1e12]", p.base);
+  if (p.mrope.active()) {
+    for (std::size_t i = 0; i < 3; ++i) {
+      if (p.mrope.section[i] < 0) return out_of_range("mropeSection[" + std::to_string(i) + "]", "an integer >= 0", static_cast<double>(p.mrope.section[i]));
+    }
+    const int64_t pairs = p.mrope.section[0] + p.mrope.section[1] + p.mrope.section[2];
+    if (pairs != p.rotary_dim / 2) {
+      return Status::range_error("mropeSection must add up to rotaryDim / 2 = " + std::to_string(p.rotary_dim / 2) + " pairs, got " + std::to_string(pairs));
+    }
+  }
+  return validate(p.scaling, p.rotary_dim);
+}
+
+namespace {
+
+// A float32 value as a model of that dtype holds it: rounded to the nearest bfloat16 (8 significant bits) or
+// float16 (11 bits, subnormal below 2^-14), ties to even, as torch's .to(dtype) rounds.
+float round_to_bfloat16(float value) {
+  if (std::isnan(value)) return value;
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  bits += 0x7fffu + ((bits >> 16) & 1u);
+  bits &= 0xffff0000u;
+  std::memcpy(&value, &bits, sizeof bits);
+  return value;
+}
+
+float round_to_float16(float value) {
+  if (!std::isfinite(value) || value == 0.0f) return value;
+  int exponent = 0;
+  std::frexp(static_cast<double>(value), &exponent);
+  const double step = std::ldexp(1.0, std::max(exponent, -13) - 11);  // the float16 spacing at value
+  const double rounded = std::nearbyint(static_cast<double>(value) / step) * step;
+  return std::abs(rounded) > 65504.0 ? std::copysign(std::numeric_limits<float>::infinity(), value) : static_cast<float>(rounded);
+}
+
+float in_dtype(float value, RopePrecision precision) {
+  if (precision == RopePrecision::kBfloat16) return round_to_bfloat16(value);
+  if (precision == RopePrecision::kFloat16) return round_to_float16(value);
+  return value;
+}
+
+// Where pair i's two columns are in HF's layout: half (cat(freqs, freqs)) or interleaved (each frequency twice).
+std::pair<std::size_t, std::size_t> cache_columns(RopeLayout layout, std::size_t half, std::size_t pair) {
+  return layout == RopeLayout::kHalf ? std::pair{pair, pair + half} : std::pair{2 * pair, 2 * pair + 1};
+}
+
+constexpr std::size_t kCacheBlockRows = 1024;  // rows of the exact path's sin|cos scratch: it stays in cache
+
+// The exact cache: per position stream, the pairs it drives, written by the sinusoidal writer (exact anchors and
+// rotations, range-reduced in double) a block of rows at a time, then spread into HF's layout.
+Status exact_cache(const RopeCacheParams& p, const double* inv_freq, double attention, std::span<const int32_t> positions, std::size_t count,
+                   std::span<float> cos, std::span<float> sin) {
+  const auto half = static_cast<std::size_t>(p.rotary_dim / 2);
+  const auto width = static_cast<std::size_t>(p.rotary_dim);
+  const auto factor = static_cast<float>(attention);
+  std::vector<std::size_t> pairs;
+  std::vector<double> frequencies;
+  std::unique_ptr<float[]> rows(new (std::nothrow) float[kCacheBlockRows * 2 * half]);
+  if (!rows) return Status::range_error("ropeCache: out of memory for its workspace");
+  for (int stream = 0; stream < (p.mrope.active() ? 3 : 1); ++stream) {
+    pairs.clear();
+    frequencies.clear();
+    for (std::size_t i = 0; i < half; ++i) {
+      if (p.mrope.stream(static_cast<int64_t>(i)) != stream) continue;
+      pairs.push_back(i);
+      frequencies.push_back(inv_freq[i]);
+    }
+    if (pairs.empty()) continue;
+    const std::size_t k = pairs.size();
+    const auto stream_positions = positions.subspan(static_cast<std::size_t>(stream) * count, count);
+    for (std::size_t first = 0; first < count; first += kCacheBlockRows) {
+      const std::size_t n = std::min(kCacheBlockRows, count - first);
+      const auto block = stream_positions.subspan(first, n);
+      const bool consecutive = std::adjacent_find(block.begin(), block.end(), [](int32_t a, int32_t b) { return b != a + 1; }) == block.end();
+      const SinusoidalParams layout{.length = static_cast<int64_t>(n), .d_model = static_cast<int64_t>(2 * k), .layout = SinusoidalLayout::kSplit, .offset = block[0]};
+      POSEMBED_RETURN_IF_ERROR(consecutive ? detail::write_sinusoidal_rows(layout, frequencies.data(), rows.get())
+                                           : detail::write_sinusoidal_rows_at(layout, frequencies.data(), block, rows.get()));
+      parallel_for_each_row(static_cast<int64_t>(n), static_cast<int64_t>(2 * k), [&](std::size_t r) {
+        const float* row = rows.get() + r * 2 * k;
+        float* cos_row = cos.data() + (first + r) * width;
+        float* sin_row = sin.data() + (first + r) * width;
+        for (std::size_t j = 0; j < k; ++j) {
+          const auto [a, b] = cache_columns(p.layout, half, pairs[j]);
+          cos_row[a] = cos_row[b] = row[k + j] * factor;
+          sin_row[a] = sin_row[b] = row[j] * factor;
+        }
+      });
+    }
+  }
+  return {};
+}
+
+// HF's float32 order: angle = float(w) * float(position) rounded to float, its cos and sin (to the ulp: computed
+// in double and rounded), times float(attention), then cast to the model's dtype.
+void float32_cache(const RopeCacheParams& p, const float* inv_freq, double attention, std::span<const int32_t> positions, std::size_t count,
+                   std::span<float> cos, std::span<float> sin) {
+  const auto half = static_cast<std::size_t>(p.rotary_dim / 2);
+  const auto width = static_cast<std::size_t>(p.rotary_dim);
+  const auto factor = static_cast<float>(attention);
+  parallel_for_each_row(static_cast<int64_t>(count), p.rotary_dim * 8, [&](std::size_t r) {
+    for (std::size_t i = 0; i < half; ++i) {
+      const auto stream = static_cast<std::size_t>(p.mrope.stream(static_cast<int64_t>(i)));
+      const float angle = inv_freq[i] * static_cast<float>(positions[stream * count + r]);
+      const float c = in_dtype(static_cast<float>(std::cos(static_cast<double>(angle))) * factor, p.precision);
+      const float s = in_dtype(static_cast<float>(std::sin(static_cast<double>(angle))) * factor, p.precision);
+      const auto [a, b] = cache_columns(p.layout, half, i);
+      cos[r * width + a] = cos[r * width + b] = c;
+      sin[r * width + a] = sin[r * width + b] = s;
+    }
+  });
+}
+
+}  // namespace
+
+Status rope_cache(const RopeCacheParams& given, std::span<const int32_t> positions, std::span<float> cos, std::span<float> sin) {
+  const std::size_t streams = given.mrope.active() ? 3 : 1;
+  if (positions.empty() || positions.size() % streams != 0) {
+    return Status::range_error("positions must hold " + std::string(streams == 3 ? "3 streams (time, height, width) of " : "") +
+                               "at least one position, got " + std::to_string(positions.size()) + " values");
+  }
+  int32_t largest = 0;
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    if (positions[i] < 0) return out_of_range("positions[" + std::to_string(i) + "]", "an integer in [0, 2147483647]", positions[i]);
+    largest = std::max(largest, positions[i]);
+  }
+  // Dynamic NTK and LongRoPE choose their frequencies from the longest sequence the positions make, as HF's
+  // dynamic_rope_update does for a fresh model.
+  RopeCacheParams params = given;
+  if (params.scaling.kind == RopeScalingKind::kDynamic || params.scaling.kind == RopeScalingKind::kLongrope) {
+    params.scaling.sequence_length = static_cast<int64_t>(largest) + 1;
+  }
+  POSEMBED_RETURN_IF_ERROR(validate(params));
+  const std::size_t count = positions.size() / streams;
+  const std::size_t elements = count * static_cast<std::size_t>(params.rotary_dim);
+  if (cos.size() != elements) return output_size_error(elements, cos.size());
+  if (sin.size() != elements) return output_size_error(elements, sin.size());
+  const auto half = static_cast<std::size_t>(params.rotary_dim / 2);
+  const double attention = rope_attention_factor(params.scaling);
+  if (params.precision == RopePrecision::kExact) {
+    std::vector<double> inv_freq(half);
+    POSEMBED_RETURN_IF_ERROR(rope_inv_freq(params.rotary_dim, params.base, params.scaling, inv_freq));
+    return exact_cache(params, inv_freq.data(), attention, positions, count, cos, sin);
+  }
+  std::vector<float> inv_freq(half);
+  POSEMBED_RETURN_IF_ERROR(rope_inv_freq_float32(params.rotary_dim, params.base, params.scaling, inv_freq));
+  float32_cache(params, inv_freq.data(), attention, positions, count, cos, sin);
+  return {};
 }
 
 }  // namespace posembed

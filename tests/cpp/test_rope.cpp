@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <numbers>
 #include <random>
 #include <string>
 #include <utility>
@@ -77,13 +78,19 @@ double reference_inv_freq(int64_t dim, double base, const RopeScaling& s, int64_
       const auto correction = [&](double rotations) {
         return static_cast<double>(dim) * std::log(static_cast<double>(s.original_max_positions) / (rotations * 2.0 * pi)) / (2.0 * std::log(base));
       };
-      const double low = std::max(std::floor(correction(s.beta_fast)), 0.0);
-      double high = std::min(std::ceil(correction(s.beta_slow)), static_cast<double>(dim - 1));
+      const double low = std::max(s.truncate ? std::floor(correction(s.beta_fast)) : correction(s.beta_fast), 0.0);
+      double high = std::min(s.truncate ? std::ceil(correction(s.beta_slow)) : correction(s.beta_slow), static_cast<double>(dim - 1));
       if (low == high) high += 0.001;
       const double interpolated = std::clamp((static_cast<double>(i) - low) / (high - low), 0.0, 1.0);
       const double f = plain(base);
       return f / s.factor * interpolated + f * (1.0 - interpolated);
     }
+    case RopeScalingKind::kLongrope: {
+      const auto& divisors = s.sequence_length > s.original_max_positions ? s.long_factor : s.short_factor;
+      return plain(base) / divisors[static_cast<std::size_t>(i)];
+    }
+    case RopeScalingKind::kProportional:
+      return s.rotated_pairs != 0 && i >= s.rotated_pairs ? 0.0 : plain(base) / s.factor;
   }
   return 0.0;
 }
@@ -100,9 +107,16 @@ TEST_CASE("RoPE inverse frequencies sweep against a double-precision reference, 
         scalings.push_back({.kind = RopeScalingKind::kLlama3, .factor = factor, .original_max_positions = original, .low_freq_factor = low, .high_freq_factor = high});
       }
       for (const auto& [fast, slow] : {std::pair{32.0, 1.0}, std::pair{16.0, 2.0}, std::pair{1.5, 1.0}}) {
-        scalings.push_back({.kind = RopeScalingKind::kYarn, .factor = factor, .original_max_positions = original, .beta_fast = fast, .beta_slow = slow});
+        for (const bool truncate : {true, false}) {
+          scalings.push_back({.kind = RopeScalingKind::kYarn, .factor = factor, .original_max_positions = original, .beta_fast = fast, .beta_slow = slow,
+                              .truncate = truncate});
+        }
       }
+      for (const int64_t pairs : {0, 1, 2}) scalings.push_back({.kind = RopeScalingKind::kProportional, .factor = factor, .rotated_pairs = pairs});
     }
+  }
+  for (const int64_t length : {64, 4096, 4097, 131072}) {
+    scalings.push_back({.kind = RopeScalingKind::kLongrope, .factor = 32.0, .original_max_positions = 4096, .sequence_length = length});
   }
   scalings.push_back({});
   std::size_t compared = 0;
@@ -110,12 +124,20 @@ TEST_CASE("RoPE inverse frequencies sweep against a double-precision reference, 
     for (const int64_t dim : {4, 8, 18, 64, 96, 128, 256}) {
       for (const double base : {100.0, 10000.0, 500000.0, 1e9}) {
         std::vector<double> inv_freq(static_cast<std::size_t>(dim / 2));
-        REQUIRE(rope_inv_freq(dim, base, scaling, inv_freq).ok());
+        RopeScaling fitted = scaling;
+        if (fitted.kind == RopeScalingKind::kLongrope) {
+          // Divisors that grow with the pair, as Phi-3's do; sequence_length picks the list.
+          for (int64_t i = 0; i < dim / 2; ++i) {
+            fitted.short_factor.push_back(1.0 + 0.05 * static_cast<double>(i));
+            fitted.long_factor.push_back(1.0 + 2.0 * static_cast<double>(i));
+          }
+        }
+        REQUIRE(rope_inv_freq(dim, base, fitted, inv_freq).ok());
         for (int64_t i = 0; i < dim / 2; ++i) {
-          const double expected = reference_inv_freq(dim, base, scaling, i);
+          const double expected = reference_inv_freq(dim, base, fitted, i);
           INFO("scaling " << static_cast<int>(scaling.kind) << ", factor " << scaling.factor << ", original " << scaling.original_max_positions
                           << ", dim " << dim << ", base " << base << ", pair " << i);
-          REQUIRE(std::abs(inv_freq[static_cast<std::size_t>(i)] - expected) <= 1e-12 * expected);
+          REQUIRE(std::abs(inv_freq[static_cast<std::size_t>(i)] - expected) <= 1e-12 * std::abs(expected));
           ++compared;
         }
       }
@@ -126,6 +148,149 @@ TEST_CASE("RoPE inverse frequencies sweep against a double-precision reference, 
   CHECK(rope_attention_factor({.kind = RopeScalingKind::kYarn, .factor = 8.0, .original_max_positions = 4}) == Approx(0.1 * std::log(8.0) + 1.0).epsilon(1e-15));
   CHECK(rope_attention_factor({.kind = RopeScalingKind::kYarn, .factor = 8.0, .original_max_positions = 4, .attention_factor = 0.7}) == 0.7);
   CHECK(rope_attention_factor({.kind = RopeScalingKind::kLlama3, .factor = 8.0, .original_max_positions = 4}) == 1.0);
+  // DeepSeek's mscale / mscale_all_dim: equal ones cancel; one alone leaves HF's plain factor.
+  const auto mscale = [](double f, double m) { return 0.1 * m * std::log(f) + 1.0; };
+  CHECK(rope_attention_factor({.kind = RopeScalingKind::kYarn, .factor = 40.0, .mscale = 1.0, .mscale_all_dim = 1.0}) == 1.0);
+  CHECK(rope_attention_factor({.kind = RopeScalingKind::kYarn, .factor = 40.0, .mscale = 0.707, .mscale_all_dim = 1.0}) ==
+        Approx(mscale(40.0, 0.707) / mscale(40.0, 1.0)).epsilon(1e-15));
+  CHECK(rope_attention_factor({.kind = RopeScalingKind::kYarn, .factor = 40.0, .mscale = 0.707}) == Approx(mscale(40.0, 1.0)).epsilon(1e-15));
+  // LongRoPE: sqrt(1 + ln(factor) / ln(original)) (Phi-3.5: 131072 / 4096 = 32).
+  CHECK(rope_attention_factor({.kind = RopeScalingKind::kLongrope, .factor = 32.0, .original_max_positions = 4096}) ==
+        Approx(std::sqrt(1.0 + std::log(32.0) / std::log(4096.0))).epsilon(1e-15));
+}
+
+// cos and sin of position * w in long double, the reference of the caches below.
+struct ExactAngle {
+  long double cos, sin;
+};
+ExactAngle exact_angle(int64_t position, double frequency) {
+  const long double angle = static_cast<long double>(position) * static_cast<long double>(frequency);
+  return {std::cos(angle), std::sin(angle)};
+}
+
+TEST_CASE("ropeCache: exact within 2e-6 of the float64 maths up to 2^24, every layout, mRoPE and attention factor", "[rope]") {
+  std::vector<double> long_divisors, short_divisors;
+  for (int i = 0; i < 32; ++i) {
+    short_divisors.push_back(1.0 + 0.03 * i);
+    long_divisors.push_back(1.0 + 2.0 * i);
+  }
+  const std::vector<RopeScaling> scalings{
+      {},
+      {.kind = RopeScalingKind::kLlama3, .factor = 8.0, .original_max_positions = 8192, .low_freq_factor = 1.0, .high_freq_factor = 4.0},
+      {.kind = RopeScalingKind::kYarn, .factor = 40.0, .original_max_positions = 4096, .mscale = 0.707, .mscale_all_dim = 1.0},
+      {.kind = RopeScalingKind::kYarn, .factor = 32.0, .original_max_positions = 4096, .truncate = false},
+      {.kind = RopeScalingKind::kLongrope, .factor = 32.0, .original_max_positions = 4096, .short_factor = short_divisors, .long_factor = long_divisors},
+      {.kind = RopeScalingKind::kDynamic, .factor = 4.0, .original_max_positions = 2048},
+  };
+  const std::vector<std::vector<int32_t>> position_sets{{0, 1, 2, 3, 4, 5, 6, 7},
+                                                         {4095, 4096, 4097},
+                                                         {1 << 24, (1 << 24) - 1, 131071, 7, 0},
+                                                         {16777000, 16777001, 16777002, 16777003}};
+  for (const RopeScaling& scaling : scalings) {
+    for (const RopeLayout layout : {RopeLayout::kHalf, RopeLayout::kInterleaved}) {
+      for (const auto& positions : position_sets) {
+        RopeCacheParams params{.rotary_dim = 64, .base = 10000.0, .layout = layout, .scaling = scaling};
+        const std::size_t n = positions.size();
+        std::vector<float> cos(n * 64), sin(n * 64);
+        const Status status = rope_cache(params, positions, cos, sin);
+        INFO(status.message());
+        REQUIRE(status.ok());
+        RopeScaling picked = scaling;
+        picked.sequence_length = *std::max_element(positions.begin(), positions.end()) + 1;
+        std::vector<double> inv_freq(32);
+        REQUIRE(rope_inv_freq(64, 10000.0, picked, inv_freq).ok());
+        const double attention = rope_attention_factor(picked);
+        double worst = 0.0;
+        for (std::size_t r = 0; r < n; ++r) {
+          for (std::size_t i = 0; i < 32; ++i) {
+            const ExactAngle e = exact_angle(positions[r], inv_freq[i]);
+            const std::size_t a = layout == RopeLayout::kHalf ? i : 2 * i;
+            const std::size_t b = layout == RopeLayout::kHalf ? i + 32 : 2 * i + 1;
+            for (const std::size_t column : {a, b}) {
+              worst = std::max(worst, static_cast<double>(std::abs(cos[r * 64 + column] - e.cos * attention)));
+              worst = std::max(worst, static_cast<double>(std::abs(sin[r * 64 + column] - e.sin * attention)));
+            }
+          }
+        }
+        INFO("scaling " << rope_scaling_name(scaling.kind) << ", positions from " << positions[0]);
+        CHECK(worst <= 2e-6);
+      }
+    }
+  }
+}
+
+TEST_CASE("ropeCache: mRoPE takes each pair's angle from its stream, sectioned and interleaved", "[rope]") {
+  const int32_t count = 5;
+  std::vector<int32_t> positions;
+  for (int stream = 0; stream < 3; ++stream) {
+    for (int32_t r = 0; r < count; ++r) positions.push_back(1000 * (stream + 1) + 7 * r);
+  }
+  for (const bool interleaved : {false, true}) {
+    RopeCacheParams params{.rotary_dim = 128, .base = 1e6, .mrope = {.section = {24, 20, 20}, .interleaved = interleaved}};
+    std::vector<float> cos(count * 128), sin(count * 128);
+    REQUIRE(rope_cache(params, positions, cos, sin).ok());
+    std::vector<double> inv_freq(64);
+    REQUIRE(rope_inv_freq(128, 1e6, {}, inv_freq).ok());
+    for (int64_t i = 0; i < 64; ++i) {
+      // Sectioned: pairs 0-23 time, 24-43 height, 44-63 width. Interleaved: height at 1, 4, ..., 58; width at 2, 5, ..., 59.
+      const int expected_stream = interleaved ? (i % 3 == 1 && i < 60 ? 1 : i % 3 == 2 && i < 60 ? 2 : 0) : (i < 24 ? 0 : i < 44 ? 1 : 2);
+      REQUIRE(params.mrope.stream(i) == expected_stream);
+      for (int32_t r = 0; r < count; ++r) {
+        const ExactAngle e = exact_angle(positions[static_cast<std::size_t>(expected_stream * count + r)], inv_freq[static_cast<std::size_t>(i)]);
+        INFO("pair " << i << ", row " << r << (interleaved ? ", interleaved" : ", sectioned"));
+        CHECK(std::abs(cos[r * 128 + i] - e.cos) <= 2e-6);
+        CHECK(std::abs(sin[r * 128 + i + 64] - e.sin) <= 2e-6);
+      }
+    }
+  }
+  RopeCacheParams bad{.rotary_dim = 128, .mrope = {.section = {16, 24, 20}}};
+  std::vector<float> cos(count * 128), sin(count * 128);
+  const Status status = rope_cache(bad, positions, cos, sin);
+  CHECK(status.message() == "mropeSection must add up to rotaryDim / 2 = 64 pairs, got 60");
+}
+
+TEST_CASE("ropeCache: float32 follows HF's float32 order of operations; bfloat16 and float16 round that cache", "[rope]") {
+  const RopeScaling llama3{.kind = RopeScalingKind::kLlama3, .factor = 8.0, .original_max_positions = 8192, .low_freq_factor = 1.0, .high_freq_factor = 4.0};
+  const std::vector<int32_t> positions{0, 1, 100, 8191, 131071, 1 << 24, (1 << 24) + 1};
+  const std::size_t n = positions.size();
+  std::vector<float> inv_freq(64);
+  REQUIRE(rope_inv_freq_float32(128, 500000.0, llama3, inv_freq).ok());
+  // HF's float32 buffer: base ** (arange(0, 128, 2).float() / 128), then llama3's blend, all in float.
+  for (int i = 0; i < 64; ++i) {
+    const float plain = 1.0f / std::pow(500000.0f, static_cast<float>(2 * i) / 128.0f);
+    const float wavelength = static_cast<float>(2.0 * std::numbers::pi) / plain;
+    float expected = plain;
+    if (wavelength > 8192.0f) expected = plain / 8.0f;
+    else if (wavelength >= 2048.0f) {
+      const float smooth = (8192.0f / wavelength - 1.0f) / 3.0f;
+      expected = (1.0f - smooth) * plain / 8.0f + smooth * plain;
+    }
+    CHECK(inv_freq[static_cast<std::size_t>(i)] == expected);
+  }
+  std::vector<float> f32_cos(n * 128), f32_sin(n * 128);
+  REQUIRE(rope_cache({.rotary_dim = 128, .base = 500000.0, .scaling = llama3, .precision = RopePrecision::kFloat32}, positions, f32_cos, f32_sin).ok());
+  for (std::size_t r = 0; r < n; ++r) {
+    for (std::size_t i = 0; i < 64; ++i) {
+      const float angle = inv_freq[i] * static_cast<float>(positions[r]);  // float(2^24 + 1) is 2^24: float32 loses the position too
+      CHECK(f32_cos[r * 128 + i] == static_cast<float>(std::cos(static_cast<double>(angle))));
+      CHECK(f32_sin[r * 128 + i + 64] == static_cast<float>(std::sin(static_cast<double>(angle))));
+    }
+  }
+  CHECK(std::equal(f32_cos.begin() + 5 * 128, f32_cos.begin() + 6 * 128, f32_cos.begin() + 6 * 128));
+  for (const auto [precision, bits] : {std::pair{RopePrecision::kBfloat16, 8}, std::pair{RopePrecision::kFloat16, 11}}) {
+    std::vector<float> cos(n * 128), sin(n * 128);
+    REQUIRE(rope_cache({.rotary_dim = 128, .base = 500000.0, .scaling = llama3, .precision = precision}, positions, cos, sin).ok());
+    for (std::size_t j = 0; j < cos.size(); ++j) {
+      const float value = cos[j];
+      const double half_step = std::abs(f32_cos[j]) < 0x1p-14 ? 0x1p-25 : std::ldexp(std::abs(static_cast<double>(f32_cos[j])), -bits);
+      INFO("bits " << bits << ", element " << j << ": " << f32_cos[j] << " -> " << value);
+      REQUIRE(std::abs(static_cast<double>(value) - f32_cos[j]) <= half_step);
+      int exponent = 0;
+      const double mantissa = std::frexp(static_cast<double>(value), &exponent);
+      const double scaled = std::ldexp(mantissa, bits);  // a whole number when value has at most `bits` significant bits
+      if (std::abs(value) >= 0x1p-14) REQUIRE(scaled == std::trunc(scaled));
+    }
+  }
 }
 
 std::vector<float> rotate(const RopeParams& params, const std::vector<float>& x, const std::vector<int32_t>& positions) {
