@@ -108,8 +108,8 @@ struct Llama3Rule {
   static Status validate(const RopeScaling& s, int64_t) {
     POSEMBED_RETURN_IF_ERROR(factor_in_range(s));
     POSEMBED_RETURN_IF_ERROR(original_in_range(s));
-    if (!(s.low_freq_factor > 0.0 && s.high_freq_factor > s.low_freq_factor && s.high_freq_factor <= 1e6)) {
-      return Status::range_error("scaling.lowFreqFactor and scaling.highFreqFactor must satisfy 0 < lowFreqFactor < highFreqFactor <= 1000000, got " +
+    if (!(s.low_freq_factor > 0.0 && s.high_freq_factor >= s.low_freq_factor && s.high_freq_factor <= 1e6)) {
+      return Status::range_error("scaling.lowFreqFactor and scaling.highFreqFactor must satisfy 0 < lowFreqFactor <= highFreqFactor <= 1000000, got " +
                                  std::to_string(s.low_freq_factor) + " and " + std::to_string(s.high_freq_factor));
     }
     return {};
@@ -125,7 +125,8 @@ struct Llama3Rule {
       const Real wavelength = static_cast<Real>(2.0 * std::numbers::pi) / f;
       if (wavelength > low_freq_wavelength) {
         out[i] = f / factor;  // long wavelengths: interpolate
-      } else if (wavelength >= high_freq_wavelength) {
+      } else if (wavelength >= high_freq_wavelength && s.high_freq_factor > s.low_freq_factor) {
+        // (Equal factors, as Llama 4's, leave no band between: nothing to blend.)
         const Real smooth = (context / wavelength - static_cast<Real>(s.low_freq_factor)) / static_cast<Real>(s.high_freq_factor - s.low_freq_factor);
         out[i] = (Real(1) - smooth) * f / factor + smooth * f;
       } else {

@@ -6,7 +6,10 @@ import { sinusoidal } from './sinusoidal.js';
 import { TokenEmbedding } from './token_embedding.js';
 import { alibiBias, alibiSlopes } from './alibi.js';
 import { t5Bias, t5Bucket, t5Buckets } from './t5.js';
-import { applyRope, ropeInvFreq } from './rope.js';
+import { applyRope, ropeCache, ropeInvFreq } from './rope.js';
+import { checkRopeCache } from './rope_check.js';
+import { modelPositions } from './model_positions.js';
+import { MODEL_PRESETS } from './model_presets.js';
 import { sincos2d } from './sincos2d.js';
 import { interpolatePositions, LearnedPositions } from './learned_positions.js';
 import { readNpy, readSafetensors, WeightFileError, writeNpy, writeSafetensors } from './weight_files.js';
@@ -64,6 +67,26 @@ export class Posembed {
 
   applyRope(x, opts) {
     return applyRope(this.#core, x, opts);
+  }
+
+  // A real model's positional layer from its config.json (or a preset name): layer(i) → kind, RoPE spec, score scale.
+  modelPositions(config) {
+    return modelPositions(this.#core, config);
+  }
+
+  // The public configs' position fields, by name.
+  get modelPresets() {
+    return MODEL_PRESETS;
+  }
+
+  // The cos/sin cache of a RopeSpec at positions, in HF's layout, exact or as float32 / bfloat16 / float16 give it.
+  ropeCache(spec, opts) {
+    return ropeCache(this.#core, spec, opts);
+  }
+
+  // Whether a runtime's cos/sin cache is the exact maths, a float32/bf16/f16 computation of it, or a mismatch (and why).
+  checkRopeCache(spec, opts) {
+    return checkRopeCache(this.#core, spec, opts);
   }
 
   sincos2d(opts) {

@@ -1,17 +1,30 @@
 // Rotary position embedding: inverse frequencies with HF's scalings, and the rotation of [..., seq, headDim].
-import { describe, integer, lengthOf, number, oneOf, options } from './validate.js';
+import { boolean, describe, integer, lengthOf, number, oneOf, options } from './validate.js';
 import { checkedShape, elementCount, MAX_INT32 } from './tensor.js';
 import { STREAM_BLOCK, streamTarget } from './wasm.js';
 
-// Per scaling type: its required and optional parameters.
-const SCALINGS = {
+// Per scaling type (the C++ table of rules in cpp/src/rope.cpp): its required and optional parameters.
+export const SCALINGS = {
   default: { required: [], optional: [] },
   linear: { required: ['factor'], optional: [] },
   dynamic: { required: ['factor', 'originalMaxPositions'], optional: ['sequenceLength'] },
   llama3: { required: ['factor', 'originalMaxPositions'], optional: ['lowFreqFactor', 'highFreqFactor'] },
-  yarn: { required: ['factor', 'originalMaxPositions'], optional: ['betaFast', 'betaSlow', 'attentionFactor'] },
+  yarn: { required: ['factor', 'originalMaxPositions'], optional: ['betaFast', 'betaSlow', 'attentionFactor', 'mscale', 'mscaleAllDim', 'truncate'] },
+  longrope: { required: ['factor', 'originalMaxPositions', 'shortFactor', 'longFactor'], optional: ['attentionFactor', 'sequenceLength'] },
+  proportional: { required: [], optional: ['factor', 'rotatedPairs'] },
 };
 const INTEGER_KEYS = new Set(['originalMaxPositions', 'sequenceLength']);
+
+function checkedValue(key, value) {
+  if (INTEGER_KEYS.has(key)) return integer(`scaling.${key}`, value, 1, MAX_INT32);
+  if (key === 'rotatedPairs') return integer(`scaling.${key}`, value, 0, 32768);
+  if (key === 'truncate') return boolean(`scaling.${key}`, value);
+  if (key === 'shortFactor' || key === 'longFactor') {
+    if (!Array.isArray(value) && !ArrayBuffer.isView(value)) throw new TypeError(`scaling.${key} must be an array of numbers (one per pair), got ${describe(value)}`);
+    return Array.from(value, (v, i) => number(`scaling.${key}[${i}]`, v, 1, 1e6));
+  }
+  return number(`scaling.${key}`, value, 0, 1e6);
+}
 
 // A checked copy of the scaling object; `sequenceLength` fills dynamic scaling's length when not given.
 export function ropeScaling(value, sequenceLength) {
@@ -29,7 +42,7 @@ export function ropeScaling(value, sequenceLength) {
       if (required.includes(key)) throw new TypeError(`scaling.${key} is required for scaling.type '${type}'`);
       continue;
     }
-    checked[key] = INTEGER_KEYS.has(key) ? integer(`scaling.${key}`, scaling[key], 1, MAX_INT32) : number(`scaling.${key}`, scaling[key], 0, 1e6);
+    checked[key] = checkedValue(key, scaling[key]);
   }
   if (type === 'dynamic' && checked.sequenceLength === undefined) checked.sequenceLength = sequenceLength ?? checked.originalMaxPositions;
   return checked;
@@ -134,4 +147,102 @@ function streamRope(core, x, { shape, elements, headDim, seq, rotaryDim, base, l
     }
     return { data: targetAgain(), shape };
   });
+}
+
+// A RopeSpec (modelPositions(config).layer(i).rope, or written by hand) checked, with its scaling in posembed's form.
+export function checkedRopeSpec(core, spec) {
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
+    throw new TypeError(`spec must be a RopeSpec { headDim, rotaryDim, layout, base, scaling } (pe.modelPositions(config).layer(i).rope), got ${describe(spec)}`);
+  }
+  const headDim = integer('spec.headDim', spec.headDim, 2, core.limits.maxDModel);
+  const rotaryDim = integer('spec.rotaryDim', spec.rotaryDim ?? headDim, 2, headDim, { even: true });
+  const base = number('spec.base', spec.base ?? 10000, 1, core.limits.maxBase);
+  const layout = oneOf('spec.layout', spec.layout ?? 'half', ['half', 'interleaved']);
+  const scaling = ropeScaling(spec.scaling);
+  let mropeSection = [0, 0, 0];
+  if (spec.mropeSection !== undefined) {
+    if (!Array.isArray(spec.mropeSection) || spec.mropeSection.length !== 3) throw new TypeError(`spec.mropeSection must be 3 whole numbers (time, height, width), got ${describe(spec.mropeSection)}`);
+    mropeSection = spec.mropeSection.map((n, i) => integer(`spec.mropeSection[${i}]`, n, 0, rotaryDim / 2));
+    const pairs = mropeSection[0] + mropeSection[1] + mropeSection[2];
+    if (pairs !== rotaryDim / 2) throw new RangeError(`spec.mropeSection must add up to rotaryDim / 2 = ${rotaryDim / 2} pairs, got ${pairs}`);
+  }
+  const mropeInterleaved = spec.mropeInterleaved === undefined ? false : boolean('spec.mropeInterleaved', spec.mropeInterleaved);
+  return { headDim, rotaryDim, base, layout, scaling, mropeSection, mropeInterleaved, mrope: mropeSection.some((n) => n > 0) };
+}
+
+// The stream (0 time, 1 height, 2 width) pair i takes its position from: the C++ Mrope::stream, for the checker.
+export function mropeStream(spec, pair) {
+  if (!spec.mrope) return 0;
+  const [t, h, w] = spec.mropeSection;
+  if (spec.mropeInterleaved) return pair % 3 === 1 && pair < 3 * h ? 1 : pair % 3 === 2 && pair < 3 * w ? 2 : 0;
+  return pair < t ? 0 : pair < t + h ? 1 : 2;
+}
+
+// positions → { data: Int32Array [streams * count], streams, shape (without the stream axis) }. With mRoPE a 1-D list is
+// text: its positions serve all three streams, as HF expands 2-D position_ids.
+export function cachePositions(positions, mrope) {
+  const isTensor = positions !== null && typeof positions === 'object' && !Array.isArray(positions) && !(positions instanceof Int32Array);
+  let data;
+  let shape;
+  if (isTensor) {
+    shape = checkedShape('positions.shape', positions.shape);
+    data = positions.data;
+    if (!Array.isArray(data) && !(data instanceof Int32Array)) throw new TypeError(`positions.data must be an Int32Array or an array of integers, got ${describe(data)}`);
+    if (elementCount(shape) !== data.length) throw new RangeError(`positions.shape [${shape}] holds ${elementCount(shape)} elements but positions.data has ${data.length}`);
+  } else if (Array.isArray(positions) || positions instanceof Int32Array) {
+    data = positions;
+    shape = [positions.length];
+  } else {
+    throw new TypeError(`positions must be an array or Int32Array [seq], or an Int32 tensor { data, shape: [batch, seq]${mrope ? ' or [3, batch, seq]' : ''} }, got ${describe(positions)}`);
+  }
+  const maxDims = mrope ? 3 : 2;
+  if (shape.length < 1 || shape.length > maxDims || data.length === 0) {
+    throw new RangeError(`positions must have shape [seq] or [batch, seq]${mrope ? ', or [3, seq] / [3, batch, seq] for mRoPE' : ''}, got [${shape}]`);
+  }
+  const checked = Int32Array.from(data, (p, i) => integer(`positions[${i}]`, p, 0, MAX_INT32));
+  const streamed = mrope && shape.length >= 2;
+  if (streamed && shape[0] !== 3) throw new RangeError(`mRoPE positions [3, seq] or [3, batch, seq] hold time, height and width: the first dimension must be 3, got [${shape}]`);
+  if (!mrope || streamed) return { data: checked, streams: streamed ? 3 : 1, shape: streamed ? shape.slice(1) : shape };
+  const expanded = new Int32Array(3 * checked.length);
+  for (let s = 0; s < 3; s++) expanded.set(checked, s * checked.length);
+  return { data: expanded, streams: 3, shape };
+}
+
+export const PRECISIONS = ['exact', 'float32', 'bfloat16', 'float16'];
+
+// The cos/sin cache of spec at positions, in HF's layout: { cos, sin } [...positions' shape, rotaryDim].
+export function ropeCache(core, spec, opts) {
+  const o = options('ropeCache options', opts, ['positions', 'precision']);
+  const s = checkedRopeSpec(core, spec);
+  if (o.positions === undefined) throw new TypeError('ropeCache: positions is required ([seq], [batch, seq] or, for mRoPE, [3, batch, seq])');
+  const positions = cachePositions(o.positions, s.mrope);
+  const precision = oneOf('precision', o.precision ?? 'exact', PRECISIONS);
+  return computeCache(core, s, positions, precision);
+}
+
+// ropeCache on checked arguments (the checker calls it for each suspect).
+export function computeCache(core, s, positions, precision) {
+  const count = positions.data.length / positions.streams;
+  const elements = count * s.rotaryDim;
+  const bytes = elements * 4;
+  return core.withHeap([[bytes, 'the cos cache'], [bytes, 'the sin cache'], [positions.data.byteLength, 'the positions']], (cos, sin, at) => {
+    core.view(Int32Array, at, positions.data.length).set(positions.data);
+    core.check(core.module.ropeCache(s.rotaryDim, s.base, s.layout, s.scaling, s.mropeSection, s.mropeInterleaved, precision, at, positions.data.length, cos, sin));
+    const shape = [...positions.shape, s.rotaryDim];
+    return { cos: { data: core.view(Float32Array, cos, elements).slice(), shape }, sin: { data: core.view(Float32Array, sin, elements).slice(), shape: [...shape] } };
+  });
+}
+
+// The frequencies the cache at these positions uses (dynamic and longrope choose by the longest), in float64 and as
+// HF's float32 buffer holds them.
+export function cacheFrequencies(core, s, positions) {
+  let largest = 0;
+  for (const p of positions.data) largest = Math.max(largest, p);
+  const scaling = ['dynamic', 'longrope'].includes(s.scaling.type) ? { ...s.scaling, sequenceLength: largest + 1 } : s.scaling;
+  const half = s.rotaryDim / 2;
+  const exact = core.produce({ elements: half, what: 'the inverse frequencies', type: Float64Array },
+    (pointer) => core.module.ropeInvFreq(s.rotaryDim, s.base, scaling, pointer));
+  const float32 = core.produce({ elements: half, what: 'the float32 inverse frequencies' },
+    (pointer) => core.module.ropeInvFreqFloat32(s.rotaryDim, s.base, scaling, pointer));
+  return { exact, float32, attentionFactor: core.module.ropeAttentionFactor(scaling) };
 }

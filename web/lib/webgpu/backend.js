@@ -28,7 +28,7 @@ function isGpuTensor(value) {
 }
 
 // The CPU ops of the wasm instance, offered unchanged on the webgpu backend.
-const HOST_OPS = ['alibiSlopes', 't5Bucket', 'ropeInvFreq', 'learnedPositions', 'interpolatePositions', 'pca', 'readNpy', 'readSafetensors', 'allocate', 'memory',
+const HOST_OPS = ['alibiSlopes', 't5Bucket', 'ropeInvFreq', 'ropeCache', 'checkRopeCache', 'modelPositions', 'learnedPositions', 'interpolatePositions', 'pca', 'readNpy', 'readSafetensors', 'allocate', 'memory',
   'trainer', 'wordEmbeddings'];
 
 export class PosembedGpu {
@@ -45,6 +45,7 @@ export class PosembedGpu {
     this.simd = wasm.simd;
     this.threads = wasm.threads;
     for (const name of HOST_OPS) this[name] = (...args) => wasm[name](...args);
+    this.modelPresets = wasm.modelPresets;
   }
 
   // Buffers this backend holds on the GPU now (for leak checks).
