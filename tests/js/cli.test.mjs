@@ -1,11 +1,11 @@
-// The command line: posembed render <encoding> -o figure.png|.svg|.csv|.npy.
+// The command line: posembed render <encoding> -o figure.png|.svg|.csv|.npy; posembed rope and check.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pngjs from 'pngjs';
-import { load } from '../../dist/index.js';
+import { load, writeSafetensors } from '../../dist/index.js';
 import { heatmapPixels } from '../../dist/colormap.js';
 import { scratchDir } from '../scratch.mjs';
 
@@ -89,5 +89,66 @@ describe('posembed render (command line)', () => {
     const out = execFileSync('npx', ['--no-install', 'posembed', 'render', 'sinusoidal', '--length', '8', '-o', 'pe.png'], { cwd: project, encoding: 'utf8' });
     assert.match(out, /pe\.png: Sinusoidal positions \[8 × 128\]/);
     assert.equal(pngjs.PNG.sync.read(readFileSync(join(project, 'pe.png'))).width, 128 * 4);
+  });
+});
+
+describe('posembed rope and check (command line): a model\'s cache, and a runtime\'s against it', () => {
+  let pe;
+  let dir;
+  before(async () => {
+    pe = await load();
+    dir = scratchDir('cli-rope');
+  });
+
+  it('rope writes cos and sin from a config file; check says consistent (exit 0) for that and its bfloat16 cast', () => {
+    const config = join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify(pe.modelPresets['Llama-3.1-8B']));
+    const cache = join(dir, 'cache.safetensors');
+    const made = run('rope', '--config', config, '--positions', '0:4096', '--precision', 'float32', '-o', cache);
+    assert.equal(made.status, 0, made.stderr);
+    const tensors = pe.readSafetensors(readFileSync(cache));
+    assert.deepEqual([tensors.cos.shape, tensors.sin.shape], [[4096, 128], [4096, 128]]);
+    const spec = pe.modelPositions('Llama-3.1-8B').layer(0).rope;
+    const expected = pe.ropeCache(spec, { positions: Int32Array.from({ length: 4096 }, (_, i) => i), precision: 'float32' });
+    assert.deepEqual(tensors.cos.data, expected.cos.data);
+    const checked = run('check', '--config', config, '--cache', cache, '--positions', '0:4096');
+    assert.equal(checked.status, 0, checked.stdout + checked.stderr);
+    assert.match(checked.stdout, /^consistent: float32/);
+    const npy = join(dir, 'cache.npy');
+    assert.equal(run('rope', '--config', 'Llama-3.1-8B', '--positions', '0:512', '--precision', 'bfloat16', '-o', npy).status, 0);
+    const stacked = pe.readNpy(readFileSync(npy));
+    assert.deepEqual(stacked.shape, [2, 512, 128]);
+    const again = run('check', '--config', 'Llama-3.1-8B', '--cache', npy, '--positions', '0:512');
+    assert.equal(again.status, 0, again.stdout);
+    assert.match(again.stdout, /^consistent: bfloat16/);
+  });
+
+  it('check exits 1 with the diagnosis for a runtime that ignored the scaling', () => {
+    const spec = pe.modelPositions('Llama-3.1-8B').layer(0).rope;
+    const positions = Int32Array.from({ length: 2048 }, (_, i) => i * 64);
+    const wrong = pe.ropeCache({ ...spec, scaling: { type: 'default' } }, { positions, precision: 'float32' });
+    const file = join(dir, 'runtime.safetensors');
+    writeFileSync(file, writeSafetensors({ cos: wrong.cos, sin: wrong.sin }));
+    const { status, stdout } = run('check', '--config', 'Llama-3.1-8B', '--cache', file, '--positions', Array.from(positions).join(','));
+    assert.equal(status, 1, stdout);
+    assert.match(stdout, /^mismatch \(largest difference .* at position \d+, column \d+\)\nsuspect: scaling-ignored\nthe cache ignores the 'llama3' scaling/);
+  });
+
+  it('reports bad arguments with a message and exit code 1', () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, '{"model_type": "llama", "num_hidden_layers": 1, "hidden_size": 64, "num_attention_heads": 1, "max_position_embeddings": 8, "rope_scaling": {"rope_type": "linear", "factor": 2, "oops": 1}}');
+    for (const [args, message] of [
+      [['rope', '--config', 'Llama-9', '-o', 'x.npy'], /--config: cannot read 'Llama-9' \(ENOENT\); presets: DeepSeek-V3/],
+      [['rope', '--config', bad, '-o', 'x.npy'], /config: rope_scaling\.oops is not a key posembed knows/],
+      [['rope', '--config', 'gpt2', '-o', 'x.npy'], /--layer 0 of this gpt2 model uses learned positions, not RoPE/],
+      [['rope', '--config', 'Llama-3.1-8B', '--positions', '5:5', '-o', 'x.npy'], /--positions a:b needs 0 <= a < b/],
+      [['rope', '--config', 'Llama-3.1-8B', '--positions', '0:8', '-o', 'x.png'], /-o must name a \.safetensors or \.npy file/],
+      [['rope', '--config', 'Llama-3.1-8B', '--positions', '0:8', '--precision', 'fp8', '-o', 'x.npy'], /precision must be one of 'exact', 'float32'/],
+      [['check', '--config', 'Llama-3.1-8B'], /--cache is required/],
+    ]) {
+      const { status, stderr } = run(...args);
+      assert.equal(status, 1, args.join(' '));
+      assert.match(stderr.trim(), message);
+    }
   });
 });

@@ -1,7 +1,7 @@
 // The package as users install it: `npm pack`, installed into a fresh project, imported by name.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, packAndInstall, readmeExample } from '../pack.mjs';
@@ -87,6 +87,15 @@ describe('npm package', () => {
       const nearest: string = words.nearest('b', { k: 2 })[0].word;
       console.log(loss, probabilities, file.length, npy.length, trainer.evaluate({ count: 8 }).accuracy, nearest, words.vectors.shape);
       trainer.dispose(); words.dispose();
+      const model = pe.modelPositions(pe.modelPresets['Llama-3.1-8B']);
+      const spec = model.layer(0).rope;
+      if (spec) {
+        const cache = pe.ropeCache(spec, { positions: { data: new Int32Array(6), shape: [2, 3] }, precision: 'bfloat16' });
+        const check = pe.checkRopeCache(spec, { ...cache, positions: { data: new Int32Array(6), shape: [2, 3] } });
+        const verdict: 'exact' | 'float32' | 'bfloat16' | 'float16' | 'mismatch' = check.verdict;
+        const invFreq: Float64Array | undefined = spec.invFreq;
+        console.log(model.modelType, model.layerTypes, verdict, invFreq, model.layer(0).scoreScale);
+      }
       const gpu = await load({ backend: 'auto' });
       if (gpu.backend === 'webgpu' && 'gpuBuffers' in gpu) {
         const onGpu = gpu.sinusoidal({ length: 4, dModel: 8 });
@@ -99,7 +108,8 @@ describe('npm package', () => {
       await gpu.dispose(); pe.dispose();
     `);
     writeFileSync(join(installed.project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', skipLibCheck: false }, files: ['usage.ts'] }));
-    execFileSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', installed.project], { encoding: 'utf8' });
+    const typed = spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', installed.project], { encoding: 'utf8' });
+    assert.equal(typed.status, 0, typed.stdout + typed.stderr);
   });
 
   it('the types resolve through exports', () => {

@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // posembed render <encoding> [options] -o figure.png|.svg|.csv|.npy: the site's heatmaps as static figures.
-import { writeFileSync } from 'node:fs';
+// posembed rope --config FILE|PRESET ... -o cache.safetensors|.npy: a model's cos/sin cache.
+// posembed check --config FILE|PRESET --cache FILE: a runtime's dumped cache against the model's (exit 0 consistent, 1 not).
+import { readFileSync, writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PNG } from './vendor/png.js';
-import { load } from './index.js';
+import { load, writeNpy, writeSafetensors } from './index.js';
+import { MODEL_PRESETS } from './model_presets.js';
 import { ENCODINGS, encodingFigure } from './figures.js';
 import { heatmapPixels, valueRange } from './colormap.js';
 
@@ -34,7 +37,23 @@ Options (defaults in brackets):
   --scale N          image pixels per cell [4 for png and svg]
   -h, --help         this text
 
-Example: npx posembed render sinusoidal --length 128 --d-model 256 -o pe.png`;
+Example: npx posembed render sinusoidal --length 128 --d-model 256 -o pe.png
+
+Usage: posembed rope --config <config.json | preset> [options] -o <cache.safetensors | cache.npy>
+       posembed check --config <config.json | preset> --cache <cache.safetensors | cache.npy> [options]
+
+rope writes a model's RoPE cos/sin cache in HF's layout: tensors 'cos' and 'sin' [positions, rotary dim] in a
+.safetensors file, or one .npy array [2, positions, rotary dim] (cos, then sin). check compares a runtime's dumped
+cache (the same layouts) with the model's and says whether it is the exact maths, a float32 / float16 / bfloat16
+computation of it, or a mismatch with the mistake that explains it; exit 0 when consistent, 1 when not.
+  --config C         a config.json file, or a preset name (${'${PRESETS}'})
+  --layer N          which layer's positions [0]
+  --positions A:B    positions A to B - 1 [0:max_position_embeddings]; or a comma list (3,4,5)
+  --precision P      rope: exact | float32 | bfloat16 | float16 [exact]
+  --cache FILE       check: the runtime's cache
+
+Examples: npx posembed rope --config config.json --positions 0:131072 --precision float32 -o cache.safetensors
+          npx posembed check --config config.json --cache runtime.safetensors`;
 
 const OPTIONS = {
   output: { type: 'string', short: 'o' }, length: { type: 'string' }, 'd-model': { type: 'string' }, base: { type: 'string' },
@@ -42,6 +61,7 @@ const OPTIONS = {
   causal: { type: 'boolean' }, buckets: { type: 'string' }, 'max-distance': { type: 'string' }, unidirectional: { type: 'boolean' },
   'grid-h': { type: 'string' }, 'grid-w': { type: 'string' }, seed: { type: 'string' }, 'new-length': { type: 'string' },
   scaling: { type: 'string' }, factor: { type: 'string' }, metric: { type: 'string' }, colormap: { type: 'string' }, scale: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+  config: { type: 'string' }, layer: { type: 'string' }, positions: { type: 'string' }, precision: { type: 'string' }, cache: { type: 'string' },
 };
 
 // A numeric flag: absent → undefined; present → a number, else a clear error.
@@ -79,14 +99,106 @@ function csv({ data, shape: [rows, columns] }) {
   return `${lines.join('\n')}\n`;
 }
 
+// --config: a preset name, or a config.json file.
+function modelOf(pe, values) {
+  if (!values.config) throw new TypeError('--config is required: a config.json file or a preset name');
+  if (values.config in pe.modelPresets) return pe.modelPositions(values.config);
+  let text;
+  try {
+    text = readFileSync(values.config, 'utf8');
+  } catch (error) {
+    throw new Error(`--config: cannot read '${values.config}' (${error.code ?? error.message}); presets: ${Object.keys(pe.modelPresets).join(', ')}`);
+  }
+  let config;
+  try {
+    config = JSON.parse(text);
+  } catch (error) {
+    throw new SyntaxError(`--config: '${values.config}' is not JSON: ${error.message}`);
+  }
+  return pe.modelPositions(config);
+}
+
+// --positions a:b (b exclusive) or a comma list; by default the model's whole context.
+function positionsOf(values, model) {
+  const spec = values.positions ?? `0:${model.maxPositions}`;
+  const range = spec.match(/^(\d+):(\d+)$/);
+  if (range) {
+    const [from, to] = [Number(range[1]), Number(range[2])];
+    if (!(to > from) || to > 2 ** 31) throw new RangeError(`--positions a:b needs 0 <= a < b <= 2147483648, got '${spec}'`);
+    return Int32Array.from({ length: to - from }, (_, i) => from + i);
+  }
+  if (!/^\d+(,\d+)*$/.test(spec)) throw new RangeError(`--positions must be a:b (b exclusive) or a comma list of whole numbers, got '${spec}'`);
+  return Int32Array.from(spec.split(','), Number);
+}
+
+function ropeLayer(values, model) {
+  const index = numeric(values, 'layer') ?? 0;
+  const layer = model.layer(index);
+  if (layer.kind !== 'rope') throw new RangeError(`--layer ${index} of this ${model.modelType} model uses ${layer.kind === 'none' ? 'no positions (NoPE)' : `${layer.kind} positions`}, not RoPE`);
+  return layer.rope;
+}
+
+function readCache(pe, file) {
+  const bytes = readFileSync(file);
+  if (extname(file).toLowerCase() === '.npy') {
+    const stacked = pe.readNpy(bytes);
+    if (stacked.shape.length < 2 || stacked.shape[0] !== 2) throw new RangeError(`--cache ${file}: a .npy cache holds [2, positions, rotary dim] (cos, then sin), got [${stacked.shape}]`);
+    const half = stacked.data.length / 2;
+    const shape = stacked.shape.slice(1);
+    return { cos: { data: stacked.data.subarray(0, half), shape }, sin: { data: stacked.data.subarray(half), shape: [...shape] } };
+  }
+  const tensors = pe.readSafetensors(bytes);
+  for (const name of ['cos', 'sin']) {
+    if (!tensors[name]) throw new RangeError(`--cache ${file} has no tensor '${name}' (it holds ${Object.keys(tensors).join(', ') || 'none'})`);
+  }
+  return { cos: tensors.cos, sin: tensors.sin };
+}
+
+async function ropeCommand(command, values) {
+  const pe = await load();
+  const model = modelOf(pe, values);
+  const spec = ropeLayer(values, model);
+  const positions = positionsOf(values, model);
+  if (command === 'rope') {
+    const output = values.output;
+    const format = output ? extname(output).slice(1).toLowerCase() : '';
+    if (!['safetensors', 'npy'].includes(format)) throw new TypeError('-o must name a .safetensors or .npy file');
+    const precision = values.precision ?? 'exact';
+    const { cos, sin } = pe.ropeCache(spec, { positions, precision });
+    if (format === 'npy') {
+      const both = new Float32Array(cos.data.length * 2);
+      both.set(cos.data);
+      both.set(sin.data, cos.data.length);
+      writeFileSync(output, writeNpy({ data: both, shape: [2, ...cos.shape] }));
+    } else {
+      writeFileSync(output, writeSafetensors({ cos, sin }, { model_type: model.modelType, precision, positions: values.positions ?? `0:${model.maxPositions}` }));
+    }
+    console.log(`${output}: cos and sin [${cos.shape}] of ${model.modelType}'s layer ${numeric(values, 'layer') ?? 0} (${spec.scaling.type} RoPE, base ${spec.base}, ${spec.layout} layout), ${precision}`);
+    return 0;
+  }
+  if (!values.cache) throw new TypeError('--cache is required: the runtime\'s cos/sin cache (.safetensors with tensors cos and sin, or .npy [2, positions, rotary dim])');
+  const result = pe.checkRopeCache(spec, { ...readCache(pe, values.cache), positions });
+  const where = result.at ? ` (largest difference ${result.maxAbs.toExponential(2)} at position ${result.at.position}, column ${result.at.column})` : '';
+  if (result.verdict === 'mismatch') {
+    console.log(`mismatch${where}\nsuspect: ${result.suspect}\n${result.explanation}`);
+    return 1;
+  }
+  console.log(`consistent: ${result.verdict}${where}\n${result.explanation}`);
+  return 0;
+}
+
 export async function main(argv) {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   if (values.help || positionals.length === 0) {
-    console.log(HELP);
+    console.log(HELP.replace('${PRESETS}', Object.keys(MODEL_PRESETS).join(', ')));
     return 0;
   }
   const [command, encoding] = positionals;
-  if (command !== 'render' || !encoding) throw new TypeError(`expected: posembed render <encoding> ... (see --help), got '${positionals.join(' ')}'`);
+  if (command === 'rope' || command === 'check') {
+    if (positionals.length > 1) throw new TypeError(`posembed ${command} takes options only, got '${positionals.slice(1).join(' ')}'`);
+    return ropeCommand(command, values);
+  }
+  if (command !== 'render' || !encoding) throw new TypeError(`expected: posembed render <encoding> | rope | check ... (see --help), got '${positionals.join(' ')}'`);
   const output = values.output;
   const format = output ? extname(output).slice(1).toLowerCase() : '';
   if (!['png', 'svg', 'csv', 'npy'].includes(format)) throw new TypeError('-o must name a .png, .svg, .csv or .npy file');

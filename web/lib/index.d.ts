@@ -146,7 +146,72 @@ export type RopeScaling =
   | { type: 'linear'; factor: number }
   | { type: 'dynamic'; factor: number; originalMaxPositions: number; sequenceLength?: number }
   | { type: 'llama3'; factor: number; originalMaxPositions: number; lowFreqFactor?: number; highFreqFactor?: number }
-  | { type: 'yarn'; factor: number; originalMaxPositions: number; betaFast?: number; betaSlow?: number; attentionFactor?: number };
+  | { type: 'yarn'; factor: number; originalMaxPositions: number; betaFast?: number; betaSlow?: number; attentionFactor?: number; mscale?: number; mscaleAllDim?: number; truncate?: boolean }
+  | { type: 'longrope'; factor: number; originalMaxPositions: number; shortFactor: number[]; longFactor: number[]; attentionFactor?: number; sequenceLength?: number }
+  | { type: 'proportional'; factor?: number; rotatedPairs?: number };
+
+/** One layer's RoPE, as `pe.modelPositions(config).layer(i).rope` gives it. */
+export interface RopeSpec {
+  type: RopeScaling['type'];
+  /** The size of the vector RoPE is applied to (DeepSeek: qk_rope_head_dim). */
+  headDim: number;
+  /** Dimensions that turn (partial rotary: fewer than headDim). */
+  rotaryDim: number;
+  layout: 'half' | 'interleaved';
+  base: number;
+  /** [rotaryDim / 2] in float64, at the trained length (LongRoPE: the short factors). */
+  invFreq?: Float64Array;
+  /** What cos and sin are multiplied by (YaRN, LongRoPE). */
+  attentionFactor?: number;
+  scaling: RopeScaling;
+  originalMaxPositions?: number;
+  /** mRoPE: pairs driven by time, height and width positions. */
+  mropeSection?: [number, number, number];
+  mropeInterleaved?: boolean;
+  /** Queries scaled by 1 + beta · ln(1 + floor((position + shift) / floor)) (Ministral 3; Llama 4's NoPE layers). */
+  queryScale?: QueryScale;
+}
+
+export interface QueryScale { beta: number; floor: number; shift: number }
+
+export interface ModelLayer {
+  kind: 'rope' | 'alibi' | 'learned' | 'sinusoidal' | 't5' | 'none';
+  rope?: RopeSpec;
+  alibi?: { slopes: Float64Array; rule: 'bloom' | 'mpt' };
+  t5?: { numBuckets: number; maxDistance: number; bidirectional: boolean };
+  learned?: { maxPositions: number; offset: number };
+  sinusoidal?: { offset: number; timescale: 'standard' | 't2t'; layout: 'interleaved' | 'split' };
+  /** What multiplies q·k in this layer's attention. */
+  scoreScale: number;
+  queryScale?: QueryScale;
+}
+
+export interface ModelPositions {
+  modelType: string;
+  numLayers: number;
+  maxPositions: number | null;
+  /** Each layer's scheme: 'full_attention', 'sliding_attention', 'nope', 'alibi', 'encoder', ... */
+  layerTypes: string[];
+  layer(i?: number): ModelLayer;
+}
+
+/** A parsed config.json: the keys posembed reads are checked, any other key is left alone. */
+export type ModelConfig = Record<string, unknown>;
+
+export type RopePrecision = 'exact' | 'float32' | 'bfloat16' | 'float16';
+/** [seq], or an Int32 tensor [batch, seq]; mRoPE also [3, seq] or [3, batch, seq]. */
+export type RopePositions = number[] | Int32Array | { data: Int32Array | number[]; shape: number[] };
+
+/** A runtime's cos or sin table, float32 or float64. */
+export interface RuntimeCache { data: Float32Array | Float64Array; shape: number[] }
+
+export interface RopeCheck {
+  verdict: 'exact' | 'float32' | 'bfloat16' | 'float16' | 'mismatch';
+  maxAbs: number;
+  at: { position: number; column: number } | null;
+  suspect: null | 'layout' | 'base' | 'scaling-ignored' | 'scaling-factor' | 'attention-factor' | 'position-offset' | 'rotary-dim' | 'longrope-factors' | 'mrope-section' | 'unknown';
+  explanation: string;
+}
 
 export interface ApplyRopeOptions {
   /** One position per row (seq); or `offset` for offset, offset + 1, ... (default 0). */
@@ -277,6 +342,14 @@ export interface Posembed {
   ropeInvFreq(options: { headDim: number; base?: number; scaling?: RopeScaling }): { invFreq: Tensor<Float32Array>; attentionFactor: number };
   /** x: [..., seq, headDim] → the same shape, rotated. */
   applyRope(x: Tensor<Float32Array>, options?: ApplyRopeOptions): Tensor<Float32Array>;
+  /** A real model's positional layer from its config.json, or a preset's name. */
+  modelPositions(config: ModelConfig | string): ModelPositions;
+  /** Position fields of public configs, by name. */
+  readonly modelPresets: Record<string, ModelConfig>;
+  /** The cos/sin cache in HF's layout: [...positions' shape (without mRoPE's 3), rotaryDim]. */
+  ropeCache(spec: RopeSpec, options: { positions: RopePositions; precision?: RopePrecision }): { cos: Tensor<Float32Array>; sin: Tensor<Float32Array> };
+  /** A runtime's cos/sin cache judged against the spec's. */
+  checkRopeCache(spec: RopeSpec, options: { cos: RuntimeCache; sin: RuntimeCache; positions: RopePositions }): RopeCheck;
   alibiSlopes(numHeads: number, options?: { out?: Float32Array }): Tensor<Float32Array>;
   /** [numHeads, queryLength, keyLength]; queries are the last queryLength keys; -Infinity where causal masks. */
   alibiBias(options: { numHeads: number; keyLength: number; queryLength?: number; causal?: boolean; out?: Float32Array }): Tensor<Float32Array>;

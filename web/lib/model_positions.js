@@ -208,8 +208,8 @@ export function modelPositions(core, given) {
   if (typeof modelType !== 'string') throw new ConfigError('model_type is missing: it says which model\'s attention (and positions) the config is for');
   const family = MODEL_TYPES[modelType];
   if (!family) throw new ConfigError(`model_type '${modelType}' is not one posembed reads; known: ${Object.keys(MODEL_TYPES).join(', ')}`);
-  const numLayers = positiveInteger('num_hidden_layers', either(text, ['num_hidden_layers', 'n_layer', 'num_layers'], undefined));
-  const maxPositions = either(text, ['max_position_embeddings', 'n_positions'], family.kind === 't5' || family.kind === 'alibi' ? null : undefined);
+  const numLayers = positiveInteger('num_hidden_layers', either(text, ['num_hidden_layers', 'n_layer', 'num_layers', 'n_layers'], undefined));
+  const maxPositions = either(text, ['max_position_embeddings', 'n_positions', 'max_seq_len'], family.kind === 't5' || family.kind === 'alibi' ? null : undefined);
   if (maxPositions !== null) positiveInteger('max_position_embeddings', maxPositions);
   const hidden = either(text, ['hidden_size', 'n_embd', 'd_model'], undefined);
   const heads = either(text, ['num_attention_heads', 'n_head', 'num_heads', 'n_heads'], undefined);
@@ -266,7 +266,7 @@ function ropeLayers(core, text, family, modelType, { numLayers, hidden, heads })
       scaling.rotatedPairs = Math.floor(((entry.partialRotaryFactor ?? partial ?? 1) * headDim) / 2);
     }
     return ropeSpec(core, {
-      type: entry.type, headDim, rotaryDim: entry.type === 'proportional' ? headDim : rotaryDim, layout, base: overrides.base ?? baseOf(entry),
+      type: (overrides.scaling ?? scaling).type, headDim, rotaryDim: entry.type === 'proportional' ? headDim : rotaryDim, layout, base: overrides.base ?? baseOf(entry),
       scaling: overrides.scaling ?? scaling, mrope: entry.mrope, queryScale: entry.queryScale,
     });
   };

@@ -160,6 +160,11 @@ async function threadedArguments(threads) {
   return args;
 }
 
+const TYPED_ARRAYS = [Float32Array, Float64Array, Int32Array, Uint32Array, Int16Array, Uint16Array, Int8Array, Uint8Array, Uint8ClampedArray];
+function typedArrayType(array) {
+  return TYPED_ARRAYS.find((type) => array instanceof type) ?? array.constructor;
+}
+
 export class WasmCore {
   #module;
   #limits;
@@ -303,7 +308,9 @@ export class WasmCore {
   // Copies `array` to a heap pointer, as a function to call after the allocations: an array on the heap
   // is copied from where it lay before them (they may grow the memory and detach its view).
   copier(array, what) {
-    if (!this.onHeap(array, what)) return (pointer) => this.view(array.constructor, pointer, array.length).set(array);
+    // The heap viewed as the array's element type: a Node Buffer is a Uint8Array whose constructor (Buffer) must not
+    // be called with new (DEP0005), so the view's type is the typed array Buffer derives from.
+    if (!this.onHeap(array, what)) return (pointer) => this.view(typedArrayType(array), pointer, array.length).set(array);
     const from = array.byteOffset;
     const to = from + array.byteLength;
     return (pointer) => this.module.HEAPU8.copyWithin(pointer, from, to);

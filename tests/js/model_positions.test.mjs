@@ -1,0 +1,325 @@
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { load } from '../../dist/index.js';
+import { describeEachModule } from './helpers.mjs';
+
+// HF's formulas for the frequencies, written out here in float64 from their definitions (the reference the
+// package's C++ rules are checked against).
+function plain(base, dim) {
+  return Array.from({ length: dim / 2 }, (_, i) => 1 / base ** ((2 * i) / dim));
+}
+function llama3(base, dim, { factor, lowFreqFactor, highFreqFactor, originalMaxPositions }) {
+  return plain(base, dim).map((f) => {
+    const wavelength = (2 * Math.PI) / f;
+    if (wavelength > originalMaxPositions / lowFreqFactor) return f / factor;
+    if (wavelength < originalMaxPositions / highFreqFactor) return f;
+    const smooth = (originalMaxPositions / wavelength - lowFreqFactor) / (highFreqFactor - lowFreqFactor);
+    return ((1 - smooth) * f) / factor + smooth * f;
+  });
+}
+function yarn(base, dim, { factor, originalMaxPositions, betaFast = 32, betaSlow = 1, truncate = true }) {
+  const correction = (rotations) => (dim * Math.log(originalMaxPositions / (rotations * 2 * Math.PI))) / (2 * Math.log(base));
+  let low = correction(betaFast);
+  let high = correction(betaSlow);
+  if (truncate) [low, high] = [Math.floor(low), Math.ceil(high)];
+  low = Math.max(low, 0);
+  high = Math.min(high, dim - 1);
+  if (low === high) high += 0.001;
+  return plain(base, dim).map((f, i) => {
+    const ramp = Math.min(Math.max((i - low) / (high - low), 0), 1);
+    return (f / factor) * ramp + f * (1 - ramp);
+  });
+}
+
+function assertFrequencies(got, expected, label) {
+  assert.equal(got.length, expected.length, `${label}: pairs`);
+  got.forEach((w, i) => assert.ok(Math.abs(w - expected[i]) <= 1e-12 * expected[i], `${label} pair ${i}: ${w} vs ${expected[i]}`));
+}
+
+// The largest |cache - cos/sin(p·w)·attention| over a cache in HF's layout.
+function cacheError({ cos, sin }, positions, invFreq, layout, attention, streamOf = () => 0) {
+  const width = cos.shape.at(-1);
+  const half = width / 2;
+  const count = cos.data.length / width;
+  let worst = 0;
+  for (let r = 0; r < count; r++) {
+    for (let c = 0; c < width; c++) {
+      const pair = layout === 'half' ? c % half : Math.floor(c / 2);
+      const angle = positions[streamOf(pair)][r] * invFreq[pair];
+      worst = Math.max(worst, Math.abs(cos.data[r * width + c] - Math.cos(angle) * attention), Math.abs(sin.data[r * width + c] - Math.sin(angle) * attention));
+    }
+  }
+  return worst;
+}
+
+describe('modelPositions: every preset as HF reads its config', () => {
+  let pe;
+  before(async () => { pe = await load(); });
+
+  it('reads every preset, with the facts of each model', () => {
+    assert.ok(Object.keys(pe.modelPresets).length >= 19);
+    for (const name of Object.keys(pe.modelPresets)) {
+      const m = pe.modelPositions(name);
+      assert.ok(m.numLayers > 0, name);
+      for (let i = 0; i < m.numLayers; i++) assert.ok(m.layer(i).scoreScale > 0, `${name} layer ${i}`);
+    }
+    const llama = pe.modelPositions('Llama-3.1-8B').layer(0);
+    assert.deepEqual([llama.kind, llama.rope.type, llama.rope.headDim, llama.rope.rotaryDim, llama.rope.layout, llama.rope.base], ['rope', 'llama3', 128, 128, 'half', 500000]);
+    assertFrequencies(llama.rope.invFreq, llama3(500000, 128, { factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositions: 8192 }), 'Llama-3.1');
+    assert.equal(llama.scoreScale, 128 ** -0.5);
+
+    const phi = pe.modelPositions('Phi-3.5-mini-instruct').layer(0).rope;
+    assert.equal(phi.type, 'longrope');
+    assert.equal(phi.scaling.factor, 32);  // max / original max: the file has no factor
+    assert.ok(Math.abs(phi.attentionFactor - Math.sqrt(1 + Math.log(32) / Math.log(4096))) < 1e-15);
+    const short = pe.modelPresets['Phi-3.5-mini-instruct'].rope_scaling.short_factor;
+    assertFrequencies(phi.invFreq, plain(10000, 96).map((f, i) => f / short[i]), 'Phi-3.5 at its trained length (short factors)');
+
+    const deepseek = pe.modelPositions('DeepSeek-V3').layer(0);
+    assert.deepEqual([deepseek.rope.headDim, deepseek.rope.rotaryDim, deepseek.rope.layout], [64, 64, 'interleaved']);
+    assert.equal(deepseek.rope.attentionFactor, 1);  // mscale / mscale_all_dim = 1
+    const mscale = 0.1 * Math.log(40) + 1;
+    assert.ok(Math.abs(deepseek.scoreScale - 192 ** -0.5 * mscale * mscale) < 1e-15, 'softmax scale × mscale²');
+    assertFrequencies(deepseek.rope.invFreq, yarn(10000, 64, { factor: 40, originalMaxPositions: 4096 }), 'DeepSeek-V3');
+
+    const gemma = pe.modelPositions('gemma-3-4b-it');
+    assert.deepEqual(gemma.layerTypes.slice(0, 6), ['sliding_attention', 'sliding_attention', 'sliding_attention', 'sliding_attention', 'sliding_attention', 'full_attention']);
+    assert.deepEqual([gemma.layer(0).rope.base, gemma.layer(0).rope.type], [10000, 'default']);
+    assert.deepEqual([gemma.layer(5).rope.base, gemma.layer(5).rope.type, gemma.layer(5).rope.scaling.factor], [1e6, 'linear', 8]);
+    assert.equal(gemma.layer(0).scoreScale, 256 ** -0.5);  // query_pre_attn_scalar
+
+    assert.deepEqual([pe.modelPositions('gpt-neox-20b').layer(0).rope.rotaryDim, pe.modelPositions('gpt-neox-20b').layer(0).rope.headDim], [24, 96]);
+    const gptj = pe.modelPositions('gpt-j-6b').layer(0).rope;
+    assert.deepEqual([gptj.headDim, gptj.rotaryDim, gptj.layout], [256, 64, 'interleaved']);
+
+    const qwenVl = pe.modelPositions('Qwen2.5-VL-7B-Instruct').layer(0).rope;
+    assert.deepEqual([qwenVl.type, qwenVl.mropeSection, qwenVl.mropeInterleaved], ['default', [16, 24, 24], false]);
+
+    const scout = pe.modelPositions('Llama-4-Scout-17B-16E-Instruct');
+    assert.deepEqual(scout.layerTypes.slice(0, 8), ['rope', 'rope', 'rope', 'nope', 'rope', 'rope', 'rope', 'nope']);
+    assert.equal(scout.layer(3).kind, 'none');
+    assert.deepEqual(scout.layer(3).queryScale, { beta: 0.1, floor: 8192, shift: 1 });
+    assert.equal(scout.layer(0).rope.layout, 'interleaved');
+
+    const ministral = pe.modelPositions('Ministral-3-3B-Reasoning-2512_transformers-v5').layer(0).rope;
+    assert.deepEqual([ministral.type, ministral.base, ministral.scaling.factor], ['yarn', 1e6, 16]);
+    assert.deepEqual(ministral.queryScale, { beta: 0.1, floor: 16384, shift: 0 });
+
+    const bloom = pe.modelPositions('bloom-560m').layer(0);
+    assert.equal(bloom.kind, 'alibi');
+    Array.from(bloom.alibi.slopes).forEach((s, i) => assert.ok(Math.abs(s - 2 ** (-0.5 * (i + 1))) < 1e-15, `BLOOM slope ${i}`));
+    const t5 = pe.modelPositions('t5-small');
+    assert.deepEqual([t5.layer(0).t5, t5.layer(6).t5.bidirectional, t5.layer(0).scoreScale], [{ numBuckets: 32, maxDistance: 128, bidirectional: true }, false, 1]);
+    assert.deepEqual(pe.modelPositions('opt-125m').layer(0).learned, { maxPositions: 2048, offset: 2 });
+    assert.deepEqual(pe.modelPositions('gpt2').layer(0).learned, { maxPositions: 1024, offset: 0 });
+  });
+
+  it('ALiBi: MPT builds its slopes for 12 heads unlike BLOOM (the paper), each as that model does', () => {
+    const mpt = pe.modelPositions({ model_type: 'mpt', d_model: 768, n_heads: 12, n_layers: 2, max_seq_len: 2048, attn_config: { alibi: true, alibi_bias_max: 8 } }).layer(0);
+    const bloom = pe.modelPositions({ model_type: 'bloom', hidden_size: 768, n_head: 12, n_layer: 2 }).layer(0);
+    // MPT: 2^-(m/2) for m = 1..16, odd entries (m even) first, then even (m odd), the first 12.
+    const padded = Array.from({ length: 16 }, (_, i) => 2 ** (-(i + 1) / 2));
+    const mptExpected = [...padded.filter((_, i) => i % 2 === 1), ...padded.filter((_, i) => i % 2 === 0)].slice(0, 12);
+    Array.from(mpt.alibi.slopes).forEach((s, i) => assert.ok(Math.abs(s - mptExpected[i]) < 1e-15, `MPT slope ${i}`));
+    // BLOOM: 2^-(i+1) for 8 heads, then odd powers of 2^-0.5 for the other 4.
+    const bloomExpected = [...Array.from({ length: 8 }, (_, i) => 2 ** -(i + 1)), ...[1, 3, 5, 7].map((k) => 2 ** (-0.5 * k))];
+    Array.from(bloom.alibi.slopes).forEach((s, i) => assert.ok(Math.abs(s - bloomExpected[i]) < 1e-15, `BLOOM slope ${i}`));
+    assert.notDeepEqual(Array.from(mpt.alibi.slopes), Array.from(bloom.alibi.slopes));
+  });
+
+  it('v5 rope_parameters per layer type, text_config, partial rotary and truncate: false', () => {
+    const config = {
+      model_type: 'gemma3', text_config: {
+        model_type: 'gemma3_text', head_dim: 128, hidden_size: 1024, num_attention_heads: 8, num_hidden_layers: 3, max_position_embeddings: 32768,
+        layer_types: ['sliding_attention', 'full_attention', 'sliding_attention'],
+        rope_parameters: { sliding_attention: { rope_type: 'default', rope_theta: 10000 }, full_attention: { rope_type: 'yarn', rope_theta: 1e6, factor: 8, original_max_position_embeddings: 4096, truncate: false } },
+      },
+    };
+    const m = pe.modelPositions(config);
+    assert.deepEqual(m.layerTypes, config.text_config.layer_types);
+    assert.deepEqual([m.layer(0).rope.base, m.layer(1).rope.base, m.layer(1).rope.type], [10000, 1e6, 'yarn']);
+    assertFrequencies(m.layer(1).rope.invFreq, yarn(1e6, 128, { factor: 8, originalMaxPositions: 4096, truncate: false }), 'yarn, truncate false');
+    const phi = pe.modelPositions({ model_type: 'phi', hidden_size: 2560, num_attention_heads: 32, num_hidden_layers: 1, max_position_embeddings: 2048, partial_rotary_factor: 0.4 });
+    assert.deepEqual([phi.layer(0).rope.headDim, phi.layer(0).rope.rotaryDim], [80, 32]);
+  });
+
+  it('refuses unknown and contradictory keys, naming them', () => {
+    const llama = (extra) => ({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 2, max_position_embeddings: 8192, ...extra });
+    const cases = [
+      [llama({ rope_scaling: { rope_type: 'linear', factor: 2, scale: 3 } }), /rope_scaling\.scale is not a key posembed knows/],
+      [llama({ rope_scaling: { type: 'linear', rope_type: 'dynamic', factor: 2 } }), /rope_scaling\.type \('linear'\) and rope_scaling\.rope_type \('dynamic'\) disagree/],
+      [llama({ rope_scaling: { rope_type: 'yarn', factor: 4, low_freq_factor: 1 } }), /rope_scaling\.low_freq_factor does not apply to rope_type 'yarn'/],
+      [llama({ rope_scaling: { rope_type: 'ntk-by-parts', factor: 4 } }), /rope_scaling\.rope_type must be one of/],
+      [llama({ rope_scaling: { factor: 2, rope_type: 'linear' }, rope_parameters: { rope_type: 'default' } }), /rope_scaling \(v4\) and rope_parameters \(v5\) are both given/],
+      [llama({ rope_theta: 10000, rope_parameters: { rope_type: 'default', rope_theta: 500000 } }), /rope_theta \(10000\) and rope_parameters\.rope_theta \(500000\) disagree/],
+      [llama({ rope_scaling: { rope_type: 'default', mrope_interleaved: true } }), /mrope_interleaved needs rope_scaling\.mrope_section/],
+      [llama({ partial_rotary_factor: 0.5, rotary_pct: 0.25 }), /partial_rotary_factor \(0\.5\) and rotary_pct \(0\.25\) disagree/],
+      [llama({ model_type: 'mamba' }), /model_type 'mamba' is not one posembed reads/],
+      [{ hidden_size: 64 }, /model_type is missing/],
+      [llama({ rope_scaling: { rope_type: 'linear', factor: 0.5 } }), /scaling\.factor must be a number in \[1, 1000000\], got 0\.5/],
+      [llama({ num_hidden_layers: 0 }), /num_hidden_layers must be a positive integer, got 0/],
+    ];
+    for (const [config, message] of cases) assert.throws(() => pe.modelPositions(config), message);
+    assert.throws(() => pe.modelPositions('Llama-9'), /no preset named 'Llama-9'; presets: DeepSeek-V3/);
+    assert.throws(() => pe.modelPositions('gpt2').layer(12), /layer must be an integer in \[0, 11\], got 12/);
+  });
+});
+
+describeEachModule('ropeCache', (instance) => {
+  let pe;
+  before(() => { pe = instance(); });
+
+  it('exact: within 2e-6 of the float64 maths at positions up to 2^24, every rule of the presets, both layouts', () => {
+    const positions = Int32Array.from([0, 1, 2, 4095, 4096, 4097, 131071, 2 ** 24 - 1, 2 ** 24]);
+    for (const name of ['Llama-3.1-8B', 'Phi-3.5-mini-instruct', 'DeepSeek-V3', 'gpt-j-6b', 'Ministral-3-3B-Reasoning-2512_transformers-v5', 'gemma-3-4b-it']) {
+      for (const layer of [0, 5]) {
+        const spec = pe.modelPositions(name).layer(layer).rope;
+        const cache = pe.ropeCache(spec, { positions });
+        assert.deepEqual(cache.cos.shape, [positions.length, spec.rotaryDim]);
+        // LongRoPE past the original length: the long factors, chosen by max(positions) + 1.
+        const invFreq = spec.type === 'longrope'
+          ? plain(spec.base, spec.rotaryDim).map((f, i) => f / spec.scaling.longFactor[i]) : spec.invFreq;
+        const error = cacheError(cache, [positions], invFreq, spec.layout, spec.attentionFactor);
+        assert.ok(error <= 2e-6, `${name} layer ${layer}: ${error}`);
+      }
+    }
+  });
+
+  it('[batch, seq] positions and mRoPE [3, batch, seq]: shapes, and each pair from its stream', () => {
+    const llama = pe.modelPositions('Llama-3.1-8B').layer(0).rope;
+    const batch = pe.ropeCache(llama, { positions: { data: Int32Array.from([0, 1, 2, 10, 11, 12]), shape: [2, 3] } });
+    assert.deepEqual(batch.cos.shape, [2, 3, 128]);
+    const spec = pe.modelPositions('Qwen2.5-VL-7B-Instruct').layer(0).rope;
+    const streams = [[0, 1, 2, 3], [0, 5, 5, 6], [0, 7, 8, 8]];
+    const cache = pe.ropeCache(spec, { positions: { data: Int32Array.from(streams.flat()), shape: [3, 1, 4] } });
+    assert.deepEqual(cache.cos.shape, [1, 4, 128]);
+    const stream = (pair) => (pair < 16 ? 0 : pair < 40 ? 1 : 2);
+    assert.ok(cacheError(cache, streams, spec.invFreq, 'half', 1, stream) <= 2e-6);
+    // Text positions alone serve all three streams (HF expands them).
+    const text = pe.ropeCache(spec, { positions: [0, 1, 2, 3] });
+    assert.ok(cacheError(text, [[0, 1, 2, 3]], spec.invFreq, 'half', 1) <= 2e-6);
+    const interleaved = { ...spec, mropeSection: [24, 20, 20], mropeInterleaved: true };
+    const qwen3 = pe.ropeCache(interleaved, { positions: { data: Int32Array.from(streams.flat()), shape: [3, 4] } });
+    const stream3 = (i) => (i % 3 === 1 && i < 60 ? 1 : i % 3 === 2 && i < 60 ? 2 : 0);
+    assert.ok(cacheError(qwen3, streams, spec.invFreq, 'half', 1, stream3) <= 2e-6);
+    assert.throws(() => pe.ropeCache(spec, { positions: { data: new Int32Array(8), shape: [2, 4] } }), /the first dimension must be 3, got \[2,4\]/);
+    assert.throws(() => pe.ropeCache(llama, { positions: [0, -1] }), /positions\[1\] must be an integer in \[0, 2147483647\], got -1/);
+    assert.throws(() => pe.ropeCache(llama, { positions: [0], precision: 'fp8' }), /precision must be one of 'exact', 'float32', 'bfloat16', 'float16', got 'fp8'/);
+  });
+
+  it('float32 follows HF\'s float32 order; bfloat16 and float16 are that cache rounded to the dtype', () => {
+    const spec = pe.modelPositions('Llama-3.1-8B').layer(0).rope;
+    const positions = Int32Array.from([0, 1, 1000, 131071, 2 ** 24 + 1]);
+    const f32 = pe.ropeCache(spec, { positions, precision: 'float32' });
+    // HF's float32: the angle float(w)·float(p) rounded to float, its cos; float(2^24 + 1) is 2^24.
+    const w32 = Float32Array.from(llama3(500000, 128, { factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositions: 8192 }));
+    for (let r = 0; r < positions.length; r++) {
+      for (let i = 0; i < 64; i++) {
+        const angle = Math.fround(w32[i] * Math.fround(positions[r]));
+        assert.ok(Math.abs(f32.cos.data[r * 128 + i] - Math.cos(angle)) <= 2 ** -23 + 2e-7 * w32[i] * positions[r], `row ${r} pair ${i}`);
+      }
+    }
+    // The float32 cache is far from the exact maths at long positions (what a port sees), the exact one is not.
+    const exact = pe.ropeCache(spec, { positions });
+    let gap = 0;
+    for (let j = 0; j < exact.cos.data.length; j++) gap = Math.max(gap, Math.abs(exact.cos.data[j] - f32.cos.data[j]));
+    assert.ok(gap > 1e-3, `float32 at 2^24 should be visibly off: ${gap}`);
+    const bf16 = pe.ropeCache(spec, { positions, precision: 'bfloat16' });
+    const bits = new Uint32Array(bf16.cos.data.buffer);
+    assert.ok(bits.every((b) => (b & 0xffff) === 0), 'bfloat16 values keep 8 significant bits');
+    bf16.cos.data.forEach((v, j) => assert.ok(Math.abs(v - f32.cos.data[j]) <= Math.abs(f32.cos.data[j]) * 2 ** -8));
+    const f16 = pe.ropeCache(spec, { positions, precision: 'float16' });
+    f16.cos.data.forEach((v, j) => assert.ok(Math.abs(v - f32.cos.data[j]) <= Math.abs(f32.cos.data[j]) * 2 ** -11 + 2 ** -25));
+  });
+});
+
+describe('checkRopeCache: verdicts by error bounds, and the mistake that explains a mismatch', () => {
+  let pe;
+  before(async () => { pe = await load(); });
+  const positions = Int32Array.from({ length: 64 }, (_, i) => i * 2053);  // up to 129339: long positions, where ports diverge
+
+  // Another float32 implementation than posembed's: frequencies and angles with Math.fround, cos in double.
+  function otherFloat32(spec, rows, { cast } = {}) {
+    const w = Float32Array.from(spec.invFreq);
+    const half = spec.rotaryDim / 2;
+    const cos = new Float32Array(rows.length * spec.rotaryDim);
+    const sin = new Float32Array(rows.length * spec.rotaryDim);
+    const a = Math.fround(spec.attentionFactor);
+    rows.forEach((p, r) => {
+      for (let c = 0; c < spec.rotaryDim; c++) {
+        const pair = spec.layout === 'half' ? c % half : Math.floor(c / 2);
+        const angle = Math.fround(w[pair] * Math.fround(p));
+        cos[r * spec.rotaryDim + c] = Math.fround(Math.cos(angle) * a);
+        sin[r * spec.rotaryDim + c] = Math.fround(Math.sin(angle) * a);
+      }
+    });
+    if (cast === 'float16') {
+      // Round to 11 significant bits (values below 2^-14 to multiples of 2^-24), ties to even as the dtype cast does.
+      const round = (v) => {
+        if (v === 0) return v;
+        const step = 2 ** (Math.max(Math.floor(Math.log2(Math.abs(v))), -14) - 10);
+        const q = v / step;
+        const n = Math.round(q);
+        return (Math.abs(q - Math.trunc(q)) === 0.5 && n % 2 !== 0 ? n - 1 : n) * step;
+      };
+      cos.forEach((v, j) => { cos[j] = round(v); });
+      sin.forEach((v, j) => { sin[j] = round(v); });
+    }
+    const shape = [rows.length, spec.rotaryDim];
+    return { cos: { data: cos, shape }, sin: { data: sin, shape: [...shape] } };
+  }
+
+  it('exact, float32 (another implementation), float16 and bfloat16 caches are told apart', () => {
+    const spec = pe.modelPositions('Llama-3.1-8B').layer(0).rope;
+    assert.equal(pe.checkRopeCache(spec, { ...pe.ropeCache(spec, { positions }), positions }).verdict, 'exact');
+    const other = pe.checkRopeCache(spec, { ...otherFloat32(spec, positions), positions });
+    assert.equal(other.verdict, 'float32', other.explanation);
+    assert.ok(other.maxAbs > 1e-3, 'a float32 cache at 129k is 1e-3 off, and still consistent');
+    assert.equal(pe.checkRopeCache(spec, { ...otherFloat32(spec, positions, { cast: 'float16' }), positions }).verdict, 'float16');
+    assert.equal(pe.checkRopeCache(spec, { ...pe.ropeCache(spec, { positions, precision: 'bfloat16' }), positions }).verdict, 'bfloat16');
+  });
+
+  // A cache made with each mistake, and the suspect the checker must name.
+  const mistakes = [
+    ['layout', 'Llama-3.1-8B', (spec) => ({ spec: { ...spec, layout: 'interleaved' } })],
+    ['base', 'Llama-3.1-8B', (spec) => ({ spec: { ...spec, base: 10000 } })],
+    ['scaling-ignored', 'Llama-3.1-8B', (spec) => ({ spec: { ...spec, scaling: { type: 'default' } } })],
+    ['scaling-factor', 'gemma-3-4b-it', (spec) => ({ spec: { ...spec, scaling: { ...spec.scaling, factor: 4 } } }), 5],
+    ['attention-factor', 'Phi-3.5-mini-instruct', (spec) => ({ spec: { ...spec, scaling: { ...spec.scaling, attentionFactor: 1 } } })],
+    ['position-offset', 'Qwen3-8B', (spec) => ({ positions: Int32Array.from(positions, (p) => p + 1) })],
+    ['rotary-dim', 'gpt-neox-20b', (spec) => ({ spec: { ...spec, base: spec.base ** (spec.rotaryDim / spec.headDim) } })],
+    ['longrope-factors', 'Phi-3.5-mini-instruct', (spec) => ({ spec: { ...spec, scaling: { ...spec.scaling, shortFactor: spec.scaling.longFactor, longFactor: spec.scaling.shortFactor } } })],
+  ];
+  for (const [suspect, model, mistake, layer = 0] of mistakes) {
+    it(`names '${suspect}' for a ${model} cache made with that mistake`, () => {
+      const spec = pe.modelPositions(model).layer(layer).rope;
+      const made = mistake(spec);
+      const wrong = pe.ropeCache(made.spec ?? spec, { positions: made.positions ?? positions, precision: 'float32' });
+      const result = pe.checkRopeCache(spec, { ...wrong, positions });
+      assert.equal(result.verdict, 'mismatch');
+      assert.equal(result.suspect, suspect, result.explanation);
+      assert.ok(result.explanation.length > 20);
+    });
+  }
+
+  it('names \'mrope-section\' for a Qwen2.5-VL cache that ignores the sections, and \'rotary-dim\' for a whole-head cache', () => {
+    const spec = pe.modelPositions('Qwen2.5-VL-7B-Instruct').layer(0).rope;
+    const streams = { data: Int32Array.from([...positions.slice(0, 16), ...positions.slice(16, 32), ...positions.slice(32, 48)]), shape: [3, 16] };
+    const flat = pe.ropeCache({ ...spec, mropeSection: undefined }, { positions: positions.slice(0, 16) });
+    const result = pe.checkRopeCache(spec, { ...flat, positions: streams });
+    assert.deepEqual([result.verdict, result.suspect], ['mismatch', 'mrope-section'], result.explanation);
+    const neox = pe.modelPositions('gpt-neox-20b').layer(0).rope;
+    const whole = pe.ropeCache({ ...neox, rotaryDim: neox.headDim }, { positions });
+    const partial = pe.checkRopeCache(neox, { ...whole, positions });
+    assert.deepEqual([partial.verdict, partial.suspect], ['mismatch', 'rotary-dim']);
+    assert.match(partial.explanation, /rotates only the first 24 of 96 dimensions/);
+  });
+
+  it('refuses what it cannot judge, naming it', () => {
+    const spec = pe.modelPositions('Llama-3.1-8B').layer(0).rope;
+    assert.throws(() => pe.checkRopeCache(spec, { cos: { data: new Float32Array(3), shape: [3] }, sin: { data: new Float32Array(3), shape: [3] }, positions: [0] }), /cos must hold 128 values/);
+    assert.throws(() => pe.checkRopeCache(spec, { cos: [1], sin: [1], positions: [0] }), /cos must be a tensor/);
+    assert.throws(() => pe.checkRopeCache({ headDim: 7 }, { positions: [0] }), /spec\.rotaryDim must be an even integer/);
+    assert.throws(() => pe.checkRopeCache(spec, { positions: [0], tolerance: 1 }), /unknown option 'tolerance'/);
+  });
+});
