@@ -126,8 +126,11 @@ val js_alibi_slopes(double num_heads, uintptr_t out) {
   return to_js(alibi_slopes(to_int64(num_heads), heap_span<float>(out, num_heads)));
 }
 
-val js_alibi_bias_rows(double num_heads, double query_length, double key_length, bool causal, double first_row, double row_count, uintptr_t out) {
-  const AlibiBiasParams params{to_int64(num_heads), to_int64(query_length), to_int64(key_length), causal};
+// slopes: 0 for the paper's rule, else numHeads floats on the heap.
+val js_alibi_bias_rows(double num_heads, double query_length, double key_length, bool causal, uintptr_t slopes, double first_row, double row_count,
+                       uintptr_t out) {
+  const AlibiBiasParams params{to_int64(num_heads), to_int64(query_length), to_int64(key_length), causal,
+                               slopes ? heap_span<const float>(slopes, num_heads) : std::span<const float>()};
   return to_js(alibi_bias_rows(params, to_int64(first_row), heap_span<float>(out, row_count * key_length)));
 }
 

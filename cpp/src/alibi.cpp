@@ -68,9 +68,20 @@ Status alibi_bias_rows(const AlibiBiasParams& params, int64_t first_row, std::sp
   const std::size_t total_rows = static_cast<std::size_t>(params.num_heads) * q;
   POSEMBED_RETURN_IF_ERROR(check_row_run(first_row, out.size(), k, total_rows, "numHeads * queryLength", "keyLength"));
   const std::size_t rows = out.size() / k;
-  std::unique_ptr<float[]> slopes(new (std::nothrow) float[static_cast<std::size_t>(params.num_heads)]);
+  const auto heads = static_cast<std::size_t>(params.num_heads);
+  std::unique_ptr<float[]> slopes(new (std::nothrow) float[heads]);
   if (!slopes) return Status::range_error("alibiBias: out of memory for the slopes");
-  POSEMBED_RETURN_IF_ERROR(alibi_slopes(params.num_heads, {slopes.get(), static_cast<std::size_t>(params.num_heads)}));
+  if (params.slopes.empty()) {
+    POSEMBED_RETURN_IF_ERROR(alibi_slopes(params.num_heads, {slopes.get(), heads}));
+  } else {
+    if (params.slopes.size() != heads) {
+      return Status::range_error("slopes must hold numHeads = " + std::to_string(heads) + " values, got " + std::to_string(params.slopes.size()));
+    }
+    for (std::size_t h = 0; h < heads; ++h) {
+      if (!(params.slopes[h] >= 0.0f && params.slopes[h] <= 1e6f)) return out_of_range("slopes[" + std::to_string(h) + "]", "a number in [0, 1000000]", params.slopes[h]);
+    }
+    std::copy(params.slopes.begin(), params.slopes.end(), slopes.get());
+  }
   // A head's ramp is its 2k - 1 values -slope * |p - (k - 1)|: the row of query starts at k - 1 - query (the
   // same products as computing it, so the same bits).
   detail::write_rows_from_ramps(

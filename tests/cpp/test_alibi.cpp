@@ -122,3 +122,26 @@ TEST_CASE("ALiBi rejects bad parameters", "[alibi]") {
 
 }  // namespace
 }  // namespace posembed
+
+namespace posembed {
+namespace {
+
+TEST_CASE("alibiBias with a model's own slopes (MPT's for 12 heads), and their checks", "[alibi]") {
+  std::vector<float> slopes;
+  for (int h = 0; h < 12; ++h) slopes.push_back(std::ldexp(1.0f, -(h + 1)) * 0.75f);
+  const AlibiBiasParams params{.num_heads = 12, .query_length = 3, .key_length = 7, .causal = false, .slopes = slopes};
+  std::vector<float> out(12 * 3 * 7);
+  REQUIRE(alibi_bias(params, out).ok());
+  for (int h = 0; h < 12; ++h) {
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 7; ++j) CHECK(out[static_cast<std::size_t>((h * 3 + i) * 7 + j)] == -slopes[static_cast<std::size_t>(h)] * static_cast<float>(std::abs(4 + i - j)));
+    }
+  }
+  const std::vector<float> too_few(11, 0.5f);
+  CHECK(alibi_bias({.num_heads = 12, .query_length = 3, .key_length = 7, .slopes = too_few}, out).message() == "slopes must hold numHeads = 12 values, got 11");
+  slopes[3] = -1.0f;
+  CHECK(alibi_bias({.num_heads = 12, .query_length = 3, .key_length = 7, .slopes = slopes}, out).message() == "slopes[3] must be a number in [0, 1000000], got -1");
+}
+
+}  // namespace
+}  // namespace posembed

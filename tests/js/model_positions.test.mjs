@@ -233,6 +233,71 @@ describeEachModule('ropeCache', (instance) => {
   });
 });
 
+describeEachModule('a model\'s layer applied: applyRope with a spec and [batch, seq] positions, ALiBi slopes, T5\'s decoder step', (instance) => {
+  let pe;
+  before(() => { pe = instance(); });
+
+  // HF's apply_rotary_pos_emb on one vector: x·cos + rotate(x)·sin over the rotary part, the rest passed through.
+  function hfRotate(x, cos, sin, layout, rotaryDim) {
+    const out = Array.from(x);
+    const half = rotaryDim / 2;
+    for (let c = 0; c < rotaryDim; c++) {
+      const partner = layout === 'half' ? (c < half ? -x[c + half] : x[c - half]) : (c % 2 === 0 ? -x[c + 1] : x[c - 1]);
+      out[c] = x[c] * cos[c] + partner * sin[c];
+    }
+    return out;
+  }
+
+  it('turns x [batch, heads, seq, headDim] by each batch row\'s positions, every layout and partial rotary', () => {
+    for (const [name, layer] of [['Llama-3.1-8B', 0], ['DeepSeek-V3', 0], ['gpt-neox-20b', 0], ['Phi-3.5-mini-instruct', 0]]) {
+      const spec = pe.modelPositions(name).layer(layer).rope;
+      const [batch, heads, seq, d] = [2, 3, 4, spec.headDim];
+      const x = Float32Array.from({ length: batch * heads * seq * d }, (_, i) => Math.sin(i * 0.37) * 2);
+      const positions = { data: Int32Array.from([0, 1, 2, 3, 9000, 9001, 9002, 131071]), shape: [batch, seq] };
+      const rotated = pe.applyRope({ data: x, shape: [batch, heads, seq, d] }, { spec, positions });
+      assert.deepEqual(rotated.shape, [batch, heads, seq, d]);
+      const cache = pe.ropeCache(spec, { positions });
+      let worst = 0;
+      for (let b = 0; b < batch; b++) {
+        for (let h = 0; h < heads; h++) {
+          for (let t = 0; t < seq; t++) {
+            const at = ((b * heads + h) * seq + t) * d;
+            const row = (b * seq + t) * spec.rotaryDim;
+            const expected = hfRotate(x.subarray(at, at + d), cache.cos.data.subarray(row, row + spec.rotaryDim), cache.sin.data.subarray(row, row + spec.rotaryDim), spec.layout, spec.rotaryDim);
+            expected.forEach((v, c) => { worst = Math.max(worst, Math.abs(rotated.data[at + c] - v)); });
+          }
+        }
+      }
+      assert.ok(worst <= 2e-6, `${name}: ${worst}`);
+    }
+    const spec = pe.modelPositions('Llama-3.1-8B').layer(0).rope;
+    assert.throws(() => pe.applyRope({ data: new Float32Array(128), shape: [1, 128] }, { spec, positions: [0], base: 10 }), /base comes from the spec/);
+    assert.throws(() => pe.applyRope({ data: new Float32Array(64), shape: [1, 64] }, { spec, positions: [0] }), /x\.shape\[-1\] must be the spec's headDim 128, got 64/);
+    assert.throws(() => pe.applyRope({ data: new Float32Array(256), shape: [1, 2, 128] }, { spec, positions: { data: new Int32Array(4), shape: [2, 2] } }),
+      /positions \[batch, seq\] = \[2,2\] go with x \[batch, heads, seq, headDim\] of the same batch/);
+  });
+
+  it('alibiBias takes a model\'s own slopes (MPT\'s), and T5\'s bias a decoder step\'s query offset', () => {
+    const mpt = pe.modelPositions({ model_type: 'mpt', d_model: 768, n_heads: 12, n_layers: 1, max_seq_len: 2048, attn_config: { alibi: true } }).layer(0).alibi.slopes;
+    const bias = pe.alibiBias({ numHeads: 12, queryLength: 2, keyLength: 5, slopes: mpt });
+    for (let h = 0; h < 12; h++) {
+      for (let i = 0; i < 2; i++) {
+        for (let j = 0; j < 5; j++) assert.equal(bias.data[(h * 2 + i) * 5 + j], Math.fround(-Math.fround(mpt[h]) * Math.abs(3 + i - j)));
+      }
+    }
+    assert.throws(() => pe.alibiBias({ numHeads: 12, keyLength: 5, slopes: mpt.slice(1) }), /slopes must hold numHeads = 12 values, got 11/);
+    // A decoder's 51st step (query 50 of 51 keys) is the last row of the whole 51 × 51 bias, not row 0.
+    const table = { data: Float32Array.from({ length: 32 * 8 }, (_, i) => Math.cos(i)), shape: [32, 8] };
+    const whole = pe.t5Bias(table, { queryLength: 51, keyLength: 51, bidirectional: false });
+    const step = pe.t5Bias(table, { queryLength: 1, keyLength: 51, queryOffset: 50, bidirectional: false });
+    assert.deepEqual(step.shape, [8, 1, 51]);
+    for (let h = 0; h < 8; h++) assert.deepEqual(step.data.subarray(h * 51, (h + 1) * 51), whole.data.subarray((h * 51 + 50) * 51, (h * 51 + 51) * 51));
+    const unshifted = pe.t5Bias(table, { queryLength: 1, keyLength: 51, bidirectional: false });
+    assert.notDeepEqual(Array.from(unshifted.data), Array.from(step.data));
+    assert.throws(() => pe.t5Bias(table, { queryLength: 1, keyLength: 51, queryOffset: -1 }), /queryOffset must be an integer in \[0, /);
+  });
+});
+
 describe('checkRopeCache: verdicts by error bounds, and the mistake that explains a mismatch', () => {
   let pe;
   before(async () => { pe = await load(); });

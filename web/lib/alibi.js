@@ -1,5 +1,5 @@
 // ALiBi: per-head slopes and the [numHeads, queryLength, keyLength] bias (queries aligned to the last keys).
-import { boolean, integer, options } from './validate.js';
+import { boolean, describe, integer, number, options } from './validate.js';
 
 const MAX_HEADS = 4096;
 
@@ -11,17 +11,28 @@ export function alibiSlopes(core, numHeads, opts) {
 }
 
 export function alibiParams(core, opts) {
-  const o = options('alibiBias options', opts, ['numHeads', 'queryLength', 'keyLength', 'causal', 'out']);
+  const o = options('alibiBias options', opts, ['numHeads', 'queryLength', 'keyLength', 'causal', 'slopes', 'out']);
   const numHeads = integer('numHeads', o.numHeads, 1, MAX_HEADS);
   const keyLength = integer('keyLength', o.keyLength, 1, core.limits.maxLength);
   const queryLength = integer('queryLength', o.queryLength ?? keyLength, 1, keyLength);
   const causal = boolean('causal', o.causal ?? false);
-  return { numHeads, keyLength, queryLength, causal, out: o.out };
+  return { numHeads, keyLength, queryLength, causal, slopes: modelSlopes(o.slopes, numHeads), out: o.out };
+}
+
+// A model's own slopes (modelPositions(config).layer(i).alibi.slopes), one per head; null: the paper's rule.
+function modelSlopes(value, numHeads) {
+  if (value === undefined) return null;
+  if (!Array.isArray(value) && !(value instanceof Float32Array) && !(value instanceof Float64Array)) {
+    throw new TypeError(`slopes must be an array, Float32Array or Float64Array of numHeads numbers, got ${describe(value)}`);
+  }
+  if (value.length !== numHeads) throw new RangeError(`slopes must hold numHeads = ${numHeads} values, got ${value.length}`);
+  return Float32Array.from(value, (s, h) => number(`slopes[${h}]`, s, 0, 1e6));
 }
 
 export function alibiBias(core, opts) {
-  const { numHeads, keyLength, queryLength, causal, out } = alibiParams(core, opts);
-  const data = core.produceRows({ rows: numHeads * queryLength, rowElements: keyLength, what: 'the ALiBi bias', out },
-    (pointer, firstRow, rowCount) => core.module.alibiBiasRows(numHeads, queryLength, keyLength, causal, firstRow, rowCount, pointer));
+  const { numHeads, keyLength, queryLength, causal, slopes, out } = alibiParams(core, opts);
+  const inputs = slopes ? [{ data: slopes, what: 'the slopes' }] : [];
+  const data = core.produceRows({ rows: numHeads * queryLength, rowElements: keyLength, what: 'the ALiBi bias', out, inputs },
+    (pointer, firstRow, rowCount, slopesPointer = 0) => core.module.alibiBiasRows(numHeads, queryLength, keyLength, causal, slopesPointer, firstRow, rowCount, pointer));
   return { data, shape: [numHeads, queryLength, keyLength] };
 }

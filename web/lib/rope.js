@@ -1,5 +1,5 @@
 // Rotary position embedding: inverse frequencies with HF's scalings, and the rotation of [..., seq, headDim].
-import { boolean, describe, integer, lengthOf, number, oneOf, options } from './validate.js';
+import { boolean, describe, integer, lengthOf, number, oneOf, options, outBuffer } from './validate.js';
 import { checkedShape, elementCount, MAX_INT32 } from './tensor.js';
 import { STREAM_BLOCK, streamTarget } from './wasm.js';
 
@@ -114,6 +114,7 @@ export function ropeTable(core, { headDim, rotaryDim, base, scaling, positions, 
 
 // x: [..., seq, headDim] → the same shape, rotated.
 export function applyRope(core, x, opts) {
+  if (opts !== null && typeof opts === 'object' && opts.spec !== undefined) return applyRopeSpec(core, x, opts);
   const p = ropeParams(core, x, opts);
   if (!core.onHeap(x.data, 'x.data') && p.elements > STREAM_BLOCK) return streamRope(core, x, p);
   const { shape, elements, rows, headDim, seq, rotaryDim, base, layout, positions, scaling, out } = p;
@@ -245,4 +246,58 @@ export function cacheFrequencies(core, s, positions) {
   const float32 = core.produce({ elements: half, what: 'the float32 inverse frequencies' },
     (pointer) => core.module.ropeInvFreqFloat32(s.rotaryDim, s.base, scaling, pointer));
   return { exact, float32, attentionFactor: core.module.ropeAttentionFactor(scaling) };
+}
+
+// applyRope with a RopeSpec: x [..., seq, headDim] turned by the spec's cache at positions [seq] (every vector of x),
+// or [batch, seq] (mRoPE: [3, batch, seq]) for x [batch, heads, seq, headDim], each batch row by its own positions.
+// The cache is made as `precision` says; the rotation is in float32.
+function applyRopeSpec(core, x, opts) {
+  for (const key of ['offset', 'rotaryDim', 'base', 'layout', 'scaling']) {
+    if (key in opts) throw new TypeError(`applyRope: ${key} comes from the spec; give spec or ${key}, not both`);
+  }
+  const o = options('applyRope options', opts, ['spec', 'positions', 'precision', 'out']);
+  const s = checkedRopeSpec(core, o.spec);
+  if (x === null || typeof x !== 'object' || !(x.data instanceof Float32Array)) {
+    throw new TypeError(`x must be a tensor { data: Float32Array, shape: [batch, heads, seq, headDim] or [..., seq, headDim] }, got ${describe(x)}`);
+  }
+  const shape = checkedShape('x.shape', x.shape);
+  const elements = elementCount(shape);
+  if (shape.length < 2) throw new RangeError(`x.shape must have at least 2 dimensions [..., seq, headDim], got [${shape}]`);
+  if (elements !== x.data.length) throw new RangeError(`x.shape [${shape}] holds ${elements} elements but x.data has ${lengthOf(x.data)}`);
+  if (shape.at(-1) !== s.headDim) throw new RangeError(`x.shape[-1] must be the spec's headDim ${s.headDim}, got ${shape.at(-1)}`);
+  if (o.positions === undefined) throw new TypeError('applyRope: positions is required with a spec ([seq], or [batch, seq] for x [batch, heads, seq, headDim])');
+  const positions = cachePositions(o.positions, s.mrope);
+  const seq = shape.at(-2);
+  const batched = positions.shape.length === 2;
+  if (positions.shape.at(-1) !== seq) throw new RangeError(`positions must hold one position per row of x (seq = ${seq}), got shape [${positions.shape}]`);
+  if (batched && (shape.length !== 4 || shape[0] !== positions.shape[0])) {
+    throw new RangeError(`positions [batch, seq] = [${positions.shape}] go with x [batch, heads, seq, headDim] of the same batch, got x [${shape}]`);
+  }
+  const precision = oneOf('precision', o.precision ?? 'exact', PRECISIONS);
+  const cache = computeCache(core, s, positions, precision);
+  const out = o.out === undefined ? new Float32Array(elements) : outBuffer(o.out, elements);
+  const rowsOfTable = cache.cos.data.length / s.rotaryDim;
+  const half = s.rotaryDim / 2;
+  // The kernel's table: per position the sines of the pairs, then their cosines.
+  const table = new Float32Array(rowsOfTable * s.rotaryDim);
+  for (let r = 0; r < rowsOfTable; r++) {
+    for (let i = 0; i < half; i++) {
+      const column = r * s.rotaryDim + (s.layout === 'half' ? i : 2 * i);
+      table[r * s.rotaryDim + i] = cache.sin.data[column];
+      table[r * s.rotaryDim + half + i] = cache.cos.data[column];
+    }
+  }
+  const groups = batched ? shape[0] : 1;
+  const vectors = elements / s.headDim / groups;
+  const tableElements = seq * s.rotaryDim;
+  core.withHeap([[tableElements * 4, 'the cos/sin table'], [vectors * s.headDim * 4, 'x']], (tablePointer, xPointer) => {
+    for (let g = 0; g < groups; g++) {
+      core.view(Float32Array, tablePointer, tableElements).set(table.subarray(g * tableElements, (g + 1) * tableElements));
+      const part = vectors * s.headDim;
+      core.view(Float32Array, xPointer, part).set(x.data.subarray(g * part, (g + 1) * part));
+      core.check(core.module.ropeRotate(s.headDim, s.rotaryDim, s.layout, tablePointer, seq, 0, vectors, xPointer, xPointer));
+      out.set(core.view(Float32Array, xPointer, part), g * part);
+    }
+  });
+  return { data: out, shape };
 }

@@ -59,19 +59,23 @@ export function relativeBuckets(core, { queryLength, keyLength, numBuckets, maxD
 
 // table: [numBuckets, numHeads] (HF's relative_attention_bias weight) → [numHeads, queryLength, keyLength].
 export function t5BiasParams(core, table, opts) {
-  const o = options('t5Bias options', opts, ['queryLength', 'keyLength', ...BUCKET_OPTIONS, 'out']);
+  const o = options('t5Bias options', opts, ['queryLength', 'keyLength', 'queryOffset', ...BUCKET_OPTIONS, 'out']);
   const [queryLength, keyLength] = lengths(core, o);
+  // A decoder's cached step: its queries are positions queryOffset .. queryOffset + queryLength - 1, as HF slices
+  // the bias of the whole sequence.
+  const queryOffset = integer('queryOffset', o.queryOffset ?? 0, 0, core.limits.maxLength - queryLength);
   const shape = table?.shape;
   if (!Array.isArray(shape) || shape.length !== 2) throw new TypeError(`table must be a tensor { data: Float32Array, shape: [numBuckets, numHeads] }, got ${describe(table)}`);
   const { numBuckets, maxDistance, bidirectional } = bucketParams({ ...o, numBuckets: o.numBuckets ?? shape[0] });
   const numHeads = integer('table.shape[1] (numHeads)', shape[1], 1, 4096);
   const data = floatMatrix('table', table, numBuckets, numHeads);
-  return { queryLength, keyLength, numBuckets, maxDistance, bidirectional, numHeads, data, out: o.out };
+  return { queryLength, keyLength, queryOffset, numBuckets, maxDistance, bidirectional, numHeads, data, out: o.out };
 }
 
 // Written a run of rows at a time (a large result streams through the heap), the buckets computed once.
 export function t5Bias(core, table, opts) {
   const p = t5BiasParams(core, table, opts);
+  if (p.queryOffset > 0) return offsetT5Bias(core, p);
   const { queryLength, keyLength, numBuckets, numHeads } = p;
   const [outAfter, dataAfter] = [core.keep(p.out, 'out'), core.keep(p.data, 'table.data')];
   const buckets = relativeBuckets(core, p);
@@ -80,5 +84,23 @@ export function t5Bias(core, table, opts) {
     inputs: [{ data, what: 'the bias table' }, { data: buckets, what: 'the relative buckets' }] },
   (outPointer, firstRow, rowCount, tablePointer, bucketsPointer) => core.module.t5BiasRows(tablePointer, data.length, numBuckets, numHeads,
     queryLength, keyLength, bucketsPointer, buckets.length, firstRow, rowCount, outPointer));
+  return { data: bias, shape: [numHeads, queryLength, keyLength] };
+}
+
+// The rows queryOffset .. queryOffset + queryLength - 1 of each head's bias over queryOffset + queryLength queries.
+function offsetT5Bias(core, p) {
+  const { queryLength, keyLength, queryOffset, numBuckets, numHeads, data } = p;
+  const queries = queryOffset + queryLength;
+  const buckets = relativeBuckets(core, { ...p, queryLength: queries });
+  const bias = core.produce({ elements: numHeads * queryLength * keyLength, what: 'the T5 bias', out: p.out,
+    inputs: [{ data, what: 'the bias table' }, { data: buckets, what: 'the relative buckets' }] },
+  (outPointer, tablePointer, bucketsPointer) => {
+    for (let h = 0; h < numHeads; h++) {
+      const status = core.module.t5BiasRows(tablePointer, data.length, numBuckets, numHeads, queries, keyLength, bucketsPointer, buckets.length,
+        h * queries + queryOffset, queryLength, outPointer + h * queryLength * keyLength * 4);
+      if (status !== null) return status;
+    }
+    return null;
+  });
   return { data: bias, shape: [numHeads, queryLength, keyLength] };
 }

@@ -21,6 +21,7 @@ struct AlibiBiasParams {
   int64_t query_length = 0;
   int64_t key_length = 0;
   bool causal = false;
+  std::span<const float> slopes;  // a model's own slopes, one per head (MPT's differ); empty: alibi_slopes' rule
 };
 
 Status validate(const AlibiBiasParams& params);

@@ -113,7 +113,7 @@ export class PosembedGpu {
   alibiBias(opts) {
     const p = alibiParams(this.#core, opts);
     noOut(p.out);
-    return this.#either(() => alibiBiasGpu(this.#runtime, p, this.#wasm.alibiSlopes(p.numHeads).data), () => this.#wasm.alibiBias(opts));
+    return this.#either(() => alibiBiasGpu(this.#runtime, p, p.slopes ?? this.#wasm.alibiSlopes(p.numHeads).data), () => this.#wasm.alibiBias(opts));
   }
 
   t5Buckets(opts) {
@@ -125,6 +125,8 @@ export class PosembedGpu {
   t5Bias(table, opts) {
     const p = t5BiasParams(this.#core, table, opts);
     noOut(p.out);
+    // A decoder step's rows (queryOffset) come from the host: the GPU kernel writes whole matrices.
+    if (p.queryOffset > 0) return this.#upload(this.#wasm.t5Bias(table, opts), 'the T5 bias');
     return this.#either(() => {
       this.#core.onHeap(p.data, 'table.data');
       const buffer = this.#runtime.upload(p.data, 'the bias table');
@@ -137,6 +139,11 @@ export class PosembedGpu {
   }
 
   applyRope(x, opts) {
+    if (opts !== null && typeof opts === 'object' && opts.spec !== undefined) {
+      // A model's spec (per-batch positions, mRoPE, precision modes) turns x on the host.
+      if (isGpuTensor(x) && x.buffer) throw new TypeError('applyRope with a spec runs on the host: pass x as a host tensor (await x.read())');
+      return this.#upload(this.#wasm.applyRope(isGpuTensor(x) ? x.tensor : x, opts), 'the rotated x');
+    }
     const p = ropeParams(this.#core, x, opts, { allowGpu: true });
     noOut(p.out);
     return this.#either(() => {
