@@ -86,14 +86,14 @@ export function useSite({ siteRoot, webgpu = false } = {}) {
 }
 
 // The site's pages; the components page holds only elements, the others say data-ready once drawn.
-export const PAGES = ['index', 'explorer', 'tokens', 'rope', 'bias', 'patches', 'learned', 'train', 'bench', 'components'];
+export const PAGES = ['index', 'explorer', 'tokens', 'rope', 'bias', 'patches', 'learned', 'train', 'model', 'bench', 'components'];
 const ELEMENTS_ONLY = new Set(['components']);
 
 // Opens a page of the site and waits until it has drawn: its own figures (data-ready) and every <posembed-…>
 // element, each scrolled into view until it has rendered.
 export async function openDrawn(site, name, { width } = {}) {
   const opened = await site.open(`${name}.html`, { ready: !ELEMENTS_ONLY.has(name), width });
-  for (const element of await opened.page.locator('posembed-heatmap, posembed-lookup, posembed-rope, posembed-bias').all()) {
+  for (const element of await opened.page.locator('posembed-heatmap, posembed-lookup, posembed-rope, posembed-bias, posembed-model').all()) {
     await element.scrollIntoViewIfNeeded();
     await element.evaluate((el) => new Promise((resolve) => {
       const done = () => el.dataset.rendered || el.dataset.started || el.dataset.position;

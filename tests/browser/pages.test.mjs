@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { PAGES, openDrawn, useSite } from './browser.mjs';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const ELEMENTS = 'posembed-heatmap, posembed-lookup, posembed-rope, posembed-bias';
+const ELEMENTS = 'posembed-heatmap, posembed-lookup, posembed-rope, posembed-bias, posembed-model';
 
 describe('every page on a phone, to axe-core and in print', () => {
   const site = useSite();

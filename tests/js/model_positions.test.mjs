@@ -169,11 +169,15 @@ describeEachModule('ropeCache', (instance) => {
   let pe;
   before(() => { pe = instance(); });
 
-  it('exact: within 2e-6 of the float64 maths at positions up to 2^24, every rule of the presets, both layouts', () => {
+  it('exact: within 2e-6 of the float64 maths at positions up to 2^24, every RoPE layer of every preset', () => {
+    let compared = 0;
     const positions = Int32Array.from([0, 1, 2, 4095, 4096, 4097, 131071, 2 ** 24 - 1, 2 ** 24]);
-    for (const name of ['Llama-3.1-8B', 'Phi-3.5-mini-instruct', 'DeepSeek-V3', 'gpt-j-6b', 'Ministral-3-3B-Reasoning-2512_transformers-v5', 'gemma-3-4b-it']) {
-      for (const layer of [0, 5]) {
-        const spec = pe.modelPositions(name).layer(layer).rope;
+    for (const name of Object.keys(pe.modelPresets)) {
+      const model = pe.modelPositions(name);
+      // Every distinct RoPE layer of the model (Gemma 3's local and global ones).
+      const layers = [...new Set(model.layerTypes)].map((type) => model.layerTypes.indexOf(type)).filter((i) => model.layer(i).kind === 'rope');
+      for (const layer of layers) {
+        const spec = model.layer(layer).rope;
         const cache = pe.ropeCache(spec, { positions });
         assert.deepEqual(cache.cos.shape, [positions.length, spec.rotaryDim]);
         // LongRoPE past the original length: the long factors, chosen by max(positions) + 1.
@@ -181,8 +185,10 @@ describeEachModule('ropeCache', (instance) => {
           ? plain(spec.base, spec.rotaryDim).map((f, i) => f / spec.scaling.longFactor[i]) : spec.invFreq;
         const error = cacheError(cache, [positions], invFreq, spec.layout, spec.attentionFactor);
         assert.ok(error <= 2e-6, `${name} layer ${layer}: ${error}`);
+        compared++;
       }
     }
+    assert.ok(compared >= 15, `${compared} RoPE layers compared`);
   });
 
   it('[batch, seq] positions and mRoPE [3, batch, seq]: shapes, and each pair from its stream', () => {

@@ -111,7 +111,13 @@ declare global {
     'posembed-lookup': HTMLElement;
     'posembed-rope': HTMLElement;
     'posembed-bias': HTMLElement;
+    'posembed-model': PosembedModelElement;
   }
+}
+
+/** <posembed-model config="preset | URL" layer="i">: a real model's positional layer; `config` also takes a parsed config.json. */
+export interface PosembedModelElement extends HTMLElement {
+  config: Record<string, unknown> | null;
 }
 
 /** The kinds <posembed-train> colours the toy tokens by: digits, operations, syntax, padding and end. */

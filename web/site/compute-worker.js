@@ -77,6 +77,34 @@ const TASKS = {
     return { result: matrices.map(([name, t]) => ({ name, shape: t.shape })) };
   },
 
+  // A runtime's dumped cos/sin cache (a .safetensors with tensors cos and sin, or a .npy [2, positions, rotary dim])
+  // checked against a model's layer at positions from..from + n - 1.
+  async checkCache(pe, { file, config, layer, from }) {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    let cos;
+    let sin;
+    try {
+      if (file.name.toLowerCase().endsWith('.npy')) {
+        const stacked = pe.readNpy(bytes);
+        if (stacked.shape.length !== 3 || stacked.shape[0] !== 2) throw new RangeError(`a .npy cache holds [2, positions, rotary dim] (cos, then sin), got [${stacked.shape}]`);
+        const half = stacked.data.length / 2;
+        [cos, sin] = [{ data: stacked.data.subarray(0, half), shape: stacked.shape.slice(1) }, { data: stacked.data.subarray(half), shape: stacked.shape.slice(1) }];
+      } else {
+        const tensors = pe.readSafetensors(bytes);
+        if (!tensors.cos || !tensors.sin) throw new RangeError(`no tensors named cos and sin (it holds ${Object.keys(tensors).join(', ') || 'none'})`);
+        [cos, sin] = [tensors.cos, tensors.sin];
+      }
+    } catch (error) {
+      error.message = `${file.name}: ${error.message}`;
+      throw error;
+    }
+    const rope = pe.modelPositions(config).layer(layer).rope;
+    if (!rope) throw new RangeError(`layer ${layer} of this model does not use RoPE`);
+    if (cos.shape.length !== 2) throw new RangeError(`${file.name}: cos must be [positions, rotary dim], got [${cos.shape}]`);
+    const positions = Int32Array.from({ length: cos.shape[0] }, (_, i) => from + i);
+    return { result: { ...pe.checkRopeCache(rope, { cos, sin, positions }), rows: cos.shape[0], columns: cos.shape[1] } };
+  },
+
   // The rows of `ids`, the nearest tokens to row `selected`, and the rows' two principal axes; or, for a table
   // too small for the ids, the table itself.
   tokens(pe, { ids, selected, table: choice }) {

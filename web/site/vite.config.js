@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
-const PAGES = ['index', 'explorer', 'tokens', 'rope', 'bias', 'patches', 'learned', 'train', 'bench', 'components'];
+const PAGES = ['index', 'explorer', 'tokens', 'rope', 'bias', 'patches', 'learned', 'train', 'model', 'bench', 'components'];
 
 // Every page's shared <head> lines, navigation and footer, written once (web/site/partials) and put in before
 // Vite reads the page ('pre'), so the stylesheet and icon they link are bundled like any other.

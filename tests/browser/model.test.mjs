@@ -1,0 +1,148 @@
+// The "Your model" page and <posembed-model>: every preset drawn with the figures its layer calls for, a dropped and
+// a pasted config.json, a bad one named and refused, the layer control at its ends, and the port checker on dropped
+// caches (consistent, and a mismatch with its suspect), with no main-thread task over 100 ms on any of it.
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { load, writeNpy, writeSafetensors } from '../../dist/index.js';
+import { scratchDir } from '../scratch.mjs';
+import { useSite } from './browser.mjs';
+
+const LONG_TASK_MS = 100;
+
+// Waits for the element to finish its newest render (or show an error); then the longest task since the last call.
+async function drawn(page) {
+  await page.waitForFunction(() => {
+    const el = document.querySelector('#model');
+    return el.dataset.rendered === String(el.generation) || !el.shadowRoot.querySelector('.error').hidden;
+  }, null, { timeout: 20000 });
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))));
+  return page.evaluate(() => window.longTasks.splice(0).reduce((longest, t) => Math.max(longest, t), 0));
+}
+
+function shown(page) {
+  return page.evaluate(() => {
+    const root = document.querySelector('#model').shadowRoot;
+    return {
+      summary: root.querySelector('.summary').textContent,
+      error: root.querySelector('.error').hidden ? '' : root.querySelector('.error').textContent,
+      figures: [...root.querySelectorAll('figure')].filter((f) => !f.hidden).map((f) => f.querySelector('.pe-title').textContent),
+    };
+  });
+}
+
+describe('Your model page and <posembed-model>', () => {
+  const site = useSite();
+  let page;
+  let problems;
+  let pe;
+  let dir;
+
+  before(async () => {
+    pe = await load();
+    dir = scratchDir('model-page');
+    ({ page, problems } = await site.open('model.html'));
+    await page.locator('#model').scrollIntoViewIfNeeded();
+    await drawn(page);
+  });
+
+  it('draws every preset: the layer strip for all, RoPE\'s views for RoPE layers, mRoPE\'s for Qwen2.5-VL, no long task', async () => {
+    const presets = await page.locator('#preset option').allTextContents();
+    assert.deepEqual(presets, Object.keys(pe.modelPresets));
+    for (const name of presets) {
+      await page.selectOption('#preset', name);
+      const longest = await drawn(page);
+      assert.ok(longest <= LONG_TASK_MS, `${name}: a ${longest} ms task`);
+      const { summary, error, figures } = await shown(page);
+      assert.equal(error, '', name);
+      const kind = pe.modelPositions(name).layer(0).kind;
+      assert.match(summary, new RegExp(`^${pe.modelPositions(name).modelType}, `), name);
+      assert.ok(figures[0].startsWith('Layers:'), `${name}: ${figures}`);
+      if (kind === 'rope') {
+        for (const title of ['Wavelength of each pair', 'Score against distance', 'Precision lab', 'bfloat16: neighbouring positions that collide']) {
+          assert.ok(figures.includes(title), `${name} lacks ${title}: ${figures}`);
+        }
+      } else {
+        assert.equal(figures.length, 1, `${name} (${kind}): ${figures}`);
+      }
+      assert.equal(figures.some((t) => t.startsWith('mRoPE')), name === 'Qwen2.5-VL-7B-Instruct', name);
+    }
+    const bloom = await (async () => { await page.selectOption('#preset', 'bloom-560m'); await drawn(page); return shown(page); })();
+    assert.match(bloom.summary, /ALiBi \(bloom's slopes: 0\.7071, 0\.5000, 0\.3536, 0\.2500…\)/);
+    assert.deepEqual(problems, []);
+  });
+
+  it('Gemma 3: the layer control walks local (sliding, base 10000) and global (linear ×8, base 1e6) layers, to its ends', async () => {
+    await page.selectOption('#preset', 'gemma-3-4b-it');
+    await drawn(page);
+    assert.equal(await page.locator('#layer').getAttribute('max'), '33');
+    await page.fill('#layer-number', '5');
+    await drawn(page);
+    assert.match((await shown(page)).summary, /Layer 5: RoPE \(linear\), base 1000000, 256 of 256 dimensions turn/);
+    await page.fill('#layer-number', '33');
+    await drawn(page);
+    assert.match((await shown(page)).summary, /Layer 33: RoPE \(default\), base 10000/);
+    await page.locator('#layer').fill('0');
+    await drawn(page);
+    assert.match((await shown(page)).summary, /Layer 0: RoPE \(default\), base 10000/);
+    await page.fill('#layer-number', '34');
+    assert.equal(await page.locator('#config-error').textContent(), 'layer must be an integer in [0, 33], got 34');
+    await page.fill('#layer-number', '0');
+    assert.deepEqual(problems, []);
+  });
+
+  it('a dropped config.json (Phi-3.5, LongRoPE) and a pasted one are drawn; a bad one is named and the last good one stays', async () => {
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify(pe.modelPresets['Phi-3.5-mini-instruct']));
+    await page.setInputFiles('#config-file', file);
+    await drawn(page);
+    assert.match((await shown(page)).summary, /^phi3, 32 layers, 131K positions\. Layer 0: RoPE \(longrope\), base 10000, 96 of 96 dimensions turn, half layout, attention factor 1\.1902/);
+    assert.equal(await page.locator('#config-source').textContent(), 'your config.json.');
+    await page.locator('#paste summary').click();
+    await page.fill('#config-text', JSON.stringify({ model_type: 'qwen3_vl', text_config: { head_dim: 128, hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 4, max_position_embeddings: 262144, rope_theta: 5000000, rope_scaling: { rope_type: 'default', mrope_section: [24, 20, 20], mrope_interleaved: true } } }));
+    await page.click('#use-text');
+    await drawn(page);
+    const qwen3 = await shown(page);
+    assert.match(qwen3.summary, /^qwen3_vl_text, 4 layers, 262K positions\. Layer 0: RoPE \(default, mRoPE\), base 5000000/);
+    assert.ok(qwen3.figures.includes('Pairs by stream (interleaved: 24, 20, 20)'), String(qwen3.figures));
+    await page.fill('#config-text', JSON.stringify({ model_type: 'llama', hidden_size: 64, num_attention_heads: 1, num_hidden_layers: 1, max_position_embeddings: 8, rope_scaling: { rope_type: 'yarn', factor: 2, low_freq_factor: 1 } }));
+    await page.click('#use-text');
+    assert.match(await page.locator('#config-error').textContent(), /^the pasted config\.json: config: rope_scaling\.low_freq_factor does not apply to rope_type 'yarn'/);
+    assert.match((await shown(page)).summary, /^qwen3_vl_text/, 'the last good config stays drawn');
+    await page.fill('#config-text', '{ not json');
+    await page.click('#use-text');
+    assert.match(await page.locator('#config-error').textContent(), /^the pasted text is not JSON/);
+    assert.deepEqual(problems, []);
+  });
+
+  it('the port checker: posembed\'s float32 and bfloat16 caches are consistent; a half-for-interleaved one is a mismatch with suspect layout', async () => {
+    await page.selectOption('#preset', 'Llama-3.1-8B');
+    await drawn(page);
+    const spec = pe.modelPositions('Llama-3.1-8B').layer(0).rope;
+    const positions = Int32Array.from({ length: 8192 }, (_, i) => 1000 + i);
+    const cases = [
+      ['float32.safetensors', writeSafetensors(pe.ropeCache(spec, { positions, precision: 'float32' })), /^Consistent: float32 \(8192 positions × 128 columns\)/],
+      ['bf16.npy', (() => {
+        const { cos, sin } = pe.ropeCache(spec, { positions, precision: 'bfloat16' });
+        const both = new Float32Array(cos.data.length * 2);
+        both.set(cos.data);
+        both.set(sin.data, cos.data.length);
+        return writeNpy({ data: both, shape: [2, ...cos.shape] });
+      })(), /^Consistent: bfloat16/],
+      ['interleaved.safetensors', writeSafetensors(pe.ropeCache({ ...spec, layout: 'interleaved' }, { positions, precision: 'float32' })), /^Mismatch .*\nSuspect: layout\. the cache pairs dimensions the interleaved/s],
+      ['not-a-cache.safetensors', writeSafetensors({ weight: { data: new Float32Array(4), shape: [2, 2] } }), /^not-a-cache\.safetensors: no tensors named cos and sin \(it holds weight\)/],
+    ];
+    await page.fill('#check-from', '1000');
+    for (const [name, bytes, expected] of cases) {
+      const file = join(dir, name);
+      writeFileSync(file, bytes);
+      await page.setInputFiles('#check-file', file);
+      await page.waitForFunction(() => !document.querySelector('#check-result').textContent.startsWith('Checking'), null, { timeout: 30000 });
+      assert.match(await page.locator('#check-result').textContent(), expected, name);
+      const longest = await page.evaluate(() => window.longTasks.splice(0).reduce((l, t) => Math.max(l, t), 0));
+      assert.ok(longest <= LONG_TASK_MS, `${name}: a ${longest} ms task`);
+    }
+    assert.deepEqual(problems, []);
+  });
+});
