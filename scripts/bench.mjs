@@ -117,7 +117,7 @@ for (const makeOp of args['gpu-sizes'] ? GPU_SIZE_OPS : OPS) {
     ...simdTasks(SINGLE),
     ...(THREADED ? simdTasks(THREADED) : {}),
     ...(args['gpu-sizes'] ? {} : { 'posembed wasm scalar': () => op.posembed(engines['posembed wasm scalar'], undefined, contexts['posembed wasm scalar']) }),
-    ...(gpuName ? { [gpuName]: async () => {
+    ...(gpuName && !op.hostOnly ? { [gpuName]: async () => {
       const tensor = op.posembed(gpu, undefined, contexts[gpuName]);
       const { data } = await tensor.read();
       tensor.dispose();

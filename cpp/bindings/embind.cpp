@@ -289,7 +289,7 @@ val js_combined_embedding_rows(uintptr_t table, double vocab_size, double d_mode
 
 // positions: [streams, count] int32 (streams 3 with mRoPE); mrope_section: 3 numbers, all 0 for none.
 val js_rope_cache(double rotary_dim, double base, const std::string& layout, const val& scaling, const val& mrope_section, bool mrope_interleaved,
-                  const std::string& precision, uintptr_t positions, double positions_count, uintptr_t cos, uintptr_t sin) {
+                  const std::string& precision, double sequence_length, uintptr_t positions, double positions_count, uintptr_t cos, uintptr_t sin) {
   const auto parsed_layout = parse_rope_layout(layout);
   const auto parsed_scaling = rope_scaling(scaling);
   const auto parsed_precision = parse_rope_precision(precision);
@@ -297,7 +297,7 @@ val js_rope_cache(double rotary_dim, double base, const std::string& layout, con
   if (!parsed_scaling) return to_js(kUnknownScaling);
   if (!parsed_precision) return to_js(Status::type_error("precision must be one of 'exact', 'float32', 'bfloat16', 'float16', got '" + precision + "'"));
   RopeCacheParams params{.rotary_dim = to_int64(rotary_dim), .base = base, .layout = *parsed_layout, .scaling = *parsed_scaling,
-                         .precision = *parsed_precision};
+                         .precision = *parsed_precision, .sequence_length = to_int64(sequence_length)};
   for (std::size_t i = 0; i < 3; ++i) params.mrope.section[i] = to_int64(mrope_section[i].as<double>());
   params.mrope.interleaved = mrope_interleaved;
   const double streams = params.mrope.active() ? 3 : 1;

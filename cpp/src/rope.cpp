@@ -541,6 +541,27 @@ std::pair<std::size_t, std::size_t> cache_columns(RopeLayout layout, std::size_t
 
 constexpr std::size_t kCacheBlockRows = 1024;  // rows of the exact path's sin|cos scratch: it stays in cache
 
+// One row's sines (or cosines) of the pairs, times factor, written into a cache row in HF's layout: the half
+// layout holds them twice in a row (cat(freqs, freqs)), the interleaved one each value twice in a row.
+void spread_row(const float* values, float factor, RopeLayout layout, std::size_t half, float* row) {
+  if (layout == RopeLayout::kHalf) {
+    simd::for_each_float(half, [&]<class V>(std::size_t i) {
+      const V v = simd::load<V>(values + i) * V(factor);
+      simd::store(row + i, v);
+      simd::store(row + half + i, v);
+    });
+    return;
+  }
+  simd::for_each_batch<1>(
+      half,
+      [&]<class V>(std::size_t p) {
+        const V v = simd::load<V>(values + p) * V(factor);
+        simd::store(row + 2 * p, simd::twice_low(v));
+        simd::store(row + 2 * p + V::size, simd::twice_high(v));
+      },
+      [&](std::size_t p) { row[2 * p] = row[2 * p + 1] = values[p] * factor; });
+}
+
 // The exact cache: per position stream, the pairs it drives, written by the sinusoidal writer (exact anchors and
 // rotations, range-reduced in double) a block of rows at a time, then spread into HF's layout.
 Status exact_cache(const RopeCacheParams& p, const double* inv_freq, double attention, std::span<const int32_t> positions, std::size_t count,
@@ -570,10 +591,15 @@ Status exact_cache(const RopeCacheParams& p, const double* inv_freq, double atte
       const SinusoidalParams layout{.length = static_cast<int64_t>(n), .d_model = static_cast<int64_t>(2 * k), .layout = SinusoidalLayout::kSplit, .offset = block[0]};
       POSEMBED_RETURN_IF_ERROR(consecutive ? detail::write_sinusoidal_rows(layout, frequencies.data(), rows.get())
                                            : detail::write_sinusoidal_rows_at(layout, frequencies.data(), block, rows.get()));
-      parallel_for_each_row(static_cast<int64_t>(n), static_cast<int64_t>(2 * k), [&](std::size_t r) {
+      parallel_for_each_row(static_cast<int64_t>(n), static_cast<int64_t>(2 * width), [&](std::size_t r) {
         const float* row = rows.get() + r * 2 * k;
         float* cos_row = cos.data() + (first + r) * width;
         float* sin_row = sin.data() + (first + r) * width;
+        if (k == half) {  // every pair from this stream: whole rows at a time
+          spread_row(row, factor, p.layout, half, sin_row);
+          spread_row(row + k, factor, p.layout, half, cos_row);
+          return;
+        }
         for (std::size_t j = 0; j < k; ++j) {
           const auto [a, b] = cache_columns(p.layout, half, pairs[j]);
           cos_row[a] = cos_row[b] = row[k + j] * factor;
@@ -621,8 +647,11 @@ Status rope_cache(const RopeCacheParams& given, std::span<const int32_t> positio
   // Dynamic NTK and LongRoPE choose their frequencies from the longest sequence the positions make, as HF's
   // dynamic_rope_update does for a fresh model.
   RopeCacheParams params = given;
+  if (params.sequence_length < 0 || params.sequence_length > int64_t{1} << 31) {
+    return out_of_range("sequenceLength", "an integer in [0, 2147483648] (0: max(positions) + 1)", static_cast<double>(params.sequence_length));
+  }
   if (params.scaling.kind == RopeScalingKind::kDynamic || params.scaling.kind == RopeScalingKind::kLongrope) {
-    params.scaling.sequence_length = static_cast<int64_t>(largest) + 1;
+    params.scaling.sequence_length = params.sequence_length > 0 ? params.sequence_length : static_cast<int64_t>(largest) + 1;
   }
   POSEMBED_RETURN_IF_ERROR(validate(params));
   const std::size_t count = positions.size() / streams;

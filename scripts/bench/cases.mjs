@@ -1,6 +1,6 @@
 // The benchmark's cases, shared by `npm run bench` (Node, with TensorFlow.js and ONNX Runtime Web beside) and
 // the site's benchmark page (the reader's browser). Each case gives its name, size, the float64 reference of
-// one output element, which memory limit applies (filling or copying the same bytes), posembed's call
+// one output element, which memory limit applies (filling or copying the same bytes; hostOnly: no WebGPU kernel), posembed's call
 // (pe, out, context from setup(pe)) returning a tensor (a GpuTensor on the webgpu backend), the plain-JS
 // implementation, and its inputs for the peers.
 
@@ -133,6 +133,50 @@ export function ropeCase({ heads = 32, seq = 2048, headDim = 128 } = {}) {
           const x2 = x[r * headDim + half + i];
           out[r * headDim + i] = x1 * cos[s * half + i] - x2 * sin[s * half + i];
           out[r * headDim + half + i] = x2 * cos[s * half + i] + x1 * sin[s * half + i];
+        }
+      }
+      return out;
+    },
+  };
+}
+
+// A real model's RoPE cos/sin cache (Llama 3.1's llama3 frequencies, 131,072 positions, HF's half layout): posembed's
+// exact cache beside HF's formulas written in plain JS (float64 angles, float32 storage). The output is cos, then sin.
+export function ropeCacheCase({ positions: count = 131072 } = {}) {
+  const rotaryDim = 128;
+  const half = rotaryDim / 2;
+  const positions = Int32Array.from({ length: count }, (_, i) => i);
+  const cacheElements = count * rotaryDim;
+  let invFreq = null;  // the model's frequencies in float64, from setup
+  const angle = (index) => {
+    const within = index % cacheElements;
+    return Math.floor(within / rotaryDim) * invFreq[within % rotaryDim % half];
+  };
+  return {
+    name: `RoPE cache, Llama 3.1 [${count} x ${rotaryDim}] cos and sin`, elements: 2 * cacheElements, limit: 'fill', hostOnly: true,
+    reference: (index) => (index < cacheElements ? Math.cos(angle(index)) : Math.sin(angle(index))),
+    inputs: { count, rotaryDim },
+    setup: (pe) => {
+      const spec = pe.modelPositions('Llama-3.1-8B').layer(0).rope;
+      invFreq = spec.invFreq;
+      return { spec, dispose() {} };
+    },
+    posembed: (pe, out, { spec }) => {
+      if (!out) {
+        const { cos, sin } = pe.ropeCache(spec, { positions });
+        return { get data() { const both = new Float32Array(2 * cacheElements); both.set(cos.data); both.set(sin.data, cacheElements); return both; } };
+      }
+      pe.ropeCache(spec, { positions, out: { cos: out.subarray(0, cacheElements), sin: out.subarray(cacheElements) } });
+      return { data: out };
+    },
+    plainJs: () => {
+      const out = new Float32Array(2 * cacheElements);
+      for (let p = 0; p < count; p++) {
+        for (let i = 0; i < half; i++) {
+          const a = p * invFreq[i];
+          const [c, s] = [Math.cos(a), Math.sin(a)];
+          out[p * rotaryDim + i] = out[p * rotaryDim + half + i] = c;
+          out[cacheElements + p * rotaryDim + i] = out[cacheElements + p * rotaryDim + half + i] = s;
         }
       }
       return out;

@@ -3,7 +3,7 @@
 // code) beside them.
 import * as tf from '@tensorflow/tfjs-core';
 import * as ort from 'onnxruntime-web';
-import { alibiCase, fusedCase, lookupCase, ropeCase, similarityCase, sinusoidalCase } from './cases.mjs';
+import { alibiCase, fusedCase, lookupCase, ropeCacheCase, ropeCase, similarityCase, sinusoidalCase } from './cases.mjs';
 import { initializer, intAttribute, model, node } from './onnx-graph.mjs';
 
 async function ortSession(graph) {
@@ -137,7 +137,12 @@ export async function similarityOp() {
 }
 
 // ALiBi at issue 3's size (16 x 1024 x 1024, its speed goal) and at DESIGN §5's (16 x 2048 x 2048, 256 MiB).
-export const OPS = [sinusoidalOp, lookupOp, fusedOp, ropeOp, () => alibiOp(1024), () => alibiOp(2048), similarityOp];
+// A model's cos/sin cache: posembed beside HF's formulas in plain JS (no peer computes a model's scaled RoPE cache).
+export async function ropeCacheOp() {
+  return withPeers(ropeCacheCase(), {});
+}
+
+export const OPS = [sinusoidalOp, lookupOp, fusedOp, ropeOp, ropeCacheOp, () => alibiOp(1024), () => alibiOp(2048), similarityOp];
 
 // The sizes the WebGPU path is judged at, posembed alone (wasm against WebGPU; the peers would take minutes).
 export const GPU_SIZE_OPS = [

@@ -1,7 +1,7 @@
 // A tutorial author's first page: the tarball installed into a scratch project, then the README's component
 // snippets run as written, from a blank page under the strict CSP: the script tag straight from node_modules,
 // and the bundler import built by Vite; and the script tag from a CDN (another origin serving the package's
-// files, as CDNs do, with CORS), in a page with no CSP or isolation, as most blogs are served. All five elements
+// files, as CDNs do, with CORS), in a page with no CSP or isolation, as most blogs are served. Every element
 // must draw, and the trainer must train.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,10 +13,11 @@ import { packAndInstall, readmeBlocks } from '../pack.mjs';
 import { launchChromium, openPage, startServer } from './browser.mjs';
 
 const SECTION = '### Components and figures';
-const ELEMENTS = ['posembed-heatmap', 'posembed-lookup', 'posembed-rope', 'posembed-bias', 'posembed-train'];
+const ELEMENTS = ['posembed-heatmap', 'posembed-lookup', 'posembed-rope', 'posembed-bias', 'posembed-train', 'posembed-model'];
 
 // Scrolls each element into view and waits until it has drawn: a canvas with opaque pixels in its shadow
-// root (the lookup: its table of ids; the RoPE dials: their count). Resolves to what each drew.
+// root (the lookup: its table of ids; the RoPE dials: their count; the model: its summary once rendered). Resolves
+// to what each drew.
 async function drawnElements(page) {
   const drawn = {};
   for (const name of ELEMENTS) {
@@ -26,6 +27,7 @@ async function drawnElements(page) {
       if (!root) return false;
       const ids = root.querySelector('.ids')?.textContent;
       if (ids) return ids;
+      if (tag === 'posembed-model') return document.querySelector(tag).dataset.rendered ? `${root.querySelectorAll('figure:not([hidden])').length} figures: ${root.querySelector('.summary').textContent}` : false;
       const dials = root.querySelectorAll('.dials svg').length;
       if (dials) return `${dials} dials`;
       const canvas = [...root.querySelectorAll('canvas')].find((c) => c.width > 0 && c.height > 0);
@@ -86,19 +88,20 @@ describe("the README's component snippets, from a blank page of a project that i
     assert.match(drawn['posembed-heatmap'], /1 canvas\(es\), 128×64/);
     assert.match(drawn['posembed-bias'], /^8 canvas/);
     assert.match(drawn['posembed-train'], /20×20/);  // its similarity matrix, drawn from the worker's first snapshot
+    assert.match(drawn['posembed-model'], /^5 figures: llama, 32 layers, 131K positions\. Layer 0: RoPE \(llama3\)/);
     await page.locator('posembed-train').evaluate((el) => el.shadowRoot.querySelector('[data-action="start"]').click());
     await page.waitForFunction(() => Number(document.querySelector('posembed-train').dataset.step) >= 20, null, { timeout: 30000 });
     assert.deepEqual(problems, []);
     await page.close();
   }
 
-  it('one script tag from node_modules/posembed/dist: all five elements draw under the strict CSP', async () => {
+  it('one script tag from node_modules/posembed/dist: every element draws under the strict CSP', async () => {
     assert.match(pageSnippet, /<script type="module" src="\.\/node_modules\/posembed\/dist\/components\.js"><\/script>/);
     writeFileSync(join(project, 'author.html'), `<!doctype html>\n<title>author</title>\n${pageSnippet}`);
     await assertAllDraw(project, 'author.html');
   });
 
-  it("import 'posembed/components' bundled by Vite: all five elements draw under the strict CSP", async () => {
+  it("import 'posembed/components' bundled by Vite: every element draws under the strict CSP", async () => {
     const app = join(project, 'bundled');
     mkdirSync(app);
     const elements = pageSnippet.replace(/<script[^>]*><\/script>\n*/, '');
@@ -108,7 +111,7 @@ describe("the README's component snippets, from a blank page of a project that i
     await assertAllDraw(join(app, 'dist'), 'index.html');
   });
 
-  it('the script tag from a CDN (another origin): all five elements draw, and the trainer trains in its worker', async () => {
+  it('the script tag from a CDN (another origin): every element draws, and the trainer trains in its worker', async () => {
     const cdn = await staticServer(join(project, 'node_modules', 'posembed'), { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' });
     servers.push(cdn);
     const blog = join(project, 'blog');

@@ -200,7 +200,7 @@ export function cachePositions(positions, mrope) {
   if (shape.length < 1 || shape.length > maxDims || data.length === 0) {
     throw new RangeError(`positions must have shape [seq] or [batch, seq]${mrope ? ', or [3, seq] / [3, batch, seq] for mRoPE' : ''}, got [${shape}]`);
   }
-  const checked = Int32Array.from(data, (p, i) => integer(`positions[${i}]`, p, 0, MAX_INT32));
+  const checked = checkedPositions(data);
   const streamed = mrope && shape.length >= 2;
   if (streamed && shape[0] !== 3) throw new RangeError(`mRoPE positions [3, seq] or [3, batch, seq] hold time, height and width: the first dimension must be 3, got [${shape}]`);
   if (!mrope || streamed) return { data: checked, streams: streamed ? 3 : 1, shape: streamed ? shape.slice(1) : shape };
@@ -209,28 +209,62 @@ export function cachePositions(positions, mrope) {
   return { data: expanded, streams: 3, shape };
 }
 
+// Positions as an Int32Array, each in [0, 2^31 - 1]: an Int32Array is scanned for a negative value (its values are
+// whole and in range by type), an array checked value by value.
+function checkedPositions(data) {
+  if (data instanceof Int32Array) {
+    for (let i = 0; i < data.length; i++) {
+      if (data[i] < 0) integer(`positions[${i}]`, data[i], 0, MAX_INT32);
+    }
+    return data;
+  }
+  return Int32Array.from(data, (p, i) => integer(`positions[${i}]`, p, 0, MAX_INT32));
+}
+
 export const PRECISIONS = ['exact', 'float32', 'bfloat16', 'float16'];
 
 // The cos/sin cache of spec at positions, in HF's layout: { cos, sin } [...positions' shape, rotaryDim].
 export function ropeCache(core, spec, opts) {
-  const o = options('ropeCache options', opts, ['positions', 'precision']);
+  const o = options('ropeCache options', opts, ['positions', 'precision', 'out']);
   const s = checkedRopeSpec(core, spec);
   if (o.positions === undefined) throw new TypeError('ropeCache: positions is required ([seq], [batch, seq] or, for mRoPE, [3, batch, seq])');
   const positions = cachePositions(o.positions, s.mrope);
   const precision = oneOf('precision', o.precision ?? 'exact', PRECISIONS);
-  return computeCache(core, s, positions, precision);
+  return computeCache(core, s, positions, precision, o.out);
 }
 
-// ropeCache on checked arguments (the checker calls it for each suspect).
-export function computeCache(core, s, positions, precision) {
+// ropeCache on checked arguments (the checker calls it for each suspect). Written a block of rows at a time through
+// the heap, each block copied out while in cache, with dynamic's and LongRoPE's frequencies chosen for the whole.
+// out: { cos, sin }, Float32Arrays of the cache's size to write into; sequenceLength: the length dynamic and LongRoPE
+// choose for (by default max(positions) + 1).
+export function computeCache(core, s, positions, precision, out, sequenceLength = undefined) {
   const count = positions.data.length / positions.streams;
   const elements = count * s.rotaryDim;
-  const bytes = elements * 4;
-  return core.withHeap([[bytes, 'the cos cache'], [bytes, 'the sin cache'], [positions.data.byteLength, 'the positions']], (cos, sin, at) => {
-    core.view(Int32Array, at, positions.data.length).set(positions.data);
-    core.check(core.module.ropeCache(s.rotaryDim, s.base, s.layout, s.scaling, s.mropeSection, s.mropeInterleaved, precision, at, positions.data.length, cos, sin));
+  if (out !== undefined && (out === null || typeof out !== 'object')) throw new TypeError(`out must be { cos, sin }: two Float32Arrays of ${elements} elements, got ${describe(out)}`);
+  const cosOut = out ? core.keep(outBuffer(out.cos, elements), 'out.cos') : null;
+  const sinOut = out ? core.keep(outBuffer(out.sin, elements), 'out.sin') : null;
+  let largest = 0;
+  for (const p of positions.data) largest = Math.max(largest, p);
+  const length = sequenceLength ?? largest + 1;
+  const perBlock = Math.max(1, Math.min(count, Math.floor((4 * STREAM_BLOCK) / s.rotaryDim)));
+  const blockElements = perBlock * s.rotaryDim;
+  const requests = [[blockElements * 4, 'a block of the cos cache'], [blockElements * 4, 'a block of the sin cache'], [perBlock * positions.streams * 4, 'a block of positions']];
+  return core.withHeap(requests, (cosBlock, sinBlock, at) => {
+    const cos = cosOut ? cosOut() : new Float32Array(elements);
+    const sin = sinOut ? sinOut() : new Float32Array(elements);
+    for (let first = 0; first < count; first += perBlock) {
+      const n = Math.min(perBlock, count - first);
+      const heapPositions = core.view(Int32Array, at, n * positions.streams);
+      for (let stream = 0; stream < positions.streams; stream++) {
+        heapPositions.set(positions.data.subarray(stream * count + first, stream * count + first + n), stream * n);
+      }
+      core.check(core.module.ropeCache(s.rotaryDim, s.base, s.layout, s.scaling, s.mropeSection, s.mropeInterleaved, precision, length,
+        at, n * positions.streams, cosBlock, sinBlock));
+      cos.set(core.view(Float32Array, cosBlock, n * s.rotaryDim), first * s.rotaryDim);
+      sin.set(core.view(Float32Array, sinBlock, n * s.rotaryDim), first * s.rotaryDim);
+    }
     const shape = [...positions.shape, s.rotaryDim];
-    return { cos: { data: core.view(Float32Array, cos, elements).slice(), shape }, sin: { data: core.view(Float32Array, sin, elements).slice(), shape: [...shape] } };
+    return { cos: { data: cos, shape }, sin: { data: sin, shape: [...shape] } };
   });
 }
 

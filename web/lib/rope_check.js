@@ -148,7 +148,9 @@ function checkedRowsOf(core, s, positions, rows) {
   const picked = new Int32Array(positions.streams * rows.length);
   for (let st = 0; st < positions.streams; st++) rows.forEach((r, k) => { picked[st * rows.length + k] = positions.data[st * count + r]; });
   const sub = { data: picked, streams: positions.streams, shape: [rows.length] };
-  const cache = computeCache(core, s, sub, 'exact');
+  let largest = 0;
+  for (const p of positions.data) largest = Math.max(largest, p);
+  const cache = computeCache(core, s, sub, 'exact', undefined, largest + 1);
   // Frequencies from all positions: dynamic and longrope choose by the longest of them, not of the rows compared.
   const bounds = float32Bounds(s, sub, cacheFrequencies(core, s, positions), rows.map((_, k) => k));
   return { cos: cache.cos.data, sin: cache.sin.data, bounds };

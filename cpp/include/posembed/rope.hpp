@@ -105,6 +105,9 @@ struct RopeCacheParams {
   RopeScaling scaling;  // dynamic and longrope pick their frequencies from max(positions) + 1, as HF does
   Mrope mrope;
   RopePrecision precision = RopePrecision::kExact;
+  // Dynamic and LongRoPE: the sequence length their frequencies are chosen for; 0: max(positions) + 1. A caller
+  // writing a cache a block of rows at a time gives the whole cache's.
+  int64_t sequence_length = 0;
 };
 
 Status validate(const RopeCacheParams& params);

@@ -131,7 +131,7 @@ export class PosembedModel extends LazyElement {
     const plain = unscaled(pe, rope);
     const pairs = Array.from({ length: rope.invFreq.length }, (_, i) => i);
     const wavelength = (w) => (w > 0 ? Math.log10((2 * Math.PI) / w) : NaN);
-    const trained = rope.originalMaxPositions ?? model.maxPositions;
+    const trained = trainedLength(model, rope);
     const series = [{ label: `base ${formatValue(rope.base)}, unscaled`, x: pairs, y: Array.from(plain, wavelength), dashed: rope.type !== 'default' }];
     if (rope.type !== 'default') series.push({ label: `${rope.type} scaling`, x: pairs, y: Array.from(rope.invFreq, wavelength) });
     if (trained) series.push({ label: `trained context (${COUNT.format(trained)})`, x: [0, pairs.length - 1], y: [Math.log10(trained), Math.log10(trained)], colour: '#5b6672', dashed: true, width: 1 });
@@ -143,9 +143,11 @@ export class PosembedModel extends LazyElement {
       x: { label: 'pair i (fast → slow)' }, y: { label: 'log10 wavelength (tokens)' },
       describe: (i) => `pair ${i}: ${formatValue((2 * Math.PI) / plain[i])} tokens unscaled, ${formatValue((2 * Math.PI) / rope.invFreq[i])} with ${rope.type}`,
     });
-    figure.caption = rope.type === 'default'
-      ? `Pair i turns once every 2π·base^(2i/d) tokens: the fast pairs (left) in a few tokens, the slowest in ${COUNT.format((2 * Math.PI) / plain.at(-1))}. Pairs whose wavelength passes the trained context never made a full turn in training.`
-      : `The ${rope.type} rule changes the slow pairs (right, above the trained context) so they turn no further over the extended context than they did in training; ${rope.type === 'linear' ? 'linear slows every pair alike.' : 'the fast pairs keep their rate.'}${rope.attentionFactor !== 1 ? ` cos and sin are also multiplied by ${rope.attentionFactor.toFixed(4)} (the attention factor).` : ''}`;
+    const attention = rope.attentionFactor !== 1 ? ` cos and sin are also multiplied by ${rope.attentionFactor.toFixed(4)} (the attention factor).` : '';
+    figure.caption = {
+      default: `Pair i turns once every 2π·base^(2i/d) tokens: the fast pairs (left) in a few tokens, the slowest in ${COUNT.format((2 * Math.PI) / plain.at(-1))}. Pairs whose wavelength passes the trained context never made a full turn in training.`,
+      linear: `Linear scaling divides every rate by the factor (${rope.scaling.factor}): every wavelength grows ${rope.scaling.factor}×, so over the extended context the slow pairs turn no further than over the trained one, and the fast pairs slow down too.`,
+    }[rope.type] ?? `The ${rope.type} rule lengthens the slow pairs' wavelengths (right, past the trained context) so they turn no further over the extended context than they did in training, and leaves the fast pairs (left) as they were.${attention}`;
   }
 
   #scores(pe, model, rope) {
@@ -153,7 +155,7 @@ export class PosembedModel extends LazyElement {
     const end = Math.max(model.maxPositions ?? 0, rope.originalMaxPositions ?? 0, 4096) * 2;
     const distances = logPositions(end, 240, { zero: false });
     const plain = unscaled(pe, rope);
-    const trained = rope.originalMaxPositions ?? model.maxPositions;
+    const trained = trainedLength(model, rope);
     figure.title = 'Score against distance';
     const curves = [{ label: rope.type === 'default' ? 'this model (no scaling)' : 'unscaled', x: distances, y: scoreCurve(plain, distances), dashed: rope.type !== 'default' }];
     if (rope.type !== 'default') curves.unshift({ label: `${rope.type} scaling`, x: distances, y: scoreCurve(rope.invFreq, distances, rope.attentionFactor) });
@@ -241,6 +243,13 @@ export class PosembedModel extends LazyElement {
     });
     collisions.caption = 'A slow pair turns so little from one position to the next that bfloat16\'s 8 bits round both to the same cos and sin: for those pairs the two positions are one. Only the fast pairs still tell neighbours apart.';
   }
+}
+
+// The context the model was trained on: the scaling's original length, or for linear scaling max ÷ factor.
+function trainedLength(model, rope) {
+  if (rope.originalMaxPositions) return rope.originalMaxPositions;
+  if (rope.type === 'linear' && model.maxPositions) return Math.round(model.maxPositions / rope.scaling.factor);
+  return model.maxPositions;
 }
 
 function streamOf(rope, i) {
