@@ -78,9 +78,9 @@ describe('the Train page', () => {
     const error = () => inShadow(page, trainer, '.error', (el) => (el.hidden ? '' : el.textContent));
     await page.waitForFunction(() => document.querySelector('#first-none').dataset.drawn === '0');
     for (const [name, bad, message] of [
-      ['d-model', '30', 'dModel must be an integer in [4, 512] that is a multiple of 2 * heads = 8 (an even head size), got 30'],
-      ['steps', '-1', 'steps must be an integer in [1, 1000000], got -1'],
-      ['learning-rate', 'fast', 'learningRate must be a number in (0, 1], got NaN'],
+      ['d-model', '30', '<posembed-train>: d-model must be a multiple of 2 × heads = 8 (an even head size), got "30"'],
+      ['steps', '-1', '<posembed-train>: steps must be an integer in [1, 1000000], got "-1"'],
+      ['learning-rate', 'fast', '<posembed-train>: learning-rate must be a number in (0, 1], got "fast"'],
     ]) {
       const good = await page.locator(trainer).getAttribute(name);
       await page.locator(trainer).evaluate((el, [n, v]) => el.setAttribute(n, v), [name, bad]);

@@ -29,8 +29,9 @@ export async function encodingFigure(pe, encoding, o = {}) {
   if (encoding === 'sinusoidal') {
     const options = { length, dModel: o.dModel ?? 128, base: o.base ?? 10000, layout: o.layout ?? 'interleaved', timescale: o.timescale ?? 'standard', offset: o.offset ?? 0 };
     return {
-      ...POSITION_BY_DIMENSION, tensor: await onHost(pe.sinusoidal(options)), range: { min: -1, max: 1 }, colormap: 'RdBu',
-      caption: `Sinusoidal positions [${length} × ${options.dModel}], ${options.layout} sin/cos columns. Left columns change fast down the rows, right ones slowly: every row is a different mix.`,
+      ...POSITION_BY_DIMENSION, y: { label: 'position', names: (row) => String(options.offset + row) },
+      tensor: await onHost(pe.sinusoidal(options)), range: { min: -1, max: 1 }, colormap: 'RdBu',
+      caption: `Sinusoidal positions ${options.offset ? `${options.offset}–${options.offset + length - 1} ` : ''}[${length} × ${options.dModel}], ${options.layout} sin/cos columns. Left columns change fast down the rows, right ones slowly: every row is a different mix.`,
     };
   }
   if (encoding === 'learned') {

@@ -43,7 +43,8 @@ function render() {
   figure.caption = 'Linear lowers every rate by the same step (on this log scale); dynamic bends the slow end most; llama3 and yarn leave the fast pairs (left) alone and lower only the slow ones (right).';
   const shown = f.get('shown');
   const scaling = curves.find(([name]) => name === shown)[1];
-  for (const [attribute, value] of [['head-dim', f.get('headDim')], ['base', f.get('base')], ['scaling', shown], ['factor', f.get('factor')],
+  // Four dials, or one per pair where the head has fewer (the element refuses more dials than pairs).
+  for (const [attribute, value] of [['head-dim', f.get('headDim')], ['pairs', Math.min(4, Number(f.get('headDim')) / 2)], ['base', f.get('base')], ['scaling', shown], ['factor', f.get('factor')],
     ['original-max-positions', f.get('originalMaxPositions')], ['sequence-length', f.get('sequenceLength')], ['low-freq-factor', f.get('lowFreqFactor')],
     ['high-freq-factor', f.get('highFreqFactor')], ['beta-fast', f.get('betaFast')], ['beta-slow', f.get('betaSlow')]]) dials.setAttribute(attribute, String(value));
   dials.dataset.attentionFactor = String(scaling.attentionFactor);

@@ -4,7 +4,10 @@
 // Attributes: kind, heads, length, causal, buckets, max-distance, seed (t5), colormap, scale, caption, axes, legend.
 import { colormap as colourScale, valueRange } from '../colormap.js';
 import { Figure, colourBar } from './figure.js';
-import { BASE_STYLE, LazyElement, adoptStyles, define, numberAttribute, onHost, posembed } from './shared.js';
+import { observedAttributes, problemsMessage, readAttributes } from './attributes.js';
+import { BASE_STYLE, LazyElement, adoptStyles, define, onHost, posembed } from './shared.js';
+
+const TAG = 'posembed-bias';
 
 const HEADS_PER_TASK = 8;
 const STYLE = `
@@ -13,8 +16,7 @@ const STYLE = `
 `;
 
 export class PosembedBias extends LazyElement {
-  static observedAttributes = ['kind', 'heads', 'length', 'causal', 'buckets', 'max-distance', 'seed', 'colormap', 'scale', 'caption',
-    'axes', 'legend'];
+  static observedAttributes = observedAttributes(TAG);
   #figures = [];
 
   constructor() {
@@ -25,9 +27,10 @@ export class PosembedBias extends LazyElement {
   }
 
   // The bias of every head, [heads, length, length] (masked cells NaN), and what it shows.
-  async #bias(pe, kind, heads, length) {
+  async #bias(pe, v) {
+    const { kind, heads, length } = v;
     if (kind === 'alibi') {
-      const causal = this.hasAttribute('causal');
+      const causal = v.causal;
       const bias = await onHost(pe.alibiBias({ numHeads: heads, keyLength: length, causal }));
       const slopes = Array.from(pe.alibiSlopes(heads).data);
       return {
@@ -38,38 +41,41 @@ export class PosembedBias extends LazyElement {
       };
     }
     if (kind === 't5') {
-      const numBuckets = numberAttribute(this, 'buckets', 32);
-      const seed = numberAttribute(this, 'seed', 0);
+      const numBuckets = v.buckets;
+      const { seed } = v;
       // A seeded [numBuckets, heads] table, read from a seeded learned-positions table of that shape.
       const table = pe.learnedPositions({ maxLength: numBuckets, dModel: heads, init: { std: 1, seed } });
       const weights = table.weights;
       table.dispose();
-      const bias = await onHost(pe.t5Bias(weights, { queryLength: length, keyLength: length, numBuckets, maxDistance: numberAttribute(this, 'max-distance', 128) }));
+      const bias = await onHost(pe.t5Bias(weights, { queryLength: length, keyLength: length, numBuckets, maxDistance: v['max-distance'] }));
       return {
         data: bias.data,
         title: (h) => `head ${h}`,
         caption: `T5 relative bias, ${heads} heads, ${numBuckets} buckets, from an untrained (random) table (seed ${seed}): every cell at the same distance gets its bucket's value, so each diagonal is one colour.`,
       };
     }
-    throw new RangeError(`kind must be 'alibi' or 't5', got '${kind}'`);
+    throw new RangeError(`kind must be "alibi" or "t5", got "${kind}"`);
   }
 
   async render() {
     const generation = ++this.generation;
     const root = this.shadowRoot;
     const errorBox = root.querySelector('.error');
+    const { values, problems } = readAttributes(this);
+    if (problems.length) {
+      errorBox.textContent = problemsMessage(TAG, problems);
+      errorBox.hidden = false;
+      return;
+    }
     try {
       const pe = await posembed();
-      const kind = this.getAttribute('kind') ?? 'alibi';
-      const heads = numberAttribute(this, 'heads', 8);
-      const length = numberAttribute(this, 'length', 32);
-      const { data, title, caption } = await this.#bias(pe, kind, heads, length);
+      const { heads, length } = values;
+      const { data, title, caption } = await this.#bias(pe, values);
       if (generation !== this.generation) return;
-      const perHead = this.getAttribute('scale') === 'per-head';
-      const name = this.getAttribute('colormap') ?? 'viridis';
+      const perHead = values.scale === 'per-head';
+      const name = values.colormap;
       const shared = valueRange(data.filter(Number.isFinite));
-      const axes = this.getAttribute('axes') !== 'false';
-      const legend = this.getAttribute('legend') !== 'false';
+      const { axes, legend } = values;
       const container = root.querySelector('.heads');
       if (this.#figures.length !== heads) {
         container.replaceChildren();
@@ -91,10 +97,11 @@ export class PosembedBias extends LazyElement {
         });
       }
       root.querySelector('.shared-legend').replaceChildren(...(legend && !perHead ? [colourBar(colourScale(name, shared), name, 320, { label: 'bias, all heads' }, missing)] : []));
-      root.querySelector('.caption').textContent = this.getAttribute('caption')
+      root.querySelector('.caption').textContent = values.caption
         ?? `${caption} ${perHead ? 'Each head coloured over its own range.' : 'One colour scale for all heads.'}`;
       errorBox.hidden = true;
       this.dataset.rendered = String(generation);
+      this.announce('render', { kind: values.kind, shape: [heads, length, length], range: shared });
     } catch (error) {
       errorBox.textContent = error.message;
       errorBox.hidden = false;
@@ -102,4 +109,4 @@ export class PosembedBias extends LazyElement {
   }
 }
 
-define('posembed-bias', PosembedBias);
+define(TAG, PosembedBias);

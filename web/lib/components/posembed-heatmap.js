@@ -1,23 +1,37 @@
 // <posembed-heatmap encoding="sinusoidal" length="64" d-model="128">: a heatmap of an encoding, framed by the
-// figure layer (axes, colour bar, caption, keyboard readout).
-// encoding: sinusoidal (length, d-model, base, layout, timescale, offset), learned (length, d-model, seed,
-// new-length), rope (length, d-model, base, layout, scaling, factor), similarity (length, d-model, base, metric),
-// alibi (heads, head, length, causal), t5 (length, buckets, max-distance, bidirectional), sincos2d (grid-h, grid-w,
-// d-model, base). colormap overrides the encoding's; caption replaces the default caption; axes="false" and
-// legend="false" leave out the axes and the colour bar. Every attribute change draws it again.
+// figure layer (axes, colour bar, caption, keyboard readout); or of the author's own matrix, set as
+// element.data = { data, shape: [rows, columns], range?, caption?, x?, y? }. The attributes and what each encoding
+// reads are in attributes.js; every attribute change draws it again, and every problem with them is named at once.
+// Fires 'render' (detail: { encoding, shape, range }) once drawn.
 import { encodingFigure } from '../figures.js';
+import { valueRange } from '../colormap.js';
+import { describe } from '../validate.js';
+import { observedAttributes, problemsMessage, readAttributes } from './attributes.js';
 import { Figure } from './figure.js';
-import { BASE_STYLE, LazyElement, adoptStyles, define, numberAttribute, posembed } from './shared.js';
+import { BASE_STYLE, LazyElement, adoptStyles, define, posembed } from './shared.js';
 
-const NUMBERS = ['length', 'd-model', 'base', 'offset', 'heads', 'head', 'buckets', 'max-distance', 'grid-h', 'grid-w', 'seed',
-  'new-length', 'factor'];
-const ATTRIBUTES = ['encoding', ...NUMBERS, 'layout', 'timescale', 'causal', 'bidirectional', 'scaling', 'metric', 'colormap',
-  'caption', 'axes', 'legend'];
-
+const TAG = 'posembed-heatmap';
 const camel = (name) => name.replace(/-(\w)/g, (_, letter) => letter.toUpperCase());
+// The attributes an encoding's options come from (the rest frame the figure).
+const OPTIONS = ['length', 'd-model', 'base', 'layout', 'timescale', 'offset', 'seed', 'new-length', 'scaling', 'factor', 'metric', 'heads', 'head',
+  'causal', 'buckets', 'max-distance', 'bidirectional', 'grid-h', 'grid-w'];
+
+// An author's matrix: a 2-D tensor of numbers (NaN cells are drawn as missing), checked.
+function authorMatrix(value) {
+  if (value === null || typeof value !== 'object' || !Array.isArray(value.shape) || value.shape.length !== 2) {
+    throw new TypeError(`data must be { data, shape: [rows, columns] }, got ${describe(value)}`);
+  }
+  const [rows, columns] = value.shape;
+  if (!Number.isInteger(rows) || !Number.isInteger(columns) || rows < 1 || columns < 1) throw new RangeError(`data.shape must be two positive integers, got [${value.shape}]`);
+  const data = value.data instanceof Float32Array ? value.data : Float32Array.from(value.data ?? [], Number);
+  if (data.length !== rows * columns) throw new RangeError(`data.shape [${rows}, ${columns}] holds ${rows * columns} values but data.data has ${data.length}`);
+  if (rows * columns > 2 ** 21) throw new RangeError(`data has ${rows * columns} cells, over this element's 2097152`);
+  return { data, shape: [rows, columns] };
+}
 
 export class PosembedHeatmap extends LazyElement {
-  static observedAttributes = ATTRIBUTES;
+  static observedAttributes = observedAttributes(TAG);
+  #data = null;
 
   constructor() {
     super();
@@ -26,34 +40,49 @@ export class PosembedHeatmap extends LazyElement {
     this.figure = new Figure(root, { label: 'Heatmap' });
   }
 
-  // The figure's options, from the attributes.
-  #options() {
-    const options = {};
-    for (const name of NUMBERS) if (this.hasAttribute(name)) options[camel(name)] = numberAttribute(this, name, undefined);
-    for (const name of ['layout', 'timescale', 'scaling', 'metric']) if (this.hasAttribute(name)) options[name] = this.getAttribute(name);
-    options.causal = this.hasAttribute('causal');
-    options.bidirectional = this.getAttribute('bidirectional') !== 'false';
-    return options;
+  // The author's matrix, drawn in place of an encoding (null: the encoding again).
+  get data() { return this.#data; }
+  set data(value) {
+    this.#data = value;
+    this.attributeChangedCallback();
   }
 
   async render() {
     const generation = ++this.generation;
     const figure = this.figure;
+    const { values, problems } = readAttributes(this);
+    figure.axes = values.axes !== false;
+    figure.legend = values.legend !== false;
+    if (problems.length) {
+      figure.error(problemsMessage(TAG, problems));
+      return;
+    }
     figure.stale(true);
     try {
-      const pe = await posembed();
-      const drawn = await encodingFigure(pe, this.getAttribute('encoding') ?? 'sinusoidal', this.#options());
+      let drawn;
+      if (this.#data) {
+        const tensor = authorMatrix(this.#data);
+        const finite = tensor.data.filter(Number.isFinite);
+        drawn = {
+          tensor, x: this.#data.x ?? { label: 'column' }, y: this.#data.y ?? { label: 'row' }, colour: { label: 'value' },
+          range: this.#data.range ?? valueRange(finite.length ? finite : [0]), colormap: 'viridis', caption: this.#data.caption ?? '', encoding: 'data',
+        };
+      } else {
+        const pe = await posembed();
+        const options = Object.fromEntries(OPTIONS.filter((name) => this.hasAttribute(name) || name === 'causal' || name === 'bidirectional')
+          .map((name) => [camel(name), values[name]]));
+        drawn = { ...await encodingFigure(pe, values.encoding, { length: values.length, ...options }), encoding: values.encoding };
+      }
       if (generation !== this.generation) return;
-      figure.axes = this.getAttribute('axes') !== 'false';
-      figure.legend = this.getAttribute('legend') !== 'false';
       figure.label = `Heatmap: ${drawn.y.label} by ${drawn.x.label}`;
-      figure.heatmap(drawn.tensor, { colormap: this.getAttribute('colormap') ?? drawn.colormap, range: drawn.range, x: drawn.x, y: drawn.y, colour: drawn.colour });
-      figure.caption = this.getAttribute('caption') ?? drawn.caption;
+      figure.heatmap(drawn.tensor, { colormap: values.colormap ?? drawn.colormap, range: drawn.range, x: drawn.x, y: drawn.y, colour: drawn.colour });
+      figure.caption = values.caption ?? drawn.caption;
       this.dataset.rendered = String(generation);
+      this.announce('render', { encoding: drawn.encoding, shape: drawn.tensor.shape, range: drawn.range });
     } catch (error) {
-      if (generation === this.generation) figure.error(error.message);
+      if (generation === this.generation) figure.error(`<${TAG}>: ${error.message}`);
     }
   }
 }
 
-define('posembed-heatmap', PosembedHeatmap);
+define(TAG, PosembedHeatmap);

@@ -3,7 +3,10 @@
 // scale ('sqrt' or 'none'), axes and legend ('false' leaves them out). Changing an attribute sets the controls
 // and draws again.
 import { mountLookup } from './lookup.js';
+import { observedAttributes, problemsMessage, readAttributes } from './attributes.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, posembed } from './shared.js';
+
+const TAG = 'posembed-lookup';
 
 const STYLE = `
   .controls { display: flex; flex-wrap: wrap; gap: 0.6rem 1rem; align-items: end; }
@@ -18,11 +21,11 @@ const STYLE = `
   .ids, .note { font-family: var(--posembed-mono, ui-monospace, monospace); font-size: 0.8rem; margin: 0.3rem 0; }
 `;
 
-// attribute → [form field, default]
-const FIELDS = { text: ['text', 'Max(1,6,2)'], 'd-model': ['dModel', '64'], 'pad-to': ['padTo', '10'], seed: ['seed', '0'] };
+// attribute → form field
+const FIELDS = { text: 'text', 'd-model': 'dModel', 'pad-to': 'padTo', seed: 'seed' };
 
 export class PosembedLookup extends LazyElement {
-  static observedAttributes = [...Object.keys(FIELDS), 'scale', 'axes', 'legend'];
+  static observedAttributes = observedAttributes(TAG);
   #mounted = null;
 
   constructor() {
@@ -39,17 +42,25 @@ export class PosembedLookup extends LazyElement {
       <p id="lookup-error" class="error" role="alert" hidden></p>
       <div id="lookup-steps"></div>
       <details><summary>The 20-token vocabulary</summary><p id="vocabulary"></p></details>`;
+    root.querySelector('form').addEventListener('input', (event) => this.announce('change', { control: event.target.name, value: event.target.type === 'checkbox' ? event.target.checked : event.target.value }));
   }
 
-  #setFields() {
+  #setFields(values) {
     const form = this.shadowRoot.querySelector('form');
-    for (const [attribute, [field, fallback]] of Object.entries(FIELDS)) form.elements[field].value = this.getAttribute(attribute) ?? fallback;
-    form.elements.scale.checked = this.getAttribute('scale') !== 'none';
+    for (const [attribute, field] of Object.entries(FIELDS)) form.elements[field].value = String(values[attribute]);
+    form.elements.scale.checked = values.scale === 'sqrt';
   }
 
   async render() {
-    this.#setFields();
-    const axesOrLegend = `${this.getAttribute('axes')}/${this.getAttribute('legend')}`;
+    const { values, problems } = readAttributes(this);
+    if (problems.length) {
+      const box = this.shadowRoot.querySelector('#lookup-error');
+      box.textContent = problemsMessage(TAG, problems);
+      box.hidden = false;
+      return;
+    }
+    this.#setFields(values);
+    const axesOrLegend = `${values.axes}/${values.legend}`;
     if (this.#mounted && this.#mounted.key !== axesOrLegend) {
       this.#mounted.unmount();
       this.shadowRoot.querySelector('#lookup-steps').replaceChildren();
@@ -59,13 +70,16 @@ export class PosembedLookup extends LazyElement {
     const pe = await posembed();
     if (generation !== this.generation) return;
     if (!this.#mounted) {
-      this.#mounted = mountLookup(pe, this.shadowRoot, { axes: this.getAttribute('axes') !== 'false', legend: this.getAttribute('legend') !== 'false' });
+      this.#mounted = mountLookup(pe, this.shadowRoot, { axes: values.axes, legend: values.legend });
       this.#mounted.key = axesOrLegend;
       await this.#mounted.ready;
     } else {
       await this.#mounted.render();
     }
-    if (generation === this.generation) this.dataset.rendered = String(generation);
+    if (generation === this.generation) {
+      this.dataset.rendered = String(generation);
+      this.announce('render', { text: values.text, dModel: values['d-model'] });
+    }
   }
 
   released() {
@@ -80,4 +94,4 @@ export class PosembedLookup extends LazyElement {
   }
 }
 
-define('posembed-lookup', PosembedLookup);
+define(TAG, PosembedLookup);

@@ -6,7 +6,10 @@
 // error against position, and where neighbouring positions' bfloat16 rows collide). For every model, the layers'
 // schemes as a strip. Attributes: config, layer, caption, axes, legend.
 import { Figure, SERIES_COLOURS, formatValue } from './figure.js';
-import { BASE_STYLE, LazyElement, adoptStyles, define, numberAttribute, posembed } from './shared.js';
+import { observedAttributes, problemsMessage, readAttributes } from './attributes.js';
+import { BASE_STYLE, LazyElement, adoptStyles, define, posembed } from './shared.js';
+
+const TAG = 'posembed-model';
 
 const STYLE = `
   .summary { font-size: 0.9rem; margin: 0.3rem 0; overflow-wrap: anywhere; }
@@ -37,7 +40,7 @@ function scoreCurve(invFreq, distances, attention = 1) {
 }
 
 export class PosembedModel extends LazyElement {
-  static observedAttributes = ['config', 'layer', 'caption', 'axes', 'legend'];
+  static observedAttributes = observedAttributes(TAG);
   #config = null;
   #figures = {};
 
@@ -55,9 +58,8 @@ export class PosembedModel extends LazyElement {
     this.attributeChangedCallback();
   }
 
-  async #loadConfig() {
+  async #loadConfig(given) {
     if (this.#config) return this.#config;
-    const given = this.getAttribute('config') ?? 'Llama-3.1-8B';
     const pe = await posembed();
     if (given in pe.modelPresets) return given;
     const response = await fetch(new URL(given, document.baseURI));
@@ -68,8 +70,9 @@ export class PosembedModel extends LazyElement {
   #figure(key, label) {
     this.#figures[key] ??= new Figure(this.shadowRoot.querySelector('.views'), { label, maxHeight: 260 });
     const figure = this.#figures[key];
-    figure.axes = this.getAttribute('axes') !== 'false';
-    figure.legend = this.getAttribute('legend') !== 'false';
+    const { values } = readAttributes(this);
+    figure.axes = values.axes;
+    figure.legend = values.legend;
     figure.element.hidden = false;
     return figure;
   }
@@ -79,11 +82,14 @@ export class PosembedModel extends LazyElement {
     const root = this.shadowRoot;
     const errorBox = root.querySelector('.error');
     try {
+      const { values, problems } = readAttributes(this);
+      if (problems.length) throw new RangeError(problemsMessage(TAG, problems));
       const pe = await posembed();
-      const config = await this.#loadConfig();
+      const config = await this.#loadConfig(values.config);
       if (generation !== this.generation) return;
       const model = pe.modelPositions(config);
-      const index = numberAttribute(this, 'layer', 0);
+      const index = values.layer;
+      if (index >= model.numLayers) throw new RangeError(`<${TAG}>: layer must be below the model's ${model.numLayers} layers, got "${index}"`);
       const layer = model.layer(index);
       for (const figure of Object.values(this.#figures)) figure.element.hidden = true;
       root.querySelector('.summary').textContent = summary(model, index, layer);
@@ -94,9 +100,10 @@ export class PosembedModel extends LazyElement {
         if (layer.rope.mropeSection) this.#mrope(pe, layer.rope);
         this.#precision(pe, model, layer.rope);
       }
-      root.querySelector('.caption').textContent = this.getAttribute('caption') ?? '';
+      root.querySelector('.caption').textContent = values.caption ?? '';
       errorBox.hidden = true;
       this.dataset.rendered = String(generation);
+      this.announce('render', { modelType: model.modelType, layer: index, kind: layer.kind });
     } catch (error) {
       if (generation !== this.generation) return;
       errorBox.textContent = error.message;
@@ -277,4 +284,4 @@ function summary(model, index, layer) {
   return `${head}no positional encoding (NoPE)${layer.queryScale ? ', queries scaled by position' : ''}, ${scale}.`;
 }
 
-define('posembed-model', PosembedModel);
+define(TAG, PosembedModel);

@@ -8,7 +8,10 @@
 // factor, original-max-positions, and the rules' own: sequence-length (dynamic), low-freq-factor and
 // high-freq-factor (llama3), beta-fast and beta-slow (yarn).
 import { SERIES_COLOURS, formatValue } from './figure.js';
-import { BASE_STYLE, LazyElement, adoptStyles, define, numberAttribute, onHost, posembed } from './shared.js';
+import { observedAttributes, problemsMessage, readAttributes } from './attributes.js';
+import { BASE_STYLE, LazyElement, adoptStyles, define, onHost, posembed } from './shared.js';
+
+const TAG = 'posembed-rope';
 
 const STYLE = `
   .controls { display: flex; flex-wrap: wrap; gap: 0.5rem 0.75rem; align-items: center; font-size: 0.85rem; margin: 0.3rem 0; }
@@ -38,8 +41,7 @@ function svg(tag, attributes = {}, text) {
 }
 
 export class PosembedRope extends LazyElement {
-  static observedAttributes = ['head-dim', 'base', 'layout', 'pairs', 'position', 'speed', 'scaling', 'factor', 'original-max-positions',
-    ...Object.values(SCALING_PARAMETERS).flat().map(([attribute]) => attribute)];
+  static observedAttributes = observedAttributes(TAG);
   #timer = 0;
   #position = 0;
   #playing = !reducedMotion();
@@ -73,7 +75,7 @@ export class PosembedRope extends LazyElement {
   }
 
   attributeChangedCallback(name) {
-    if (name === 'position') this.#position = numberAttribute(this, 'position', 0);
+    if (name === 'position') this.#position = readAttributes(this).values.position ?? this.#position;
     super.attributeChangedCallback();
   }
 
@@ -108,11 +110,13 @@ export class PosembedRope extends LazyElement {
     this.#label();
     clearTimeout(this.#timer);
     if (this.#playing) this.#tick();
+    this.announce('change', { playing: this.#playing, position: this.#position });
   }
 
   #step(delta, spoken = false) {
     this.#position = Math.max(0, this.#position + delta);
     this.render(spoken);
+    this.announce('change', { playing: this.#playing, position: this.#position });
   }
 
   #tick() {
@@ -121,23 +125,22 @@ export class PosembedRope extends LazyElement {
     this.#timer = setTimeout(() => {
       this.#position += 1;
       this.render().then(() => this.#tick());
-    }, 1000 / numberAttribute(this, 'speed', 4));
+    }, 1000 / (readAttributes(this).values.speed ?? 4));
   }
 
   // The pair indices shown: spread over the frequencies, fastest first.
-  #pairs(half) {
-    const count = Math.max(1, Math.min(half, numberAttribute(this, 'pairs', 4)));
+  #pairs(half, count) {
     return Array.from({ length: count }, (_, k) => Math.round((k * (half - 1)) / Math.max(count - 1, 1)));
   }
 
   // The scaling object of the attributes: each rule takes the parameters it names (see pe.ropeInvFreq).
-  #scaling() {
-    const type = this.getAttribute('scaling');
-    if (!type || type === 'default') return undefined;
-    const scaling = { type, factor: numberAttribute(this, 'factor', 2) };
+  #scaling(v) {
+    const type = v.scaling;
+    if (type === 'default') return undefined;
+    const scaling = { type, factor: v.factor };
     if (type === 'linear') return scaling;
-    scaling.originalMaxPositions = numberAttribute(this, 'original-max-positions', 4096);
-    for (const [attribute, key] of SCALING_PARAMETERS[type] ?? []) if (this.hasAttribute(attribute)) scaling[key] = numberAttribute(this, attribute);
+    scaling.originalMaxPositions = v['original-max-positions'];
+    for (const [attribute, key] of SCALING_PARAMETERS[type] ?? []) if (v[attribute] !== undefined) scaling[key] = v[attribute];
     return scaling;
   }
 
@@ -160,15 +163,20 @@ export class PosembedRope extends LazyElement {
     const generation = ++this.generation;
     const root = this.shadowRoot;
     const errorBox = root.querySelector('.error');
+    const { values, problems } = readAttributes(this);
+    if (problems.length) {
+      errorBox.textContent = problemsMessage(TAG, problems);
+      errorBox.hidden = false;
+      return;
+    }
     try {
       const pe = await posembed();
-      const headDim = numberAttribute(this, 'head-dim', 64);
-      const base = numberAttribute(this, 'base', 10000);
-      const layout = this.getAttribute('layout') === 'interleaved' ? 'interleaved' : 'half';
-      const scaling = this.#scaling();
+      const { base, layout } = values;
+      const headDim = values['head-dim'];
+      const scaling = this.#scaling(values);
       const { invFreq } = pe.ropeInvFreq({ headDim, base, scaling });
       const half = headDim / 2;
-      const pairs = this.#pairs(half);
+      const pairs = this.#pairs(half, values.pairs);
       const { scaled, plain } = await this.#angles(pe, headDim, base, layout, scaling);
       if (generation !== this.generation) return;
       const colourOf = new Map(pairs.map((pair, k) => [pair, SERIES_COLOURS[k % SERIES_COLOURS.length]]));
@@ -184,6 +192,7 @@ export class PosembedRope extends LazyElement {
       this.dataset.position = String(this.#position);
       this.dataset.rendered = String(generation);
       errorBox.hidden = true;
+      this.announce('render', { position: this.#position, pairs, headDim, scaling: scaling?.type ?? 'default' });
       if (!this.#timer && this.#playing) this.#tick();
     } catch (error) {
       errorBox.textContent = error.message;
@@ -228,4 +237,4 @@ export class PosembedRope extends LazyElement {
   }
 }
 
-define('posembed-rope', PosembedRope);
+define(TAG, PosembedRope);

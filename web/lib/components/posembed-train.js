@@ -6,9 +6,10 @@
 // heads, layers, seed, learning-rate, steps (where training stops; default 3000). A change starts afresh.
 import { TOY_VOCABULARY } from '../toy_vocabulary.js';
 import { Figure, SERIES_COLOURS } from './figure.js';
-import { BASE_STYLE, LazyElement, adoptStyles, define, numberAttribute } from './shared.js';
+import { observedAttributes, problemsMessage, readAttributes } from './attributes.js';
+import { BASE_STYLE, LazyElement, adoptStyles, define } from './shared.js';
 
-const ATTRIBUTES = ['task', 'positional', 'd-model', 'heads', 'layers', 'seed', 'learning-rate', 'steps'];
+const TAG = 'posembed-train';
 const REDRAW_MS = 300;
 
 // The kinds the scatter colours the tokens by.
@@ -95,7 +96,7 @@ function tokenRowsCaption(trained, task) {
 }
 
 export class PosembedTrain extends LazyElement {
-  static observedAttributes = ATTRIBUTES;
+  static observedAttributes = observedAttributes(TAG);
 
   #root;
   #worker = null;
@@ -141,16 +142,23 @@ export class PosembedTrain extends LazyElement {
     return this.#latest?.running ?? false;
   }
 
-  // The options given to pe.trainer, from the attributes.
-  #options() {
-    const options = { task: this.getAttribute('task') ?? 'mixed', positional: this.getAttribute('positional') ?? 'sinusoidal' };
+  // The options given to pe.trainer, from the checked attributes (the trainer's own defaults where absent).
+  #options(values) {
+    const options = { task: values.task, positional: values.positional };
     for (const [attribute, key] of [['d-model', 'dModel'], ['heads', 'heads'], ['layers', 'layers'], ['seed', 'seed'], ['learning-rate', 'learningRate']]) {
-      if (this.hasAttribute(attribute)) options[key] = numberAttribute(this, attribute, undefined);
+      if (values[attribute] !== undefined) options[key] = values[attribute];
     }
     return options;
   }
 
   render() {
+    const { values, problems } = readAttributes(this);
+    if (problems.length) {
+      // Nothing will be computed: no figure waits.
+      for (const figure of Object.values(this.#figures)) figure.stale(false);
+      this.#showError(problemsMessage(TAG, problems));
+      return;
+    }
     this.#worker ??= this.#startWorker();
     this.#history = { step: [], loss: [], accuracy: [] };
     this.#latest = null;
@@ -159,10 +167,10 @@ export class PosembedTrain extends LazyElement {
     this.#$('.error').hidden = true;
     this.#$('.answer').textContent = '';
     this.#$('.extrapolation').textContent = '';
-    this.#$('[data-action="save-positions"]').hidden = this.#options().positional !== 'learned';
+    this.#$('[data-action="save-positions"]').hidden = values.positional !== 'learned';
     for (const figure of Object.values(this.#figures)) figure.stale(true);
     this.#figures.probabilities.stale(true, 'Nothing yet: press Answer');
-    this.#send({ type: 'configure', kind: 'trainer', options: this.#options(), steps: numberAttribute(this, 'steps', 3000) });
+    this.#send({ type: 'configure', kind: 'trainer', options: this.#options(values), steps: values.steps });
   }
 
   #startWorker() {
@@ -208,6 +216,8 @@ export class PosembedTrain extends LazyElement {
         this.#$('.answer').textContent = message.message;
         this.#figures.probabilities.stale(true, 'No answer to this prompt');
       } else {
+        // The trainer refused its options: no figure will be drawn until they change.
+        for (const figure of Object.values(this.#figures)) figure.stale(false);
         this.#showError(message.message);
       }
       return;
@@ -237,7 +247,10 @@ export class PosembedTrain extends LazyElement {
     this.#$('.status').textContent = `step ${snapshot.step} · loss ${Number.isFinite(this.#lastLoss) ? this.#lastLoss.toFixed(3) : '–'} · held-out accuracy ${accuracy}`
       + (Number.isFinite(snapshot.stepMs) ? ` · ${snapshot.stepMs.toFixed(1)} ms/step` : '')
       + (snapshot.step >= snapshot.limit ? ` · done (${snapshot.limit} steps; Reset to start again)` : '');
-    if (wasRunning !== snapshot.running) this.#announce(snapshot.running ? 'Training.' : `Paused at step ${snapshot.step}, held-out accuracy ${accuracy}.`);
+    if (wasRunning !== snapshot.running) {
+      this.#announce(snapshot.running ? 'Training.' : `Paused at step ${snapshot.step}, held-out accuracy ${accuracy}.`);
+      this.announce('change', { running: snapshot.running, step: snapshot.step, accuracy: snapshot.accuracy });
+    }
     this.dataset.step = String(snapshot.step);
     if (Number.isFinite(snapshot.accuracy)) this.dataset.accuracy = String(snapshot.accuracy);
     // Drawing at most every REDRAW_MS keeps the page's thread free while the worker posts.
@@ -251,7 +264,7 @@ export class PosembedTrain extends LazyElement {
     const snapshot = this.#latest;
     if (!snapshot) return;
     this.#drawnAt = performance.now();
-    const { positional, task } = this.#options();
+    const { positional, task } = this.#options(readAttributes(this).values);
     const f = this.#figures;
     const trained = snapshot.step > 0;
     this.#$('.honest').textContent = trained
@@ -296,6 +309,7 @@ export class PosembedTrain extends LazyElement {
       const part = parts.shift();
       if (!part) {
         this.dataset.drawn = String(snapshot.step);
+        this.announce('render', { step: snapshot.step, loss: snapshot.loss, accuracy: snapshot.accuracy });
         return;
       }
       part();
@@ -314,7 +328,7 @@ export class PosembedTrain extends LazyElement {
   }
 
   #download({ format, name, bytes }) {
-    const { positional, task } = this.#options();
+    const { positional, task } = this.#options(readAttributes(this).values);
     const file = format === 'safetensors' ? `posembed-${task}-${positional}.safetensors` : `${name.replace('.weight', '')}-${task}-${positional}.npy`;
     // Saved files' URLs live until the element's removal: revoked on a timer, a download the browser is slow to
     // start (a busy machine) would find its file gone.
@@ -342,4 +356,4 @@ export class PosembedTrain extends LazyElement {
   }
 }
 
-define('posembed-train', PosembedTrain);
+define(TAG, PosembedTrain);

@@ -52,6 +52,7 @@ export function whenVisible(element, start) {
 // their generation: one overtaken by a newer render, or by removal, drops its result.
 export class LazyElement extends HTMLElement {
   #started = false;
+  #renderQueued = false;
   #stopWaiting = null;
   generation = 0;
 
@@ -68,12 +69,24 @@ export class LazyElement extends HTMLElement {
     this.released();
   }
 
+  // Attributes set one after another (a page setting head-dim, then pairs) are drawn once, together.
   attributeChangedCallback() {
-    if (this.#started) this.render();
+    if (!this.#started || this.#renderQueued) return;
+    this.#renderQueued = true;
+    queueMicrotask(() => {
+      this.#renderQueued = false;
+      if (this.isConnected) this.render();
+    });
   }
 
   // Frees what the component holds; called on removal.
   released() {}
+
+  // Tells the page: 'render' (detail: what was drawn) once a render is on screen, 'change' (detail: what the reader
+  // changed) for a control or the training state. Both bubble out of the shadow root.
+  announce(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, detail }));
+  }
 }
 
 export function define(name, element) {

@@ -1,0 +1,199 @@
+// Every element's attributes, stated once: the name as written in HTML, its type, what it allows, its default and a
+// line of documentation. The elements read their attributes through readAttributes (every problem named as the
+// author wrote it, with what is allowed and the value, all at once), the README's attribute tables are checked
+// against this, and custom-elements.json and the JSX types are made from it.
+import { COLORMAPS } from '../colormap.js';
+import { ENCODINGS } from '../figures.js';
+
+const MAX_INT32 = 2 ** 31 - 1;
+
+// Attribute kinds: integer and number ranges ([min, max]; `even`), enumerations, text, flags (present or not), and
+// booleans written "true" / "false".
+const integer = (min, max, rest = {}) => ({ type: 'integer', min, max, ...rest });
+const number = (min, max, rest = {}) => ({ type: 'number', min, max, ...rest });
+const oneOf = (values, rest = {}) => ({ type: 'enum', values, ...rest });
+const text = (rest = {}) => ({ type: 'text', ...rest });
+const flag = (rest = {}) => ({ type: 'flag', ...rest });
+const trueOrFalse = (rest = {}) => ({ type: 'boolean', ...rest });
+
+const FRAME = {
+  caption: text({ doc: 'replaces the caption under the figure' }),
+  axes: trueOrFalse({ default: true, doc: '"false" leaves out the axes' }),
+  legend: trueOrFalse({ default: true, doc: '"false" leaves out the colour bar or legend' }),
+};
+const COLORMAP = oneOf(Object.keys(COLORMAPS), { doc: 'the colour map (default: the encoding\'s own)' });
+
+// What one element may draw at once: a heatmap's cells are painted on the page's thread.
+const MAX_CELLS = 2 ** 21;
+const MAX_ELEMENTS = 2 ** 23;
+const CELLS = new Intl.NumberFormat('en');
+
+export const ELEMENT_SCHEMAS = {
+  'posembed-heatmap': {
+    summary: 'a heatmap of one encoding, or of the author\'s own matrix set as element.data',
+    attributes: {
+      encoding: oneOf(ENCODINGS, { default: 'sinusoidal', doc: 'which table to draw' }),
+      length: integer(1, 8192, { default: 64, doc: 'rows (positions), or queries and keys (similarity, alibi, t5)' }),
+      'd-model': integer(2, 4096, { even: true, doc: 'columns: sinusoidal and similarity (default 128), learned, rope and sincos2d (default 64)' }),
+      base: number(1, 1e12, { exclusiveMin: true, default: 10000, doc: 'the frequencies\' base' }),
+      layout: oneOf(['interleaved', 'split', 'half'], { doc: 'sinusoidal: interleaved or split sin/cos columns; rope: half or interleaved pairs' }),
+      timescale: oneOf(['standard', 't2t'], { default: 'standard', doc: 'sinusoidal: base^(-2i/d) or tensor2tensor\'s base^(-i/(d/2-1))' }),
+      offset: integer(0, MAX_INT32, { default: 0, doc: 'sinusoidal: the first position drawn' }),
+      seed: integer(0, 2 ** 32 - 1, { default: 0, doc: 'learned: the random (untrained) table\'s seed' }),
+      'new-length': integer(2, 8192, { doc: 'learned: the table stretched to this many rows' }),
+      scaling: oneOf(['default', 'linear', 'dynamic', 'llama3', 'yarn'], { default: 'default', doc: 'rope: the scaling rule' }),
+      factor: number(1, 1e6, { default: 2, doc: 'rope: the scaling factor' }),
+      metric: oneOf(['cosine', 'dot'], { default: 'cosine', doc: 'similarity: cosine or dot product' }),
+      heads: integer(1, 64, { default: 8, doc: 'alibi: heads' }),
+      head: integer(0, 63, { default: 0, doc: 'alibi: which head, below heads' }),
+      causal: flag({ doc: 'alibi: mask the keys after each query' }),
+      buckets: integer(4, 1024, { default: 32, doc: 't5: buckets' }),
+      'max-distance': integer(3, MAX_INT32, { default: 128, doc: 't5: the distance past which buckets stop growing' }),
+      bidirectional: trueOrFalse({ default: true, doc: 't5: "false" for one-directional (decoder) buckets' }),
+      'grid-h': integer(1, 256, { default: 8, doc: 'sincos2d: patch rows' }),
+      'grid-w': integer(1, 256, { default: 8, doc: 'sincos2d: patch columns' }),
+      colormap: COLORMAP,
+      ...FRAME,
+    },
+    check(v) {
+      const problems = [];
+      if (v.head !== undefined && v.head >= v.heads) problems.push(`head must be below heads (${v.heads}), got "${v.head}"`);
+      const cells = {
+        sinusoidal: v.length * (v['d-model'] ?? 128), learned: (v['new-length'] ?? v.length) * (v['d-model'] ?? 64), rope: v.length * (v['d-model'] ?? 64),
+        similarity: v.length * v.length, alibi: v.length * v.length, t5: v.length * v.length, sincos2d: v['grid-h'] * v['grid-w'] * (v['d-model'] ?? 64),
+      }[v.encoding];
+      const computed = v.encoding === 'alibi' ? v.heads * v.length * v.length : v.encoding === 'similarity' ? v.length * v.length + v.length * (v['d-model'] ?? 128) : cells;
+      if (cells > MAX_CELLS) problems.push(`the ${v.encoding} table would have ${CELLS.format(cells)} cells, over this element's ${CELLS.format(MAX_CELLS)}: lower length${v.encoding === 'sincos2d' ? ', grid-h, grid-w' : ''} or d-model`);
+      else if (computed > MAX_ELEMENTS) problems.push(`the ${v.encoding} bias of every head would hold ${CELLS.format(computed)} values, over this element's ${CELLS.format(MAX_ELEMENTS)}: lower heads or length`);
+      return problems;
+    },
+  },
+  'posembed-lookup': {
+    summary: 'the token lookup of an expression over the tutorials\' 20-token vocabulary, step by step',
+    attributes: {
+      text: text({ default: 'Max(1,6,2)', doc: 'the expression looked up' }),
+      'd-model': integer(2, 512, { even: true, default: 64, doc: 'numbers per token' }),
+      'pad-to': integer(1, 64, { default: 10, doc: 'the batch\'s length, padded with <pad>' }),
+      seed: integer(0, 2 ** 32 - 1, { default: 0, doc: 'the random (untrained) table\'s seed' }),
+      scale: oneOf(['sqrt', 'none'], { default: 'sqrt', doc: 'rows times √d_model, or as they are' }),
+      axes: FRAME.axes, legend: FRAME.legend,
+    },
+  },
+  'posembed-rope': {
+    summary: 'dials of RoPE\'s pairs turning with the position, and which dimensions pair up',
+    attributes: {
+      'head-dim': integer(4, 1024, { even: true, default: 64, doc: 'the head\'s width' }),
+      base: number(1, 1e12, { exclusiveMin: true, default: 10000, doc: 'the frequencies\' base' }),
+      layout: oneOf(['half', 'interleaved'], { default: 'half', doc: 'half (GPT-NeoX, LLaMA) or interleaved (GPT-J) pairs' }),
+      pairs: integer(1, 512, { default: 4, doc: 'dials shown, spread from the fastest pair to the slowest; at most head-dim / 2' }),
+      position: integer(0, MAX_INT32, { default: 0, doc: 'the position the dials start at' }),
+      speed: number(0, 1000, { exclusiveMin: true, default: 4, doc: 'positions a second while playing' }),
+      scaling: oneOf(['default', 'linear', 'dynamic', 'llama3', 'yarn'], { default: 'default', doc: 'the scaling rule (grey hands: unscaled)' }),
+      factor: number(1, 1e6, { default: 2, doc: 'the scaling factor' }),
+      'original-max-positions': integer(1, MAX_INT32, { default: 4096, doc: 'dynamic, llama3, yarn: the trained length' }),
+      'sequence-length': integer(1, MAX_INT32, { doc: 'dynamic: the length being encoded' }),
+      'low-freq-factor': number(0, 1e6, { exclusiveMin: true, doc: 'llama3: below high-freq-factor (default 1)' }),
+      'high-freq-factor': number(0, 1e6, { exclusiveMin: true, doc: 'llama3: above low-freq-factor (default 4)' }),
+      'beta-fast': number(0, 1e6, { exclusiveMin: true, doc: 'yarn: above beta-slow (default 32)' }),
+      'beta-slow': number(0, 1e6, { exclusiveMin: true, doc: 'yarn: below beta-fast (default 1)' }),
+    },
+    check(v) {
+      return v.pairs > v['head-dim'] / 2 ? [`pairs must be at most head-dim / 2 = ${v['head-dim'] / 2}, got "${v.pairs}"`] : [];
+    },
+  },
+  'posembed-bias': {
+    summary: 'ALiBi\'s or T5\'s attention bias, one heatmap per head',
+    attributes: {
+      kind: oneOf(['alibi', 't5'], { default: 'alibi', doc: 'which bias' }),
+      heads: integer(1, 64, { default: 8, doc: 'heads' }),
+      length: integer(1, 512, { default: 32, doc: 'queries and keys' }),
+      causal: flag({ doc: 'alibi: mask the keys after each query' }),
+      buckets: integer(4, 1024, { default: 32, doc: 't5: buckets' }),
+      'max-distance': integer(3, MAX_INT32, { default: 128, doc: 't5: the distance past which buckets stop growing' }),
+      seed: integer(0, 2 ** 32 - 1, { default: 0, doc: 't5: the random (untrained) table\'s seed' }),
+      colormap: oneOf(Object.keys(COLORMAPS), { default: 'viridis', doc: 'the colour map' }),
+      scale: oneOf(['shared', 'per-head'], { default: 'shared', doc: 'one colour scale for all heads, or one per head' }),
+      ...FRAME,
+    },
+    check(v) {
+      const cells = v.heads * v.length * v.length;
+      return cells > MAX_CELLS ? [`heads × length² would be ${CELLS.format(cells)} cells, over this element's ${CELLS.format(MAX_CELLS)}: lower heads or length`] : [];
+    },
+  },
+  'posembed-train': {
+    summary: 'the tutorials\' toy transformer trained live in a worker',
+    attributes: {
+      task: oneOf(['max', 'min', 'first', 'mixed', 'copy'], { default: 'mixed', doc: 'what the model learns to answer' }),
+      positional: oneOf(['none', 'sinusoidal', 'learned', 'rope', 'alibi'], { default: 'sinusoidal', doc: 'how the model knows positions' }),
+      'd-model': integer(4, 512, { doc: 'the model\'s width, a multiple of 2 × heads (default 64)' }),
+      heads: integer(1, 16, { doc: 'attention heads (default 4)' }),
+      layers: integer(1, 8, { doc: 'blocks (default 1)' }),
+      seed: integer(0, 2 ** 32 - 1, { doc: 'the seed of the weights and examples (default 0)' }),
+      'learning-rate': number(0, 1, { exclusiveMin: true, doc: 'AdamW\'s rate (default 0.003)' }),
+      steps: integer(1, 1000000, { default: 3000, doc: 'where training stops' }),
+    },
+    check(v) {
+      const heads = v.heads ?? 4;
+      const width = v['d-model'] ?? 64;
+      return width % (2 * heads) === 0 ? [] : [`d-model must be a multiple of 2 × heads = ${2 * heads} (an even head size), got "${width}"`];
+    },
+  },
+  'posembed-model': {
+    summary: 'a real model\'s positional layer, from its config.json',
+    attributes: {
+      config: text({ default: 'Llama-3.1-8B', doc: 'a preset\'s name (pe.modelPresets) or a config.json URL; or set element.config to a parsed config' }),
+      layer: integer(0, 100000, { default: 0, doc: 'which layer, below the model\'s number of layers' }),
+      ...FRAME,
+    },
+  },
+};
+
+function describeAllowed(spec) {
+  if (spec.type === 'enum') return `one of ${spec.values.map((v) => `"${v}"`).join(', ')}`;
+  if (spec.type === 'boolean') return '"true" or "false"';
+  const open = spec.exclusiveMin ? '(' : '[';
+  return `${spec.type === 'integer' ? (spec.even ? 'an even integer' : 'an integer') : 'a number'} in ${open}${spec.min}, ${spec.max}]`;
+}
+
+// One attribute's value, or a problem in the author's words: `d-model must be an even integer in [2, 4096], got "7"`.
+function readOne(name, spec, raw) {
+  if (spec.type === 'flag') return { value: raw !== null };
+  if (raw === null) return { value: spec.default };
+  const problem = () => ({ problem: `${name} must be ${describeAllowed(spec)}, got "${raw}"` });
+  switch (spec.type) {
+    case 'text':
+      return { value: raw };
+    case 'enum':
+      return spec.values.includes(raw) ? { value: raw } : problem();
+    case 'boolean':
+      return raw === 'true' || raw === 'false' ? { value: raw === 'true' } : problem();
+    default: {
+      const value = raw.trim() === '' ? NaN : Number(raw);
+      const inRange = spec.exclusiveMin ? value > spec.min : value >= spec.min;
+      if (!Number.isFinite(value) || !inRange || value > spec.max) return problem();
+      if (spec.type === 'integer' && (!Number.isInteger(value) || (spec.even && value % 2 !== 0))) return problem();
+      return { value };
+    }
+  }
+}
+
+// An element's attributes read and checked: { values (by attribute name), problems (every one, in the author's words) }.
+export function readAttributes(element, tag = element.localName) {
+  const schema = ELEMENT_SCHEMAS[tag];
+  const values = {};
+  const problems = [];
+  for (const [name, spec] of Object.entries(schema.attributes)) {
+    const { value, problem } = readOne(name, spec, element.getAttribute(name));
+    if (problem) problems.push(problem);
+    else values[name] = value;
+  }
+  if (problems.length === 0 && schema.check) problems.push(...schema.check(values));
+  return { values, problems };
+}
+
+export const observedAttributes = (tag) => Object.keys(ELEMENT_SCHEMAS[tag].attributes);
+
+// The problems as one message for the element's error line.
+export function problemsMessage(tag, problems) {
+  return problems.length === 1 ? `<${tag}>: ${problems[0]}` : `<${tag}>: ${problems.length} attributes need fixing: ${problems.join('; ')}`;
+}
