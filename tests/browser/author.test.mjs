@@ -111,6 +111,37 @@ describe("the README's component snippets, from a blank page of a project that i
     await assertAllDraw(join(app, 'dist'), 'index.html');
   });
 
+  it('the script tag from a CDN under the README\'s Content-Security-Policy: every element draws, and the trainer trains', async () => {
+    const cdn = await staticServer(join(project, 'node_modules', 'posembed'), { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' });
+    servers.push(cdn);
+    const [policy] = readmeBlocks('text', SECTION);
+    const header = policy.trim().replace(/^Content-Security-Policy: /, '').replaceAll('https://cdn.example', new URL(cdn.url).origin);
+    const blog = join(project, 'strict-blog');
+    mkdirSync(blog);
+    writeFileSync(join(blog, 'post.html'), `<!doctype html>\n<title>post</title>\n${pageSnippet.replace('./node_modules/posembed/', cdn.url)}`);
+    const page = await staticServer(blog, { 'Content-Security-Policy': header });
+    servers.push(page);
+    await assertAllDraw(blog, 'post.html', page);
+  });
+
+  it('under a policy without blob: in worker-src, the trainer says why its worker cannot start', async () => {
+    const cdn = await staticServer(join(project, 'node_modules', 'posembed'), { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' });
+    servers.push(cdn);
+    const origin = new URL(cdn.url).origin;
+    const blog = join(project, 'no-blob-blog');
+    mkdirSync(blog);
+    writeFileSync(join(blog, 'post.html'), `<!doctype html>\n<title>post</title>\n<script type="module" src="${cdn.url}dist/components.js"></script>\n<posembed-train></posembed-train>`);
+    const page = await staticServer(blog, { 'Content-Security-Policy': `default-src 'self'; script-src 'self' ${origin} 'wasm-unsafe-eval'; connect-src 'self' ${origin}; worker-src 'self'` });
+    servers.push(page);
+    const { page: tab } = await openPage(browser, `${page.url}post.html`);
+    const message = await tab.waitForFunction(() => {
+      const box = document.querySelector('posembed-train')?.shadowRoot?.querySelector('.error');
+      return box && !box.hidden && box.textContent;
+    }, null, { timeout: 20000 }).then((handle) => handle.jsonValue());
+    assert.match(message, /^the training worker could not start.*worker-src/);
+    await tab.close();
+  });
+
   it('the script tag from a CDN (another origin): every element draws, and the trainer trains in its worker', async () => {
     const cdn = await staticServer(join(project, 'node_modules', 'posembed'), { 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' });
     servers.push(cdn);

@@ -31,10 +31,19 @@ export function trainingWorker() {
   } catch (error) {
     if (error.name !== 'SecurityError') throw error;
     // A worker's script must come from the page's origin. Served from a CDN, the package starts one from a
-    // same-origin blob that imports the worker module from the CDN (a module import may cross origins). The
-    // module is named by import.meta.resolve, not a second new URL(…, import.meta.url), which bundlers would
-    // copy as a loose file beside the worker they already bundle from the line above.
-    const starter = URL.createObjectURL(new Blob([`import ${JSON.stringify(import.meta.resolve('./train-worker.js'))};`], { type: 'text/javascript' }));
+    // same-origin blob that loads the worker module from the CDN (a module import may cross origins). The module is
+    // named by import.meta.resolve, not a second new URL(…, import.meta.url), which bundlers would copy as a loose
+    // file beside the worker they already bundle from the line above. The blob loads it with import(), a script
+    // load (script-src, where the page already lists the CDN), not a static import, which a Content-Security-Policy
+    // would judge as a worker (worker-src); messages that arrive meanwhile are held and then handed over, and a load
+    // that fails says why.
+    const module = JSON.stringify(import.meta.resolve('./train-worker.js'));
+    const starter = URL.createObjectURL(new Blob([`const held = [];
+self.onmessage = ({ data }) => held.push(data);
+import(${module}).then(() => {
+  for (const data of held) self.dispatchEvent(new MessageEvent('message', { data }));
+}, (error) => self.postMessage({ type: 'error', request: 'start', message: 'the training worker could not load ' + ${module} + ': ' + error.message
+  + ' (a page with a Content-Security-Policy must allow that origin in script-src and connect-src, and blob: in worker-src)' }));`], { type: 'text/javascript' }));
     const worker = new Worker(starter, { type: 'module' });
     worker.addEventListener('message', () => URL.revokeObjectURL(starter), { once: true });
     return worker;
@@ -182,7 +191,7 @@ export class PosembedTrain extends LazyElement {
       return null;
     }
     worker.onmessage = ({ data }) => this.#receive(data);
-    worker.onerror = (event) => this.#showError(event.message || 'the training worker could not start');
+    worker.onerror = (event) => this.#showError(`the training worker could not start${event.message ? `: ${event.message}` : ' (a page with a Content-Security-Policy must allow its script in worker-src: the page\'s origin, or blob: for a CDN)'}`);
     return worker;
   }
 
