@@ -1,9 +1,10 @@
 // Builds dist/, the package as users install it: web/lib's modules as they are, the third-party code they use
 // bundled into dist/vendor/ (so no file in dist/ imports a bare specifier), and the wasm modules from build/wasm.
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { customElementsManifest, elementTypes } from './element-types.mjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const lib = join(repo, 'web/lib');
@@ -45,4 +46,8 @@ if (modules.includes('posembed-threads')) {
   // package as an ES module, so Node gets the same script as .cjs (browsers need a JavaScript MIME type: .js).
   cpSync(join(wasm, 'posembed-threads.worker.js'), join(dist, 'posembed-threads.worker.cjs'));
 }
+// The elements' manifest and types, made from their attribute schema.
+writeFileSync(join(dist, 'custom-elements.json'), `${JSON.stringify(customElementsManifest(), null, 2)}\n`);
+writeFileSync(join(dist, 'elements.d.ts'), elementTypes());
+
 console.log(`build: dist/ has ${readdirSync(dist, { recursive: true }).length} files`);

@@ -120,3 +120,13 @@ describe('element attributes in the author\'s words', () => {
     }
   });
 });
+
+describe('theming: every custom property in the README with both defaults', () => {
+  it('lists each --posembed-* colour the elements read, with its light and dark default', async () => {
+    const { THEME_PROPERTIES } = await import('../../dist/components/theme.js');
+    const readme = readFileSync(`${REPO}/README.md`, 'utf8');
+    for (const [name, [light, dark]] of Object.entries(THEME_PROPERTIES)) {
+      assert.ok(readme.includes(`| \`--posembed-${name}\` | \`${light}\` | \`${dark}\` |`), `README lacks --posembed-${name} with ${light} / ${dark}`);
+    }
+  });
+});

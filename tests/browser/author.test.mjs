@@ -7,12 +7,14 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import { extname, join } from 'node:path';
 import { build } from 'vite';
 import { packAndInstall, readmeBlocks } from '../pack.mjs';
 import { launchChromium, openPage, startServer } from './browser.mjs';
 
 const SECTION = '### Components and figures';
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const ELEMENTS = ['posembed-heatmap', 'posembed-lookup', 'posembed-rope', 'posembed-bias', 'posembed-train', 'posembed-model'];
 
 // Scrolls each element into view and waits until it has drawn: a canvas with opaque pixels in its shadow
@@ -99,6 +101,30 @@ describe("the README's component snippets, from a blank page of a project that i
     assert.match(pageSnippet, /<script type="module" src="\.\/node_modules\/posembed\/dist\/components\.js"><\/script>/);
     writeFileSync(join(project, 'author.html'), `<!doctype html>\n<title>author</title>\n${pageSnippet}`);
     await assertAllDraw(project, 'author.html');
+  });
+
+  it('in a dark page (prefers-color-scheme: dark, no custom properties), every element is legible: axe-core finds no contrast problem inside the shadow roots', async () => {
+    writeFileSync(join(project, 'dark.css'), 'body { background: #121417; color: #e6e9ec; }\n');
+    writeFileSync(join(project, 'dark.html'), `<!doctype html>\n<title>dark</title>\n<link rel="stylesheet" href="./dark.css">\n${pageSnippet}`);
+    const server = await startServer(project);
+    servers.push(server);
+    const tab = await browser.newPage({ viewport: { width: 1200, height: 900 }, colorScheme: 'dark' });
+    const problems = [];
+    tab.on('pageerror', (error) => problems.push(error.message));
+    await tab.goto(`${server.url}dark.html`);
+    await drawnElements(tab);
+    await tab.evaluate(AXE);
+    const contrast = await tab.evaluate(async () => {
+      // eslint-disable-next-line no-undef
+      const result = await axe.run(document, { runOnly: ['color-contrast'], resultTypes: ['violations'] });
+      return result.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary.split('\n').slice(1).join(' ')}`));
+    });
+    assert.deepEqual(contrast, []);
+    // The axes' tick labels take the dark scheme's ink, not the light one's.
+    const tick = await tab.evaluate(() => getComputedStyle(document.querySelector('posembed-heatmap').shadowRoot.querySelector('.tick text')).fill);
+    assert.equal(tick, 'rgb(227, 231, 236)');
+    assert.deepEqual(problems, []);
+    await tab.close();
   });
 
   it("import 'posembed/components' bundled by Vite: every element draws under the strict CSP", async () => {

@@ -2,7 +2,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO, packAndInstall, readmeExample } from '../pack.mjs';
 
@@ -110,6 +110,50 @@ describe('npm package', () => {
     writeFileSync(join(installed.project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', skipLibCheck: false }, files: ['usage.ts'] }));
     const typed = spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', installed.project], { encoding: 'utf8' });
     assert.equal(typed.status, 0, typed.stdout + typed.stderr);
+  });
+
+  it('the elements\' types check a .tsx page (tsc --strict): tag names map to their element types, JSX takes each attribute, a wrong value is refused', () => {
+    const tsc = (file, source) => {
+      const dir = join(installed.project, `tsx-${file}`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'page.tsx'), source);
+      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, jsx: 'preserve', module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], skipLibCheck: false }, files: ['page.tsx'] }));
+      return spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });
+    };
+    const good = tsc('good', `
+      import 'posembed/components';
+      export const page = [
+        <posembed-heatmap encoding="alibi" length={32} heads="8" causal colormap="viridis" axes="false" />,
+        <posembed-rope head-dim={16} layout="interleaved" pairs={4} scaling="yarn" factor={8} />,
+        <posembed-model config="Llama-3.1-8B" layer={0} id="model" />,
+        <posembed-train task="mixed" positional="rope" steps={500} />,
+        <posembed-bias kind="t5" heads={4} length={16} scale="per-head" />,
+        <posembed-lookup text="Max(1,6,2)" d-model={64} scale="none" />,
+      ];
+      const model = document.querySelector('posembed-model');
+      if (model) model.config = { model_type: 'llama' };
+      const heatmap = document.querySelector('posembed-heatmap');
+      if (heatmap) heatmap.data = { data: [1, 2, 3, 4], shape: [2, 2], caption: 'mine' };
+    `);
+    assert.equal(good.status, 0, good.stdout + good.stderr);
+    const wrong = tsc('wrong', `
+      import 'posembed/components';
+      export const page = <posembed-heatmap encoding="bogus" />;
+    `);
+    assert.notEqual(wrong.status, 0, 'encoding="bogus" must not type-check');
+    assert.match(wrong.stdout, /"bogus"/);
+  });
+
+  it('custom-elements.json lists every element and attribute of the schema, and package.json names it', async () => {
+    const installedPackage = join(installed.project, 'node_modules/posembed');
+    const pkg = JSON.parse(readFileSync(join(installedPackage, 'package.json'), 'utf8'));
+    const manifest = JSON.parse(readFileSync(join(installedPackage, pkg.customElements), 'utf8'));
+    const { ELEMENT_SCHEMAS } = await import(join(installedPackage, 'dist/components/attributes.js'));
+    const declared = Object.fromEntries(manifest.modules[0].declarations.map((d) => [d.tagName, d.attributes.map((a) => a.name)]));
+    assert.deepEqual(Object.keys(declared), Object.keys(ELEMENT_SCHEMAS));
+    for (const [tag, schema] of Object.entries(ELEMENT_SCHEMAS)) assert.deepEqual(declared[tag], Object.keys(schema.attributes), tag);
+    const dModel = manifest.modules[0].declarations.find((d) => d.tagName === 'posembed-lookup').attributes.find((a) => a.name === 'd-model');
+    assert.deepEqual([dModel.type.text, dModel.default, dModel.description], ['number', '64', 'Numbers per token. Even integer in [2, 512].']);
   });
 
   it('the types resolve through exports', () => {

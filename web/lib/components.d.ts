@@ -105,14 +105,11 @@ export const TOY_END: 1;
 export function toyTokens(text: string): string[];
 export function toyIds(tokens: string[]): Int32Array;
 
-declare global {
-  interface HTMLElementTagNameMap {
-    'posembed-heatmap': HTMLElement;
-    'posembed-lookup': HTMLElement;
-    'posembed-rope': HTMLElement;
-    'posembed-bias': HTMLElement;
-    'posembed-model': PosembedModelElement;
-  }
+export * from './elements.js';
+
+/** <posembed-heatmap>: `data` draws the author's own matrix in place of an encoding. */
+export interface PosembedHeatmapElement extends HTMLElement {
+  data: { data: ArrayLike<number>; shape: [number, number]; range?: { min: number; max: number }; caption?: string; x?: { label: string }; y?: { label: string } } | null;
 }
 
 /** <posembed-model config="preset | URL" layer="i">: a real model's positional layer; `config` also takes a parsed config.json. */

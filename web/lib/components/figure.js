@@ -6,6 +6,7 @@
 import { axisBottom, axisLeft, create, line, scaleBand, scaleLinear, scaleLog, ticks } from '../vendor/plotting.js';
 import { COLORMAPS, colormap, valueRange } from '../colormap.js';
 import { drawHeatmap } from './heatmap.js';
+import { THEME_STYLE } from './theme.js';
 
 // Told apart by hue and by lightness (and readable on white).
 export const SERIES_COLOURS = ['#1f5fbf', '#d1495b', '#2a9d8f', '#e08a00', '#6a4c93', '#5b6672', '#7a9a3a', '#8c564b', '#b5446e', '#9c7c00'];
@@ -17,24 +18,25 @@ const MAX_HEIGHT = 420;
 const MAX_CELL = 40;
 const CHARACTER_WIDTH = 7;  // px of an 11-px tick label's character, for spacing category labels
 
-export const FIGURE_STYLE = `
+export const FIGURE_STYLE = `${THEME_STYLE}
   .pe-figure { margin: 0.75rem 0; max-width: 100%; font-family: var(--posembed-font, system-ui, sans-serif);
-               color: var(--posembed-ink, #1d232a); }
+               color: var(--pe-theme-ink); }
   .pe-figure { position: relative; }
   .pe-figure.stale .pe-plot { opacity: 0.45; transition: opacity 0.15s; }
   .pe-status { position: absolute; z-index: 2; margin: 0; padding: 0.15rem 0.5rem; font-size: 0.8rem; border-radius: 4px;
-               background: var(--posembed-surface-strong, #fffbe6); border: 1px solid #e0c860; }
+               background: var(--pe-theme-surface-strong); border: 1px solid var(--pe-theme-status-border); color: var(--pe-theme-ink); }
   .pe-status[hidden] { display: none; }
   .pe-title { font-weight: 600; font-size: 0.9rem; margin: 0 0 0.2rem; }
   .pe-plot { position: relative; max-width: 100%; }
-  .pe-plot:focus-visible { outline: 3px solid var(--posembed-accent, #1f5fbf); outline-offset: 3px; }
+  .pe-plot:focus-visible { outline: 3px solid var(--pe-theme-accent); outline-offset: 3px; }
   .pe-plot svg { display: block; overflow: visible; position: relative; z-index: 1; pointer-events: none; }
   .pe-plot canvas { position: absolute; image-rendering: pixelated; image-rendering: crisp-edges; }
-  .pe-plot text, .pe-colourbar text { fill: var(--posembed-ink, #1d232a); }
+  .pe-plot text, .pe-colourbar text { fill: var(--pe-theme-ink); }
+  .pe-plot .domain, .pe-plot .tick line, .pe-colourbar .domain, .pe-colourbar .tick line { stroke: var(--pe-theme-ink); }
   .pe-plot .tick text, .pe-colourbar .tick text { font-size: 11px; }
   .pe-axis-label { font-size: 12px; }
-  .pe-cursor { fill: none; stroke: #000; stroke-width: 2; pointer-events: none; }
-  .pe-cursor-halo { fill: none; stroke: #fff; stroke-width: 4; pointer-events: none; }
+  .pe-cursor { fill: none; stroke: var(--pe-theme-cursor); stroke-width: 2; pointer-events: none; }
+  .pe-cursor-halo { fill: none; stroke: var(--pe-theme-cursor-halo); stroke-width: 4; pointer-events: none; }
   .pe-legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; font-size: 0.8rem; margin-top: 0.3rem; align-items: center; }
   .pe-swatch { display: inline-block; width: 1.4em; height: 0.8em; margin-right: 0.35em; vertical-align: middle;
                border: 1px solid #0003; }
@@ -42,10 +44,10 @@ export const FIGURE_STYLE = `
   .pe-swatch.dashed { border-top-style: dashed; }
   .pe-colourbar { font-size: 0.8rem; margin-top: 0.3rem; }
   .pe-colourbar svg { display: block; overflow: visible; }
-  .pe-figure figcaption { font-size: 0.85rem; color: var(--posembed-muted, #5b6672); margin-top: 0.3rem; max-width: 70ch; }
+  .pe-figure figcaption { font-size: 0.85rem; color: var(--pe-theme-muted); margin-top: 0.3rem; max-width: 70ch; }
   .pe-readout { font-family: var(--posembed-mono, ui-monospace, monospace); font-size: 0.8rem; min-height: 1.3em; margin: 0.2rem 0;
                 white-space: pre-wrap; overflow-wrap: anywhere; }
-  .pe-error { color: var(--posembed-error, #a4161a); font-weight: 600; margin: 0.2rem 0; }
+  .pe-error { color: var(--pe-theme-error); font-weight: 600; margin: 0.2rem 0; }
 `;
 
 let sheet = null;
@@ -342,11 +344,11 @@ export class Figure {
       this.#axes(g, x, y, width, height, options, xName, yName, categoryTicks(columns, width, xName, true), categoryTicks(rows, height, yName, false));
       if (options.rowRule) {
         const at = y(options.rowRule.row) ?? height;
-        g.append('line').attr('x1', 0).attr('x2', width).attr('y1', at).attr('y2', at).attr('stroke', '#fff').attr('stroke-width', 4);
-        g.append('line').attr('x1', 0).attr('x2', width).attr('y1', at).attr('y2', at).attr('stroke', '#000').attr('stroke-width', 2)
+        g.append('line').attr('x1', 0).attr('x2', width).attr('y1', at).attr('y2', at).style('stroke', 'var(--pe-theme-cursor-halo)').attr('stroke-width', 4);
+        g.append('line').attr('x1', 0).attr('x2', width).attr('y1', at).attr('y2', at).style('stroke', 'var(--pe-theme-cursor)').attr('stroke-width', 2)
           .attr('stroke-dasharray', '6 3');
         g.append('text').attr('x', width - 4).attr('y', at - 4).attr('text-anchor', 'end').attr('font-size', 12)
-          .attr('paint-order', 'stroke').attr('stroke', '#fff').attr('stroke-width', 3).text(options.rowRule.label);
+          .attr('paint-order', 'stroke').style('stroke', 'var(--pe-theme-cursor-halo)').attr('stroke-width', 3).text(options.rowRule.label);
       }
       const halo = g.append('rect').attr('class', 'pe-cursor-halo');
       const box = g.append('rect').attr('class', 'pe-cursor');
@@ -417,7 +419,7 @@ export class Figure {
       const y = scaleLinear().domain(yDomain).range([height, 0]).nice();
       this.#axes(g, x, y, width, height, options);
       for (const rule of options.rules ?? []) {
-        g.append('line').attr('x1', x(rule.x)).attr('x2', x(rule.x)).attr('y1', 0).attr('y2', height).attr('stroke', '#5b6672')
+        g.append('line').attr('x1', x(rule.x)).attr('x2', x(rule.x)).attr('y1', 0).attr('y2', height).style('stroke', 'var(--pe-theme-muted)')
           .attr('stroke-dasharray', '4 3');
         g.append('text').attr('x', x(rule.x) + 4).attr('y', 12).attr('font-size', 11).text(rule.label);
       }

@@ -23,7 +23,7 @@ export class PosembedBias extends LazyElement {
     super();
     const root = this.attachShadow({ mode: 'open' });
     adoptStyles(root, BASE_STYLE, STYLE);
-    root.innerHTML = '<p class="caption"></p><div class="heads"></div><div class="shared-legend"></div><p class="error" role="alert" hidden></p>';
+    root.innerHTML = '<p class="caption" part="caption"></p><div class="heads"></div><div class="shared-legend"></div><p class="error" role="alert" part="error" hidden></p>';
   }
 
   // The bias of every head, [heads, length, length] (masked cells NaN), and what it shows.

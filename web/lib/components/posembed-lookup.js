@@ -10,7 +10,7 @@ const TAG = 'posembed-lookup';
 
 const STYLE = `
   .controls { display: flex; flex-wrap: wrap; gap: 0.6rem 1rem; align-items: end; }
-  label { display: flex; flex-direction: column; font-size: 0.8rem; color: var(--posembed-muted, #5b6672); }
+  label { display: flex; flex-direction: column; font-size: 0.8rem; color: var(--pe-theme-muted); }
   label.check { flex-direction: row; gap: 0.3rem; align-items: center; }
   input { font: inherit; width: 7rem; }
   input[type="checkbox"] { width: auto; }
@@ -32,7 +32,7 @@ export class PosembedLookup extends LazyElement {
     super();
     const root = this.attachShadow({ mode: 'open' });
     adoptStyles(root, BASE_STYLE, STYLE);
-    root.innerHTML = `<form id="lookup-controls" class="controls">
+    root.innerHTML = `<form id="lookup-controls" class="controls" part="controls">
         <label>expression <input name="text" type="text" spellcheck="false" autocomplete="off"></label>
         <label>d_model (numbers per token) <input name="dModel" type="number" min="2" max="512" step="2"></label>
         <label>pad to <input name="padTo" type="number" min="1" max="64" step="1"></label>

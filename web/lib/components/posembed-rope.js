@@ -15,12 +15,11 @@ const TAG = 'posembed-rope';
 
 const STYLE = `
   .controls { display: flex; flex-wrap: wrap; gap: 0.5rem 0.75rem; align-items: center; font-size: 0.85rem; margin: 0.3rem 0; }
-  button { font: inherit; padding: 0.2rem 0.7rem; border-radius: 4px; border: 1px solid var(--posembed-border, #d4d9df);
-           background: var(--posembed-button, #fff); color: inherit; cursor: pointer; }
   .dials { display: flex; flex-wrap: wrap; gap: 0.5rem; }
-  .dials:focus-visible { outline: 3px solid var(--posembed-accent, #1f5fbf); outline-offset: 3px; }
+  .dials:focus-visible { outline: 3px solid var(--pe-theme-accent); outline-offset: 3px; }
   .dims { display: block; max-width: 100%; height: auto; margin: 0.3rem 0; }
-  svg text { font-size: 11px; fill: var(--posembed-ink, #1d232a); }
+  svg text { font-size: 11px; fill: var(--pe-theme-ink); }
+  svg text.idle { fill: var(--pe-theme-muted); }
 `;
 const DIAL = 150;
 const RADIUS = 52;
@@ -52,14 +51,14 @@ export class PosembedRope extends LazyElement {
     super();
     const root = this.attachShadow({ mode: 'open' });
     adoptStyles(root, BASE_STYLE, STYLE);
-    root.innerHTML = `<p class="caption"></p>
+    root.innerHTML = `<p class="caption" part="caption"></p>
       <svg class="dims" role="img"></svg>
       <div class="dials" tabindex="0" role="img"></div>
-      <div class="controls"><button type="button" class="play"></button>
-        <button type="button" class="back">−1 position</button>
-        <button type="button" class="forward">+1 position</button></div>
+      <div class="controls" part="controls"><button part="button" type="button" class="play"></button>
+        <button part="button" type="button" class="back">−1 position</button>
+        <button part="button" type="button" class="forward">+1 position</button></div>
       <p class="readout" aria-live="off"></p>
-      <p class="error" role="alert" hidden></p>`;
+      <p class="error" role="alert" part="error" hidden></p>`;
     this.button = root.querySelector('.play');
     this.dials = root.querySelector('.dials');
     this.button.addEventListener('click', () => this.#toggle());
@@ -216,7 +215,7 @@ export class PosembedRope extends LazyElement {
       const y = 2 + Math.floor(d / perRow) * cell;
       const colour = colourOf.get(pair);
       strip.append(svg('rect', { x, y, width: cell - 2, height: cell - 2, fill: colour ?? '#eef0f3', stroke: '#c0c6cc' }));
-      if (headDim <= 64 || colour) strip.append(svg('text', { x: x + (cell - 2) / 2, y: y + 12, 'text-anchor': 'middle', fill: colour ? '#fff' : '#5b6672' }, String(pair)));
+      if (headDim <= 64 || colour) strip.append(svg('text', { x: x + (cell - 2) / 2, y: y + 12, 'text-anchor': 'middle', ...(colour ? { fill: '#fff' } : { class: 'idle' }) }, String(pair)));
     }
   }
 

@@ -52,8 +52,6 @@ import(${module}).then(() => {
 
 const STYLE = `
   .controls { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin: 0.25rem 0 0.5rem; }
-  button { font: inherit; padding: 0.3rem 0.8rem; border-radius: 4px; border: 1px solid #5b6672; background: #fff; cursor: pointer; }
-  button:disabled { opacity: 0.5; cursor: default; }
   .status { font-family: var(--posembed-mono, ui-monospace, monospace); font-size: 0.85rem; }
   .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 320px), 1fr)); gap: 0 1.5rem; }
   form { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
@@ -64,32 +62,32 @@ const STYLE = `
 `;
 
 const TEMPLATE = `
-  <div class="controls">
-    <button type="button" data-action="start">Start</button>
-    <button type="button" data-action="pause" disabled>Pause</button>
-    <button type="button" data-action="reset">Reset</button>
+  <div class="controls" part="controls">
+    <button part="button" type="button" data-action="start">Start</button>
+    <button part="button" type="button" data-action="pause" disabled>Pause</button>
+    <button part="button" type="button" data-action="reset">Reset</button>
     <span class="status"></span>
   </div>
   <p class="visually-hidden" role="status"></p>
-  <p class="error" hidden></p>
+  <p class="error" part="error" hidden></p>
   <p class="caption honest"></p>
   <div class="grid"><div class="loss"></div><div class="accuracy"></div></div>
   <div class="grid"><div class="tokens"></div><div class="similarity"></div></div>
   <div class="positions"></div>
   <h3>Ask it</h3>
-  <form class="ask">
+  <form class="ask" part="controls">
     <label>Prompt <input name="prompt" value="First(3,1,2)" spellcheck="false" autocomplete="off"></label>
-    <button type="submit">Answer</button>
+    <button part="button" type="submit">Answer</button>
     <span class="answer" aria-live="polite"></span>
   </form>
   <div class="probabilities"></div>
   <h3>Longer lists than it was trained on</h3>
-  <div class="controls"><button type="button" data-action="extrapolate">Test on 6–10 items</button><span class="extrapolation" aria-live="polite"></span></div>
+  <div class="controls" part="controls"><button part="button" type="button" data-action="extrapolate">Test on 6–10 items</button><span class="extrapolation" aria-live="polite"></span></div>
   <h3>Save the trained tables</h3>
-  <div class="controls">
-    <button type="button" data-action="save-model">Model (.safetensors)</button>
-    <button type="button" data-action="save-tokens">Token table (.npy)</button>
-    <button type="button" data-action="save-positions" hidden>Position table (.npy)</button>
+  <div class="controls" part="controls">
+    <button part="button" type="button" data-action="save-model">Model (.safetensors)</button>
+    <button part="button" type="button" data-action="save-tokens">Token table (.npy)</button>
+    <button part="button" type="button" data-action="save-positions" hidden>Position table (.npy)</button>
   </div>
 `;
 

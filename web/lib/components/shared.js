@@ -1,6 +1,7 @@
 // What the components share: one posembed instance per page (however many components it holds), reading
 // GPU results back, starting when needed, and the base styles, themable with CSS custom properties.
 import { load } from '../index.js';
+import { THEME_STYLE } from './theme.js';
 
 let instance = null;
 
@@ -102,13 +103,18 @@ export function adoptStyles(root, ...css) {
   });
 }
 
-export const BASE_STYLE = `
-  :host { display: block; font-family: var(--posembed-font, system-ui, sans-serif); color: var(--posembed-ink, #1d232a);
-          background: var(--posembed-surface, transparent); border-radius: var(--posembed-radius, 6px); }
-  .caption { font-size: 0.85rem; color: var(--posembed-muted, #5b6672); margin: 0.25rem 0; }
-  .error { color: var(--posembed-error, #a4161a); font-weight: 600; }
+export const BASE_STYLE = `${THEME_STYLE}
+  :host { display: block; font-family: var(--posembed-font, system-ui, sans-serif); color: var(--pe-theme-ink);
+          background: var(--pe-theme-surface); border-radius: var(--posembed-radius, 6px); }
+  .caption { font-size: 0.85rem; color: var(--pe-theme-muted); margin: 0.25rem 0; }
+  .error { color: var(--pe-theme-error); font-weight: 600; }
   canvas { image-rendering: pixelated; image-rendering: crisp-edges; display: block; max-width: 100%; }
-  canvas:focus-visible, button:focus-visible { outline: 3px solid var(--posembed-accent, #1f5fbf); outline-offset: 2px; }
+  canvas:focus-visible, button:focus-visible { outline: 3px solid var(--pe-theme-accent); outline-offset: 2px; }
+  button { font: inherit; padding: 0.3rem 0.8rem; border-radius: 4px; border: 1px solid var(--pe-theme-border);
+           background: var(--pe-theme-button); color: var(--pe-theme-button-ink); cursor: pointer; }
+  button:disabled { opacity: 0.6; cursor: default; }
+  input, select, textarea { font: inherit; color: var(--pe-theme-ink); background: var(--pe-theme-button); border: 1px solid var(--pe-theme-border); border-radius: 3px; }
+  a { color: var(--pe-theme-accent); }
   .readout { font-family: var(--posembed-mono, ui-monospace, monospace); font-size: 0.8rem; min-height: 1.3em; }
 `;
 
