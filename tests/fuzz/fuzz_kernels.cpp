@@ -112,10 +112,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   } else {
     RopeParams p{.head_dim = in.next<uint8_t>(), .rotary_dim = in.next<uint8_t>(), .base = in.next<double>(),
                  .layout = in.next<uint8_t>() % 2 ? RopeLayout::kInterleaved : RopeLayout::kHalf};
-    p.scaling.kind = static_cast<RopeScalingKind>(in.next<uint8_t>() % 5);
+    p.scaling.kind = static_cast<RopeScalingKind>(in.next<uint8_t>() % 7);  // every rule of the table
     p.scaling.factor = in.next<double>();
     p.scaling.original_max_positions = in.next<int32_t>();
     p.scaling.sequence_length = in.next<int32_t>();
+    p.scaling.mscale = in.next<double>();
+    p.scaling.mscale_all_dim = in.next<double>();
+    p.scaling.truncate = in.next<uint8_t>() % 2 == 0;
+    p.scaling.rotated_pairs = in.next<uint8_t>();
     std::vector<int32_t> positions(1 + in.next<uint8_t>() % 8);
     for (auto& position : positions) position = in.next<int32_t>();
     std::vector<float> x(positions.size() * p.head_dim, 0.5f), out(x.size());

@@ -10,13 +10,13 @@ describe('npm package', () => {
   let installed;
   before(() => { installed = packAndInstall(); });
 
-  it('ships the JS, the types and the three wasm modules (with the threaded one\'s worker script), and nothing else', () => {
+  it('ships the JS, the types, the elements\' manifest and the three wasm modules (with the threaded one\'s worker script), and nothing else', () => {
     const modules = ['simd', 'scalar', 'threads'].flatMap((m) => [`dist/posembed-${m}.wasm`, `dist/posembed-${m}.mjs`]);
     for (const file of ['dist/index.js', 'dist/index.d.ts', ...modules, 'dist/posembed-threads.worker.js', 'dist/posembed-threads.worker.cjs', 'package.json', 'README.md']) {
       assert.ok(installed.files.includes(file), `${file} missing from the tarball`);
     }
-    for (const file of ['dist/components.js', 'dist/components.d.ts', 'dist/vendor/colors.js']) assert.ok(installed.files.includes(file), `${file} missing from the tarball`);
-    assert.deepEqual(installed.files.filter((f) => !/^(dist\/((webgpu|components|vendor)\/)?[\w.-]+\.(js|cjs|mjs|d\.ts|wasm)|package\.json|README\.md|LICENSE)$/.test(f)), []);
+    for (const file of ['dist/components.js', 'dist/components.d.ts', 'dist/elements.d.ts', 'dist/custom-elements.json', 'dist/vendor/colors.js']) assert.ok(installed.files.includes(file), `${file} missing from the tarball`);
+    assert.deepEqual(installed.files.filter((f) => !/^(dist\/((webgpu|components|vendor)\/)?[\w.-]+\.(js|cjs|mjs|d\.ts|wasm)|dist\/custom-elements\.json|package\.json|README\.md|LICENSE)$/.test(f)), []);
   });
 
   it('imports nothing by a bare specifier anywhere in dist/ (browsers cannot resolve one), and needs no dependency', () => {
