@@ -53,7 +53,7 @@ export function elementTypes() {
   const html = 'id?: string; class?: string; className?: string; style?: string | Record<string, string | number>; slot?: string; hidden?: boolean; children?: unknown; key?: string | number; ref?: unknown';
   lines.push('/** The attributes every element also takes as an HTML element (and the keys frameworks add). */', `export interface PosembedHtmlAttributes { ${html}; }`, '');
   lines.push('declare global {', '  interface HTMLElementTagNameMap {');
-  for (const tag of Object.keys(ELEMENT_SCHEMAS)) lines.push(`    '${tag}': ${tag === 'posembed-model' ? 'import(\'./components.js\').PosembedModelElement' : tag === 'posembed-heatmap' ? 'import(\'./components.js\').PosembedHeatmapElement' : 'HTMLElement'};`);
+  for (const tag of Object.keys(ELEMENT_SCHEMAS)) lines.push(`    '${tag}': ${tag === 'posembed-model' ? 'import(\'./components.js\').PosembedModelElement' : tag === 'posembed-heatmap' ? 'import(\'./components.js\').PosembedHeatmapElement' : 'import(\'./components.js\').PosembedElement'};`);
   lines.push('  }', '  namespace JSX {', '    interface IntrinsicElements {');
   for (const tag of Object.keys(ELEMENT_SCHEMAS)) lines.push(`      '${tag}': ${className(tag)}Attributes & PosembedHtmlAttributes;`);
   lines.push('    }', '  }', '}', '');

@@ -134,6 +134,8 @@ describe('npm package', () => {
       if (model) model.config = { model_type: 'llama' };
       const heatmap = document.querySelector('posembed-heatmap');
       if (heatmap) heatmap.data = { data: [1, 2, 3, 4], shape: [2, 2], caption: 'mine' };
+      const rope = document.querySelector('posembed-rope');
+      export const picture: Promise<Blob> | undefined = rope?.toBlob({ type: 'image/png', scale: 3 });
     `);
     assert.equal(good.status, 0, good.stdout + good.stderr);
     const wrong = tsc('wrong', `

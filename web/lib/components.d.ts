@@ -107,13 +107,19 @@ export function toyIds(tokens: string[]): Int32Array;
 
 export * from './elements.js';
 
+/** Every <posembed-…> element: its figures as a framed file, and its 'render' and 'change' events. */
+export interface PosembedElement extends HTMLElement {
+  /** The figures as drawn, with title, axes, colour bar or legend and caption: SVG (cells as one image) or PNG at `scale` (2). */
+  toBlob(options?: { type?: 'image/svg+xml' | 'image/png'; scale?: number; background?: string }): Promise<Blob>;
+}
+
 /** <posembed-heatmap>: `data` draws the author's own matrix in place of an encoding. */
-export interface PosembedHeatmapElement extends HTMLElement {
+export interface PosembedHeatmapElement extends PosembedElement {
   data: { data: ArrayLike<number>; shape: [number, number]; range?: { min: number; max: number }; caption?: string; x?: { label: string }; y?: { label: string } } | null;
 }
 
 /** <posembed-model config="preset | URL" layer="i">: a real model's positional layer; `config` also takes a parsed config.json. */
-export interface PosembedModelElement extends HTMLElement {
+export interface PosembedModelElement extends PosembedElement {
   config: Record<string, unknown> | null;
 }
 

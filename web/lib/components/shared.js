@@ -2,6 +2,7 @@
 // GPU results back, starting when needed, and the base styles, themable with CSS custom properties.
 import { load } from '../index.js';
 import { THEME_STYLE } from './theme.js';
+import { elementBlob } from './export.js';
 
 let instance = null;
 
@@ -82,6 +83,12 @@ export class LazyElement extends HTMLElement {
 
   // Frees what the component holds; called on removal.
   released() {}
+
+  // The element's figures as drawn, framed (title, axes, colour bar or legend, caption): { type: 'image/svg+xml' |
+  // 'image/png', scale, background } → Blob.
+  toBlob(options) {
+    return elementBlob(this.shadowRoot, this, options);
+  }
 
   // Tells the page: 'render' (detail: what was drawn) once a render is on screen, 'change' (detail: what the reader
   // changed) for a control or the training state. Both bubble out of the shadow root.

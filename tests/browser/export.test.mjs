@@ -1,0 +1,78 @@
+// element.toBlob(): a drawn element's figures as a file an author puts in a paper or a slide, framed as on the page
+// (title, axes, colour bar or legend, caption): SVG with the cells as one embedded image, or PNG at a scale.
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSite } from './browser.mjs';
+
+describe('element.toBlob: framed SVG and PNG', () => {
+  const site = useSite();
+  let page;
+  let problems;
+
+  before(async () => {
+    ({ page, problems } = await site.open('components.html', { ready: false }));
+    await page.waitForFunction(() => customElements.get('posembed-heatmap'));
+  });
+
+  // Adds the element and waits for its render event; then runs `then(element)` in the page and removes it.
+  async function exported(tag, attributes, then) {
+    await page.evaluate(async ([name, given]) => {
+      const el = document.createElement(name);
+      for (const [key, value] of Object.entries(given)) el.setAttribute(key, value);
+      const rendered = new Promise((resolve) => el.addEventListener('render', resolve, { once: true }));
+      document.body.prepend(el);
+      window.exported = el;
+      await rendered;
+    }, [tag, attributes]);
+    const result = await page.evaluate(then);
+    await page.evaluate(() => window.exported.remove());
+    return result;
+  }
+
+  it('a heatmap as SVG: axes, ticks at the positions drawn, the colour bar in words, the caption, and the cells as one image (kilobytes)', async () => {
+    const svg = await exported('posembed-heatmap', { length: '64', 'd-model': '128', offset: '100' }, async () => (await window.exported.toBlob({ type: 'image/svg+xml' })).text());
+    assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="\d+" height="\d+"/);
+    assert.equal(svg.match(/<image /g).length, 1);
+    for (const text of ['>position<', '>dimension<', '>100<', '>160<', 'red = negative, white = 0, blue = positive', 'Sinusoidal positions 100–163']) {
+      assert.ok(svg.includes(text), `SVG lacks ${text}`);
+    }
+    assert.ok(svg.length < 100000, `${svg.length} bytes`);
+    assert.ok(!svg.includes('pe-cursor'), 'the cursor is not exported');
+  });
+
+  it('a heatmap as PNG at scale 2: the framed size, opaque where the background is given', async () => {
+    const result = await exported('posembed-heatmap', { encoding: 'alibi', heads: '4', length: '16' }, async () => {
+      const el = window.exported;
+      const png = await el.toBlob({ type: 'image/png', scale: 2, background: '#ffffff' });
+      const bitmap = await createImageBitmap(png);
+      const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+      const ctx = canvas.getContext('2d');
+      ctx.drawImage(bitmap, 0, 0);
+      const corner = Array.from(ctx.getImageData(0, 0, 1, 1).data);
+      const box = el.shadowRoot.querySelector('.pe-plot svg').getBoundingClientRect();
+      return { type: png.type, width: bitmap.width, height: bitmap.height, corner, plot: [box.width, box.height] };
+    });
+    assert.equal(result.type, 'image/png');
+    assert.ok(result.width >= 2 * result.plot[0] && result.height >= 2 * result.plot[1], JSON.stringify(result));
+    assert.deepEqual(result.corner, [255, 255, 255, 255]);
+  });
+
+  it('elements of several figures export them all; options are checked', async () => {
+    const svg = await exported('posembed-bias', { heads: '2', length: '8' }, async () => (await window.exported.toBlob()).text());
+    assert.equal(svg.match(/<image /g).length, 2);
+    assert.ok(svg.includes('head 1 · slope'));
+    const refused = await exported('posembed-heatmap', { length: '4', 'd-model': '4' }, async () => {
+      const messages = [];
+      for (const options of [{ type: 'image/gif' }, { scale: 0 }]) {
+        try {
+          await window.exported.toBlob(options);
+        } catch (error) {
+          messages.push(error.message);
+        }
+      }
+      return messages;
+    });
+    assert.deepEqual(refused, ['type must be "image/svg+xml" or "image/png", got "image/gif"', 'scale must be a number in (0, 8], got 0']);
+    assert.deepEqual(problems, []);
+  });
+});
