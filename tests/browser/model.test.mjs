@@ -47,6 +47,18 @@ describe('Your model page and <posembed-model>', () => {
     await drawn(page);
   });
 
+  it('fetches the wasm once: the page\'s own load() and the element share the compiled module', async () => {
+    const tab = await site.browser.newPage();
+    const wasm = [];
+    tab.on('request', (request) => { if (request.url().endsWith('.wasm')) wasm.push(request.url()); });
+    await tab.goto(`${site.server.url}model.html`);
+    await tab.waitForSelector('html[data-ready="true"]');
+    await tab.locator('#model').scrollIntoViewIfNeeded();
+    await tab.waitForFunction(() => document.querySelector('#model').dataset.rendered);
+    assert.equal(wasm.length, 1, wasm.join(', '));
+    await tab.close();
+  });
+
   it('draws every preset: the layer strip for all, RoPE\'s views for RoPE layers, mRoPE\'s for Qwen2.5-VL, no long task', async () => {
     const presets = await page.locator('#preset option').allTextContents();
     assert.deepEqual(presets, Object.keys(pe.modelPresets));

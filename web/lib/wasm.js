@@ -60,6 +60,21 @@ async function readBytes(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
+// Each .wasm URL fetched and compiled once per page (or process): the page's own load() and the elements' instance
+// share the compiled module, and each instantiates it with a heap of its own. A failed fetch or compile is not kept.
+const compiledModules = new Map();
+function compiledModule(url) {
+  const key = url.href;
+  if (!compiledModules.has(key)) {
+    const compiling = readBytes(url).then((bytes) => WebAssembly.compile(bytes)).catch((error) => {
+      compiledModules.delete(key);
+      throw new Error(`posembed: ${url} is not a WebAssembly module this engine can compile (${error.message})`);
+    });
+    compiledModules.set(key, compiling);
+  }
+  return compiledModules.get(key);
+}
+
 // Whether this engine can run the threaded module: it needs SharedArrayBuffer, which browsers give only to
 // cross-origin-isolated pages (COOP/COEP headers), and Node always.
 export function threadsSupported() {
@@ -106,7 +121,7 @@ export async function loadWasmCore({ simd, threads, wasmUrl, wasmBinary }) {
     });
   }
   const { factory, url, variant } = await moduleOf(simd, threads);
-  const bytes = wasmBinary ?? await readBytes(wasmUrl !== undefined ? new URL(wasmUrl, import.meta.url) : url);
+  const bytes = wasmBinary ?? await compiledModule(wasmUrl !== undefined ? new URL(wasmUrl, import.meta.url) : url);
   const module = await instantiate(factory, bytes, variant, variant === 'threads' ? await threadedArguments(threads) : {});
   if (variant === 'threads') {
     module.setThreads(threads);
@@ -115,7 +130,7 @@ export async function loadWasmCore({ simd, threads, wasmUrl, wasmBinary }) {
   return new WasmCore(module, variant);
 }
 
-// Runs an Emscripten factory on the wasm bytes, instantiating them here: bytes that do not fit the module
+// Runs an Emscripten factory on the wasm bytes (or a compiled module), instantiating them here: bytes that do not fit the module
 // (another module's, another build's) reject with a message saying so, where the glue would only print
 // the error and never settle. In Node, the threaded module's workers (started before the bytes are
 // instantiated) are kept from holding the process open, whatever happens, and the global Worker its glue
@@ -127,7 +142,10 @@ function instantiate(factory, bytes, variant, args) {
     const module = {
       ...args,
       instantiateWasm(imports, receive) {
-        WebAssembly.instantiate(bytes, imports).then(({ instance, module: compiled }) => receive(instance, compiled), (error) => {
+        const instantiated = bytes instanceof WebAssembly.Module
+          ? WebAssembly.instantiate(bytes, imports).then((instance) => ({ instance, module: bytes }))
+          : WebAssembly.instantiate(bytes, imports);
+        instantiated.then(({ instance, module: compiled }) => receive(instance, compiled), (error) => {
           reject(new Error(`posembed: these wasm bytes are not posembed-${variant}.wasm of this version (${error.message}); give the .wasm that came with the package`));
         });
         return {};

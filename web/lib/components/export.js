@@ -158,7 +158,8 @@ export function elementShapes(root, host) {
   });
   if (parts.length === 0) throw new Error(`<${host.localName}> has drawn nothing to export yet: wait for its 'render' event`);
   return {
-    width: Math.ceil(Math.max(...parts.map((p) => p.right))), height: Math.ceil(Math.max(...parts.map((p) => p.bottom)) + GAP),
+    width: Math.ceil(parts.reduce((widest, p) => Math.max(widest, p.right), 0)),
+    height: Math.ceil(parts.reduce((lowest, p) => Math.max(lowest, p.bottom), 0) + GAP),
     shapes: parts.flatMap((p) => p.shapes),
   };
 }
