@@ -49,6 +49,21 @@ describe('webgpu backend', () => {
     assert.equal(pe.fallbackReason, null);
   });
 
+  it('offers every op the wasm backend does, and a real model\'s positions on the host: modelPositions, ropeCache, checkRopeCache, and applyRope with a spec', async () => {
+    const ops = (object) => new Set([...Object.getOwnPropertyNames(Object.getPrototypeOf(object)), ...Object.keys(object)]
+      .filter((name) => name !== 'constructor' && (typeof object[name] === 'function' || name === 'modelPresets')));
+    const missing = [...ops(wasm)].filter((name) => !ops(pe).has(name));
+    assert.deepEqual(missing, []);
+    const spec = pe.modelPositions('Llama-3.1-8B').layer(0).rope;
+    const positions = Int32Array.from([0, 1, 131071]);
+    assert.deepEqual(pe.ropeCache(spec, { positions }).cos.data, wasm.ropeCache(spec, { positions }).cos.data);
+    assert.equal(pe.checkRopeCache(spec, { ...wasm.ropeCache(spec, { positions }), positions }).verdict, 'exact');
+    const x = { data: Float32Array.from({ length: 2 * 3 * 128 }, (_, i) => Math.sin(i)), shape: [1, 2, 3, 128] };
+    const onGpu = pe.applyRope(x, { spec, positions: { data: Int32Array.from([5, 6, 7]), shape: [1, 3] } });
+    assert.deepEqual((await onGpu.read()).data, wasm.applyRope(x, { spec, positions: { data: Int32Array.from([5, 6, 7]), shape: [1, 3] } }).data);
+    onGpu.dispose();
+  });
+
   it('trains on the wasm instance beside it: pe.trainer and pe.wordEmbeddings are there on the webgpu backend too', () => {
     const trainer = pe.trainer({ dModel: 16, heads: 2, batchSize: 4 });
     assert.equal(trainer.step(3).step, 3);
