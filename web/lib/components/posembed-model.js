@@ -148,7 +148,7 @@ export class PosembedModel extends LazyElement {
     figure.title = 'Wavelength of each pair';
     figure.lines(series, {
       x: { label: 'pair i (fast → slow)' }, y: { label: 'log10 wavelength (tokens)' },
-      describe: (i) => `pair ${i}: ${formatValue((2 * Math.PI) / plain[i])} tokens unscaled, ${formatValue((2 * Math.PI) / rope.invFreq[i])} with ${rope.type}`,
+      describe: (i) => `pair ${i}: wavelength ${formatValue((2 * Math.PI) / plain[i])} tokens${rope.type === 'default' ? '' : ` unscaled, ${formatValue((2 * Math.PI) / rope.invFreq[i])} with ${rope.type}`}`,
     });
     const attention = rope.attentionFactor !== 1 ? ` cos and sin are also multiplied by ${rope.attentionFactor.toFixed(4)} (the attention factor).` : '';
     figure.caption = {
@@ -172,7 +172,9 @@ export class PosembedModel extends LazyElement {
       rules: [...(trained ? [{ x: trained, label: 'trained' }] : []), ...(model.maxPositions && model.maxPositions !== trained ? [{ x: model.maxPositions, label: 'extended' }] : [])],
       describe: (i) => `distance ${distances[i]}`,
     });
-    figure.caption = 'For a query and a key whose pairs all point the same way, the score falls as they move apart. Past the trained length the unscaled curve reaches distances whose angles the model never saw; the scaling stretches the curve so the extended context looks like the trained one.';
+    figure.caption = rope.type === 'default'
+      ? 'For a query and a key whose pairs all point the same way, the score falls as they move apart. Past the trained length (dashed) the slow pairs reach angles the model never saw in training: this model has no scaling rule for longer texts.'
+      : 'For a query and a key whose pairs all point the same way, the score falls as they move apart. Past the trained length the unscaled curve reaches distances whose angles the model never saw; the scaling stretches the curve so the extended context looks like the trained one.';
   }
 
   #mrope(pe, rope) {
