@@ -1,6 +1,8 @@
 // Made from the elements' attribute schema (web/lib/components/attributes.js) at build time: custom-elements.json
 // (the Custom Elements Manifest that editors and documentation tools read) and the elements' TypeScript types
-// (dist/elements.d.ts: HTMLElementTagNameMap entries and JSX intrinsic elements with each element's attributes).
+// (dist/elements.d.ts: HTMLElementTagNameMap entries and JSX intrinsic elements with each element's attributes;
+// dist/jsx-react.d.ts and dist/jsx-preact.d.ts: the same elements for React's and Preact's JSX, opted into by
+// `import type {} from 'posembed/jsx-react'`).
 import { ELEMENT_SCHEMAS } from '../web/lib/components/attributes.js';
 
 const className = (tag) => tag.split('-').map((part) => part[0].toUpperCase() + part.slice(1)).join('');
@@ -58,4 +60,17 @@ export function elementTypes() {
   for (const tag of Object.keys(ELEMENT_SCHEMAS)) lines.push(`      '${tag}': ${className(tag)}Attributes & PosembedHtmlAttributes;`);
   lines.push('    }', '  }', '}', '');
   return lines.join('\n');
+}
+
+// The elements in a framework's JSX namespace (React 19's and Preact's are augmented the same way).
+export function frameworkJsx(framework) {
+  const tags = Object.keys(ELEMENT_SCHEMAS);
+  return [
+    `// Made from the elements' attribute schema by scripts/element-types.mjs: <posembed-…> in ${framework === 'react' ? 'React' : 'Preact'}'s JSX.`,
+    `import type { ${tags.map((tag) => `${className(tag)}Attributes`).join(', ')}, PosembedHtmlAttributes } from './elements.js';`,
+    '',
+    `declare module '${framework}' {`, '  namespace JSX {', '    interface IntrinsicElements {',
+    ...tags.map((tag) => `      '${tag}': ${className(tag)}Attributes & PosembedHtmlAttributes;`),
+    '    }', '  }', '}', '', 'export {};', '',
+  ].join('\n');
 }

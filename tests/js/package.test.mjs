@@ -146,6 +146,37 @@ describe('npm package', () => {
     assert.match(wrong.stdout, /"bogus"/);
   });
 
+  it('React\'s and Preact\'s JSX take the elements with their attributes (posembed/jsx-react, posembed/jsx-preact; tsc --strict)', () => {
+    for (const framework of ['react', 'preact']) {
+      const dir = join(installed.project, `jsx-${framework}`);
+      mkdirSync(dir, { recursive: true });
+      // The framework's types from this repository's devDependencies, as a project that uses it would have them.
+      const types = framework === 'react'
+        ? { react: [join(REPO, 'node_modules/@types/react/index.d.ts')], 'react/jsx-runtime': [join(REPO, 'node_modules/@types/react/jsx-runtime.d.ts')] }
+        : { preact: [join(REPO, 'node_modules/preact/src/index.d.ts')], 'preact/jsx-runtime': [join(REPO, 'node_modules/preact/jsx-runtime/src/index.d.ts')] };
+      const check = (source) => {
+        writeFileSync(join(dir, 'page.tsx'), source);
+        writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, jsx: 'react-jsx', jsxImportSource: framework, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], paths: types, skipLibCheck: true }, files: ['page.tsx'] }));
+        return spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });
+      };
+      const good = check(`
+        import type {} from 'posembed/jsx-${framework}';
+        export const page = <section>
+          <posembed-heatmap encoding="alibi" heads={8} causal class="figure" />
+          <posembed-model config="Llama-3.1-8B" layer="0" />
+          <posembed-train task="first" positional="learned" steps={300} />
+        </section>;
+      `);
+      assert.equal(good.status, 0, `${framework}: ${good.stdout}${good.stderr}`);
+      const wrong = check(`
+        import type {} from 'posembed/jsx-${framework}';
+        export const page = <posembed-rope layout="diagonal" />;
+      `);
+      assert.notEqual(wrong.status, 0, `${framework}: layout="diagonal" must not type-check`);
+      assert.match(wrong.stdout, /"diagonal"/);
+    }
+  });
+
   it('custom-elements.json lists every element and attribute of the schema, and package.json names it', async () => {
     const installedPackage = join(installed.project, 'node_modules/posembed');
     const pkg = JSON.parse(readFileSync(join(installedPackage, 'package.json'), 'utf8'));
