@@ -68,14 +68,15 @@ describe('posembed render (command line)', () => {
     assert.deepEqual(pe.readNpy(readFileSync(file('similarity'))), pe.similarity(pe.sinusoidal({ length: 7, dModel: 16 }), null, { metric: 'dot' }));
   });
 
-  it('reports bad arguments with a message and exit code 1', () => {
+  it('reports bad arguments with a message and exit code 1, every problem at once, flags spelled as written', () => {
     for (const [args, message] of [
-      [['render', 'ropes', '-o', 'x.png'], "encoding must be one of 'sinusoidal', 'learned', 'rope', 'similarity', 'alibi', 't5', 'sincos2d', got 'ropes'"],
-      [['render', 'learned', '--new-length', '1', '-o', 'x.png'], 'new-length must be an integer in [2, 65536], got 1'],
-      [['render', 'sinusoidal', '--length', 'abc', '-o', 'x.png'], "--length must be a number, got 'abc'"],
-      [['render', 'sinusoidal', '--d-model', '7', '-o', 'x.png'], 'dModel must be an even integer in [2, 65536], got 7'],
+      [['render', 'ropes', '-o', 'x.png'], 'encoding must be one of "sinusoidal", "learned", "rope", "similarity", "alibi", "t5", "sincos2d", got "ropes"'],
+      [['render', 'learned', '--new-length', '1', '-o', 'x.png'], '--new-length must be an integer in [2, 8192], got "1"'],
+      [['render', 'sinusoidal', '--length', 'abc', '-o', 'x.png'], '--length must be an integer in [1, 8192], got "abc"'],
+      [['render', 'sinusoidal', '--d-model', '7', '--timescale', 'log', '-o', 'x.png'], '--d-model must be an even integer in [2, 4096], got "7"; --timescale must be one of "standard", "t2t", got "log"'],
       [['render', 'sinusoidal', '-o', 'x.gif'], '-o must name a .png, .svg, .csv or .npy file'],
-      [['render', 'alibi', '--head', '9', '-o', 'x.png'], 'head must be an integer in [0, 7], got 9'],
+      [['render', 'alibi', '--head', '9', '-o', 'x.png'], 'head must be below heads (8), got "9"'],
+      [['render', 't5', '--bidirectional', 'no', '-o', 'x.png'], '--bidirectional must be "true" or "false", got "no"'],
     ]) {
       const { status, stderr } = run(...args);
       assert.equal(status, 1, args.join(' '));

@@ -8,8 +8,20 @@ import { parseArgs } from 'node:util';
 import { PNG } from './vendor/png.js';
 import { load, writeNpy, writeSafetensors } from './index.js';
 import { MODEL_PRESETS } from './model_presets.js';
-import { ENCODINGS, encodingFigure } from './figures.js';
+import { ENCODINGS, encodingFigure, encodingOptions } from './figures.js';
+import { ELEMENT_SCHEMAS, readValues } from './components/attributes.js';
 import { heatmapPixels, valueRange } from './colormap.js';
+
+// The render command's flags are the heatmap element's attributes (its schema: names, ranges, defaults, documentation),
+// the figure's frame aside: the same spelling and the same checks as in a page.
+const HEATMAP = ELEMENT_SCHEMAS['posembed-heatmap'].attributes;
+const RENDER_FLAGS = Object.keys(HEATMAP).filter((name) => !['encoding', 'caption', 'axes', 'legend'].includes(name));
+const helpLine = (flag, doc) => `${`  ${flag}`.padEnd(35)} ${doc}`;
+const flagLine = (name) => {
+  const spec = HEATMAP[name];
+  const value = spec.type === 'flag' ? '' : spec.type === 'enum' ? ` ${spec.values.join('|')}` : spec.type === 'boolean' ? ' true|false' : ' N';
+  return helpLine(`--${name}${value}`, `${spec.doc}${spec.default !== undefined && spec.type !== 'flag' ? ` [${spec.default}]` : ''}`);
+};
 
 const HELP = `Usage: posembed render <encoding> [options] -o <file>
 
@@ -17,25 +29,10 @@ Renders an encoding as a heatmap (rows × columns, one cell per value), the same
   encoding           ${ENCODINGS.join(' | ')}
   -o, --output FILE  .png (image), .svg (vector), .csv (values) or .npy (float32 values)
 
-Options (defaults in brackets):
-  --length N         positions (rows), or queries and keys for similarity, alibi and t5 [64]
-  --d-model N        columns: sinusoidal and similarity [128], learned, rope and sincos2d [64]
-  --base B           [10000]
-  --layout L         sinusoidal: interleaved | split [interleaved]
-  --timescale T      sinusoidal: standard | t2t [standard]
-  --offset N         sinusoidal: first position [0]
-  --seed N           learned: the random (untrained) table's seed [0]
-  --new-length N     learned: stretch the table to N rows by linear interpolation
-  --scaling S        rope: linear | dynamic (with --factor F) [none]
-  --metric M         similarity: cosine | dot [cosine]
-  --heads N          alibi: heads [8]          --head N     alibi: which head [0]
-  --causal           alibi: mask the future
-  --buckets N        t5: buckets [32]          --max-distance N  t5 [128]
-  --unidirectional   t5: one-directional buckets
-  --grid-h N, --grid-w N   sincos2d: the patch grid [8 x 8]
-  --colormap NAME    RdBu | viridis [RdBu for encodings in [-1, 1], else viridis]
-  --scale N          image pixels per cell [4 for png and svg]
-  -h, --help         this text
+Options, as <posembed-heatmap>'s attributes (defaults in brackets):
+${RENDER_FLAGS.map(flagLine).join('\n')}
+${helpLine('--scale N', 'image pixels per cell [4 for png and svg]')}
+${helpLine('-h, --help', 'this text')}
 
 Example: npx posembed render sinusoidal --length 128 --d-model 256 -o pe.png
 
@@ -56,11 +53,8 @@ Examples: npx posembed rope --config config.json --positions 0:131072 --precisio
           npx posembed check --config config.json --cache runtime.safetensors`;
 
 const OPTIONS = {
-  output: { type: 'string', short: 'o' }, length: { type: 'string' }, 'd-model': { type: 'string' }, base: { type: 'string' },
-  layout: { type: 'string' }, timescale: { type: 'string' }, offset: { type: 'string' }, heads: { type: 'string' }, head: { type: 'string' },
-  causal: { type: 'boolean' }, buckets: { type: 'string' }, 'max-distance': { type: 'string' }, unidirectional: { type: 'boolean' },
-  'grid-h': { type: 'string' }, 'grid-w': { type: 'string' }, seed: { type: 'string' }, 'new-length': { type: 'string' },
-  scaling: { type: 'string' }, factor: { type: 'string' }, metric: { type: 'string' }, colormap: { type: 'string' }, scale: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+  ...Object.fromEntries(RENDER_FLAGS.map((name) => [name, { type: HEATMAP[name].type === 'flag' ? 'boolean' : 'string' }])),
+  output: { type: 'string', short: 'o' }, scale: { type: 'string' }, help: { type: 'boolean', short: 'h' },
   config: { type: 'string' }, layer: { type: 'string' }, positions: { type: 'string' }, precision: { type: 'string' }, cache: { type: 'string' },
 };
 
@@ -202,18 +196,15 @@ export async function main(argv) {
   const output = values.output;
   const format = output ? extname(output).slice(1).toLowerCase() : '';
   if (!['png', 'svg', 'csv', 'npy'].includes(format)) throw new TypeError('-o must name a .png, .svg, .csv or .npy file');
+  const read = readValues('posembed-heatmap', (name) => (name === 'encoding' ? encoding : values[name] ?? null),
+    { written: (name) => (name === 'encoding' ? 'encoding' : `--${name}`), budget: false });
+  if (read.problems.length) throw new RangeError(read.problems.join('; '));
   const pe = await load();
-  const figure = await encodingFigure(pe, encoding, {
-    length: numeric(values, 'length'), dModel: numeric(values, 'd-model'), base: numeric(values, 'base'), layout: values.layout, timescale: values.timescale,
-    offset: numeric(values, 'offset'), heads: numeric(values, 'heads'), head: numeric(values, 'head'), causal: values.causal ?? false,
-    buckets: numeric(values, 'buckets'), maxDistance: numeric(values, 'max-distance'), bidirectional: !values.unidirectional,
-    gridH: numeric(values, 'grid-h'), gridW: numeric(values, 'grid-w'), seed: numeric(values, 'seed'), newLength: numeric(values, 'new-length'),
-    scaling: values.scaling, factor: numeric(values, 'factor'), metric: values.metric,
-  });
+  const figure = await encodingFigure(pe, encoding, encodingOptions(read.values, (name) => values[name] !== undefined));
   const scale = numeric(values, 'scale') ?? 4;
   if (!Number.isInteger(scale) || scale < 1 || scale > 64) throw new RangeError(`--scale must be an integer in [1, 64], got ${scale}`);
   const picture = () => heatmapPixels(figure.tensor, {
-    colormap: values.colormap ?? figure.colormap, range: figure.range ?? valueRange(figure.tensor.data.filter(Number.isFinite)), scale,
+    colormap: read.values.colormap ?? figure.colormap, range: figure.range ?? valueRange(figure.tensor.data.filter(Number.isFinite)), scale,
   });
   if (format === 'png') {
     const { pixels, width, height } = picture();

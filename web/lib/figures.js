@@ -14,6 +14,18 @@ export async function onHost(result) {
   }
 }
 
+// The heatmap's attributes (the render command's flags) an encoding reads, and the option each gives.
+const ENCODING_ATTRIBUTES = ['length', 'd-model', 'base', 'layout', 'timescale', 'offset', 'seed', 'new-length', 'scaling', 'factor', 'metric', 'heads',
+  'head', 'causal', 'buckets', 'max-distance', 'bidirectional', 'grid-h', 'grid-w'];
+const camel = (name) => name.replace(/-(\w)/g, (_, letter) => letter.toUpperCase());
+
+// encodingFigure's options from checked attribute values: those given (isGiven(name)), so that each encoding's own
+// defaults fill the rest, and the two switches always.
+export function encodingOptions(values, isGiven) {
+  return Object.fromEntries(ENCODING_ATTRIBUTES.filter((name) => isGiven(name) || name === 'causal' || name === 'bidirectional' || name === 'length')
+    .map((name) => [camel(name), values[name]]));
+}
+
 const POSITION_BY_DIMENSION = { x: { label: 'dimension' }, y: { label: 'position' }, colour: { label: 'value' } };
 const QUERY_BY_KEY = { x: { label: 'key position' }, y: { label: 'query position' } };
 

@@ -56,16 +56,18 @@ export const ELEMENT_SCHEMAS = {
       ...FRAME,
     },
     check(v) {
-      const problems = [];
-      if (v.head !== undefined && v.head >= v.heads) problems.push(`head must be below heads (${v.heads}), got "${v.head}"`);
+      return v.head !== undefined && v.head >= v.heads ? [`head must be below heads (${v.heads}), got "${v.head}"`] : [];
+    },
+    // What the element draws on the page's thread; the command line, which draws no page, leaves this out.
+    budget(v) {
       const cells = {
         sinusoidal: v.length * (v['d-model'] ?? 128), learned: (v['new-length'] ?? v.length) * (v['d-model'] ?? 64), rope: v.length * (v['d-model'] ?? 64),
         similarity: v.length * v.length, alibi: v.length * v.length, t5: v.length * v.length, sincos2d: v['grid-h'] * v['grid-w'] * (v['d-model'] ?? 64),
       }[v.encoding];
       const computed = v.encoding === 'alibi' ? v.heads * v.length * v.length : v.encoding === 'similarity' ? v.length * v.length + v.length * (v['d-model'] ?? 128) : cells;
-      if (cells > MAX_CELLS) problems.push(`the ${v.encoding} table would have ${CELLS.format(cells)} cells, over this element's ${CELLS.format(MAX_CELLS)}: lower length${v.encoding === 'sincos2d' ? ', grid-h, grid-w' : ''} or d-model`);
-      else if (computed > MAX_ELEMENTS) problems.push(`the ${v.encoding} bias of every head would hold ${CELLS.format(computed)} values, over this element's ${CELLS.format(MAX_ELEMENTS)}: lower heads or length`);
-      return problems;
+      if (cells > MAX_CELLS) return [`the ${v.encoding} table would have ${CELLS.format(cells)} cells, over this element's ${CELLS.format(MAX_CELLS)}: lower length${v.encoding === 'sincos2d' ? ', grid-h, grid-w' : ''} or d-model`];
+      if (computed > MAX_ELEMENTS) return [`the ${v.encoding} bias of every head would hold ${CELLS.format(computed)} values, over this element's ${CELLS.format(MAX_ELEMENTS)}: lower heads or length`];
+      return [];
     },
   },
   'posembed-lookup': {
@@ -115,7 +117,7 @@ export const ELEMENT_SCHEMAS = {
       scale: oneOf(['shared', 'per-head'], { default: 'shared', doc: 'one colour scale for all heads, or one per head' }),
       ...FRAME,
     },
-    check(v) {
+    budget(v) {
       const cells = v.heads * v.length * v.length;
       return cells > MAX_CELLS ? [`heads × length² would be ${CELLS.format(cells)} cells, over this element's ${CELLS.format(MAX_CELLS)}: lower heads or length`] : [];
     },
@@ -156,10 +158,11 @@ function describeAllowed(spec) {
 }
 
 // One attribute's value, or a problem in the author's words: `d-model must be an even integer in [2, 4096], got "7"`.
-function readOne(name, spec, raw) {
-  if (spec.type === 'flag') return { value: raw !== null };
-  if (raw === null) return { value: spec.default };
-  const problem = () => ({ problem: `${name} must be ${describeAllowed(spec)}, got "${raw}"` });
+// `written` is how the name is shown (the command line's `--d-model`).
+export function readValue(name, spec, raw, written = name) {
+  if (spec.type === 'flag') return { value: raw !== null && raw !== false };
+  if (raw === null || raw === undefined) return { value: spec.default };
+  const problem = () => ({ problem: `${written} must be ${describeAllowed(spec)}, got "${raw}"` });
   switch (spec.type) {
     case 'text':
       return { value: raw };
@@ -177,18 +180,25 @@ function readOne(name, spec, raw) {
   }
 }
 
-// An element's attributes read and checked: { values (by attribute name), problems (every one, in the author's words) }.
-export function readAttributes(element, tag = element.localName) {
+// Values read by name (raw(name): the text given, or null) and checked: { values, problems }, every problem at once;
+// the element's budget too unless { budget: false }.
+export function readValues(tag, raw, { written = (name) => name, budget = true } = {}) {
   const schema = ELEMENT_SCHEMAS[tag];
   const values = {};
   const problems = [];
   for (const [name, spec] of Object.entries(schema.attributes)) {
-    const { value, problem } = readOne(name, spec, element.getAttribute(name));
+    const { value, problem } = readValue(name, spec, raw(name), written(name));
     if (problem) problems.push(problem);
     else values[name] = value;
   }
   if (problems.length === 0 && schema.check) problems.push(...schema.check(values));
+  if (problems.length === 0 && budget && schema.budget) problems.push(...schema.budget(values));
   return { values, problems };
+}
+
+// An element's attributes read and checked: { values (by attribute name), problems (every one, in the author's words) }.
+export function readAttributes(element, tag = element.localName) {
+  return readValues(tag, (name) => element.getAttribute(name));
 }
 
 export const observedAttributes = (tag) => Object.keys(ELEMENT_SCHEMAS[tag].attributes);

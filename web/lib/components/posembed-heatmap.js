@@ -3,7 +3,7 @@
 // element.data = { data, shape: [rows, columns], range?, caption?, x?, y? }. The attributes and what each encoding
 // reads are in attributes.js; every attribute change draws it again, and every problem with them is named at once.
 // Fires 'render' (detail: { encoding, shape, range }) once drawn.
-import { encodingFigure } from '../figures.js';
+import { encodingFigure, encodingOptions } from '../figures.js';
 import { valueRange } from '../colormap.js';
 import { describe } from '../validate.js';
 import { observedAttributes, problemsMessage, readAttributes } from './attributes.js';
@@ -11,10 +11,6 @@ import { Figure } from './figure.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, posembed } from './shared.js';
 
 const TAG = 'posembed-heatmap';
-const camel = (name) => name.replace(/-(\w)/g, (_, letter) => letter.toUpperCase());
-// The attributes an encoding's options come from (the rest frame the figure).
-const OPTIONS = ['length', 'd-model', 'base', 'layout', 'timescale', 'offset', 'seed', 'new-length', 'scaling', 'factor', 'metric', 'heads', 'head',
-  'causal', 'buckets', 'max-distance', 'bidirectional', 'grid-h', 'grid-w'];
 
 // An author's matrix: a 2-D tensor of numbers (NaN cells are drawn as missing), checked.
 function authorMatrix(value) {
@@ -69,9 +65,7 @@ export class PosembedHeatmap extends LazyElement {
         };
       } else {
         const pe = await posembed();
-        const options = Object.fromEntries(OPTIONS.filter((name) => this.hasAttribute(name) || name === 'causal' || name === 'bidirectional')
-          .map((name) => [camel(name), values[name]]));
-        drawn = { ...await encodingFigure(pe, values.encoding, { length: values.length, ...options }), encoding: values.encoding };
+        drawn = { ...await encodingFigure(pe, values.encoding, encodingOptions(values, (name) => this.hasAttribute(name))), encoding: values.encoding };
       }
       if (generation !== this.generation) return;
       figure.label = `Heatmap: ${drawn.y.label} by ${drawn.x.label}`;
