@@ -23,9 +23,11 @@ const FRAME = {
 };
 const COLORMAP = oneOf(Object.keys(COLORMAPS), { doc: 'the colour map (default: the encoding\'s own)' });
 
-// What one element may draw at once: a heatmap's cells are painted on the page's thread.
-const MAX_CELLS = 2 ** 21;
-const MAX_ELEMENTS = 2 ** 23;
+// What one element may draw at once: a heatmap's cells are computed and painted on the page's thread, which no
+// setting in range may hold for more than 200 ms (measured in Chromium: tests/browser/attributes.test.mjs).
+const MAX_CELLS = 2 ** 20;
+const MAX_ELEMENTS = 2 ** 22;
+const MAX_MULTIPLY_ADDS = 2 ** 28;  // similarity: length² × d-model
 const CELLS = new Intl.NumberFormat('en');
 
 export const ELEMENT_SCHEMAS = {
@@ -66,7 +68,12 @@ export const ELEMENT_SCHEMAS = {
       }[v.encoding];
       const computed = v.encoding === 'alibi' ? v.heads * v.length * v.length : v.encoding === 'similarity' ? v.length * v.length + v.length * (v['d-model'] ?? 128) : cells;
       if (cells > MAX_CELLS) return [`the ${v.encoding} table would have ${CELLS.format(cells)} cells, over this element's ${CELLS.format(MAX_CELLS)}: lower length${v.encoding === 'sincos2d' ? ', grid-h, grid-w' : ''} or d-model`];
-      if (computed > MAX_ELEMENTS) return [`the ${v.encoding} bias of every head would hold ${CELLS.format(computed)} values, over this element's ${CELLS.format(MAX_ELEMENTS)}: lower heads or length`];
+      const multiplyAdds = v.encoding === 'similarity' ? v.length * v.length * (v['d-model'] ?? 128) : 0;
+      if (multiplyAdds > MAX_MULTIPLY_ADDS) return [`the similarity of ${v.length} positions of ${v['d-model'] ?? 128} dimensions takes ${CELLS.format(multiplyAdds)} multiply-adds, over this element's ${CELLS.format(MAX_MULTIPLY_ADDS)}: lower length or d-model`];
+      if (computed > MAX_ELEMENTS) {
+        const what = v.encoding === 'alibi' ? 'the ALiBi bias of every head' : `the ${v.encoding} table and what it is computed from`;
+        return [`${what} would hold ${CELLS.format(computed)} values, over this element's ${CELLS.format(MAX_ELEMENTS)}: lower ${v.encoding === 'alibi' ? 'heads or length' : 'length or d-model'}`];
+      }
       return [];
     },
   },

@@ -21,7 +21,7 @@ function authorMatrix(value) {
   if (!Number.isInteger(rows) || !Number.isInteger(columns) || rows < 1 || columns < 1) throw new RangeError(`data.shape must be two positive integers, got [${value.shape}]`);
   const data = value.data instanceof Float32Array ? value.data : Float32Array.from(value.data ?? [], Number);
   if (data.length !== rows * columns) throw new RangeError(`data.shape [${rows}, ${columns}] holds ${rows * columns} values but data.data has ${data.length}`);
-  if (rows * columns > 2 ** 21) throw new RangeError(`data has ${rows * columns} cells, over this element's 2097152`);
+  if (rows * columns > 2 ** 20) throw new RangeError(`data has ${rows * columns} cells, over this element's 1048576`);
   return { data, shape: [rows, columns] };
 }
 
