@@ -48,11 +48,22 @@ describe('posembed render (command line)', () => {
     assert.equal(run('render', 't5', '--length', '5', '--buckets', '8', '--max-distance', '16', '-o', csv).status, 0);
     const rows = readFileSync(csv, 'utf8').trim().split('\n').map((line) => line.split(',').map(Number));
     assert.deepEqual(rows.flat(), Array.from(pe.t5Buckets({ queryLength: 5, keyLength: 5, numBuckets: 8, maxDistance: 16 }).data));
+    // SVG: framed by default (axes, ticks, colour bar in words, caption), the cells one embedded image; --bare: the cells alone.
     const svg = join(dir, 'grid.svg');
     assert.equal(run('render', 'sincos2d', '--grid-h', '2', '--grid-w', '3', '--d-model', '8', '--scale', '2', '-o', svg).status, 0);
-    const text = readFileSync(svg, 'utf8');
-    assert.match(text, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="16" height="12"/);
-    assert.equal(text.match(/<rect /g).length, 6 * 8);
+    const framed = readFileSync(svg, 'utf8');
+    assert.equal(framed.match(/<image /g).length, 1);
+    for (const text of ['>dimension<', '>patch (row-major)<', 'red = negative, white = 0, blue = positive', '2-D sin-cos positions']) {
+      assert.ok(framed.includes(text), `the framed SVG lacks ${text}`);
+    }
+    assert.equal(run('render', 'sincos2d', '--grid-h', '2', '--grid-w', '3', '--d-model', '8', '--scale', '2', '--bare', '-o', svg).status, 0);
+    const bare = readFileSync(svg, 'utf8');
+    assert.match(bare, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="16" height="12"><image width="16" height="12" /);
+    const cells = pngjs.PNG.sync.read(Buffer.from(bare.match(/base64,([^"]+)"/)[1], 'base64'));
+    assert.deepEqual([cells.width, cells.height], [8, 6]);  // one pixel a cell, drawn at scale 2
+    const large = join(dir, 'large.svg');
+    assert.equal(run('render', 'sinusoidal', '--length', '256', '--d-model', '128', '-o', large).status, 0);
+    assert.ok(readFileSync(large).length < 200000, 'a 32,768-cell figure is kilobytes, not megabytes');
   });
 
   it('writes the learned (stretched), rope and similarity tables the package computes', () => {

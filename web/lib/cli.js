@@ -11,6 +11,7 @@ import { MODEL_PRESETS } from './model_presets.js';
 import { ENCODINGS, encodingFigure, encodingOptions } from './figures.js';
 import { ELEMENT_SCHEMAS, readValues } from './components/attributes.js';
 import { heatmapPixels, valueRange } from './colormap.js';
+import { framedHeatmapSvg } from './frame_svg.js';
 
 // The render command's flags are the heatmap element's attributes (its schema: names, ranges, defaults, documentation),
 // the figure's frame aside: the same spelling and the same checks as in a page.
@@ -27,11 +28,13 @@ const HELP = `Usage: posembed render <encoding> [options] -o <file>
 
 Renders an encoding as a heatmap (rows × columns, one cell per value), the same picture as the site's.
   encoding           ${ENCODINGS.join(' | ')}
-  -o, --output FILE  .png (image), .svg (vector), .csv (values) or .npy (float32 values)
+  -o, --output FILE  .svg (the framed figure: axes, colour bar, caption; the cells one embedded image), .png (the
+                     cells), .csv (values) or .npy (float32 values)
 
 Options, as <posembed-heatmap>'s attributes (defaults in brackets):
 ${RENDER_FLAGS.map(flagLine).join('\n')}
 ${helpLine('--scale N', 'image pixels per cell [4 for png and svg]')}
+${helpLine('--bare', 'svg: the cells alone, without the frame')}
 ${helpLine('-h, --help', 'this text')}
 
 Example: npx posembed render sinusoidal --length 128 --d-model 256 -o pe.png
@@ -54,7 +57,7 @@ Examples: npx posembed rope --config config.json --positions 0:131072 --precisio
 
 const OPTIONS = {
   ...Object.fromEntries(RENDER_FLAGS.map((name) => [name, { type: HEATMAP[name].type === 'flag' ? 'boolean' : 'string' }])),
-  output: { type: 'string', short: 'o' }, scale: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+  output: { type: 'string', short: 'o' }, scale: { type: 'string' }, bare: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
   config: { type: 'string' }, layer: { type: 'string' }, positions: { type: 'string' }, precision: { type: 'string' }, cache: { type: 'string' },
 };
 
@@ -66,15 +69,11 @@ function numeric(values, name) {
   return value;
 }
 
-function svg({ pixels, width, height }, scale) {
-  const cells = [];
-  for (let y = 0; y < height; y += scale) {
-    for (let x = 0; x < width; x += scale) {
-      const p = 4 * (y * width + x);
-      cells.push(`<rect x="${x}" y="${y}" width="${scale}" height="${scale}" fill="rgb(${pixels[p]},${pixels[p + 1]},${pixels[p + 2]})"/>`);
-    }
-  }
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" shape-rendering="crispEdges">\n${cells.join('\n')}\n</svg>\n`;
+// The cells as a PNG file: one pixel a cell, or scale × scale.
+function png({ pixels, width, height }) {
+  const image = new PNG({ width, height });
+  image.data = Buffer.from(pixels.buffer);
+  return PNG.sync.write(image);
 }
 
 function npy({ data, shape }) {
@@ -203,16 +202,16 @@ export async function main(argv) {
   const figure = await encodingFigure(pe, encoding, encodingOptions(read.values, (name) => values[name] !== undefined));
   const scale = numeric(values, 'scale') ?? 4;
   if (!Number.isInteger(scale) || scale < 1 || scale > 64) throw new RangeError(`--scale must be an integer in [1, 64], got ${scale}`);
-  const picture = () => heatmapPixels(figure.tensor, {
-    colormap: read.values.colormap ?? figure.colormap, range: figure.range ?? valueRange(figure.tensor.data.filter(Number.isFinite)), scale,
-  });
+  const colours = { colormap: read.values.colormap ?? figure.colormap, range: figure.range ?? valueRange(figure.tensor.data.filter(Number.isFinite)) };
+  const [rows, columns] = figure.tensor.shape;
   if (format === 'png') {
-    const { pixels, width, height } = picture();
-    const png = new PNG({ width, height });
-    png.data = Buffer.from(pixels.buffer);
-    writeFileSync(output, PNG.sync.write(png));
+    writeFileSync(output, png(heatmapPixels(figure.tensor, { ...colours, scale })));
   } else if (format === 'svg') {
-    writeFileSync(output, svg(picture(), scale));
+    // The cells one embedded image (one pixel a cell, drawn crisp at scale), framed unless --bare.
+    const cells = png(heatmapPixels(figure.tensor, colours)).toString('base64');
+    writeFileSync(output, values.bare
+      ? `<svg xmlns="http://www.w3.org/2000/svg" width="${columns * scale}" height="${rows * scale}"><image width="${columns * scale}" height="${rows * scale}" preserveAspectRatio="none" style="image-rendering:pixelated" href="data:image/png;base64,${cells}"/></svg>\n`
+      : framedHeatmapSvg(figure, cells, { cell: scale, ...colours }));
   } else if (format === 'csv') {
     writeFileSync(output, csv(figure.tensor));
   } else {

@@ -20,6 +20,12 @@ export const COLORMAPS = {
 };
 const tables = new Map();
 
+// Which colour means what, in words: "red = negative, white = 0, blue = positive".
+export function colourWords(name) {
+  const { ends, diverging } = COLORMAPS[name];
+  return diverging ? `${ends[0]} = negative, white = 0, ${ends[1]} = positive` : `${ends[0]} = low, ${ends[1]} = high`;
+}
+
 // A function from a value in [-limit, limit] (diverging) or [min, max] to the index of its colour.
 export function colormap(name, { min, max }) {
   const scheme = COLORMAPS[name];

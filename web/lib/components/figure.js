@@ -4,7 +4,7 @@
 // is read out; the readout is spoken for keys, never for mouse moves). Heatmap cells are painted on a canvas, one
 // pixel per cell scaled up crisp, under an SVG that carries the axes; lines, points and bars are SVG.
 import { axisBottom, axisLeft, create, line, scaleBand, scaleLinear, scaleLog, ticks } from '../vendor/plotting.js';
-import { COLORMAPS, colormap, valueRange } from '../colormap.js';
+import { colormap, colourWords, valueRange } from '../colormap.js';
 import { drawHeatmap } from './heatmap.js';
 import { THEME_STYLE } from './theme.js';
 
@@ -103,11 +103,6 @@ export function formatValue(value) {
   return magnitude !== 0 && (magnitude < 1e-3 || magnitude >= 1e6) ? value.toExponential(3) : value.toFixed(4);
 }
 
-// Which colour means what, in words: "red = negative, white = 0, blue = positive".
-export function colourWords(name) {
-  const { ends, diverging } = COLORMAPS[name];
-  return diverging ? `${ends[0]} = negative, white = 0, ${ends[1]} = positive` : `${ends[0]} = low, ${ends[1]} = high`;
-}
 
 // Index ticks for n categories drawn `length` px long: all of them when their labels fit (`across`: side by
 // side, as on an x axis), else round ones.
@@ -142,6 +137,8 @@ export function colourBar(map, name, width, { label, missing = 'masked' } = {}, 
 // A figure: <figure> with a title, the plot (focusable, named, with a keyboard cursor), a colour bar or legend,
 // the readout, an error line and the caption. Draw with heatmap(), lines(), points() or bars(); each redraws
 // the whole figure, and the layout follows the width it is given (a phone's too).
+export { colourWords };
+
 export class Figure {
   #redraw = null;
   #width = 0;
