@@ -19,6 +19,7 @@ function checkedValue(key, value) {
   if (INTEGER_KEYS.has(key)) return integer(`scaling.${key}`, value, 1, MAX_INT32);
   if (key === 'rotatedPairs') return integer(`scaling.${key}`, value, 0, 32768);
   if (key === 'truncate') return boolean(`scaling.${key}`, value);
+  if (key === 'factor') return number(`scaling.${key}`, value, 1, 1e6);
   if (key === 'shortFactor' || key === 'longFactor') {
     if (!Array.isArray(value) && !ArrayBuffer.isView(value)) throw new TypeError(`scaling.${key} must be an array of numbers (one per pair), got ${describe(value)}`);
     return Array.from(value, (v, i) => number(`scaling.${key}[${i}]`, v, 1, 1e6));
@@ -26,8 +27,26 @@ function checkedValue(key, value) {
   return number(`scaling.${key}`, value, 0, 1e6);
 }
 
-// A checked copy of the scaling object; `sequenceLength` fills dynamic scaling's length when not given.
-export function ropeScaling(value, sequenceLength) {
+// The checks that join two parameters (the core's rules, in its words).
+function checkPairs(s, pairs) {
+  if (s.type === 'llama3') {
+    const [low, high] = [s.lowFreqFactor ?? 1, s.highFreqFactor ?? 4];
+    if (!(low > 0 && high >= low)) throw new RangeError(`scaling.lowFreqFactor and scaling.highFreqFactor must satisfy 0 < lowFreqFactor <= highFreqFactor <= 1000000, got ${low} and ${high}`);
+  }
+  if (s.type === 'yarn') {
+    const [slow, fast] = [s.betaSlow ?? 1, s.betaFast ?? 32];
+    if (!(slow > 0 && fast > slow)) throw new RangeError(`scaling.betaSlow and scaling.betaFast must satisfy 0 < betaSlow < betaFast <= 1000000, got ${slow} and ${fast}`);
+  }
+  if (s.type === 'longrope' && pairs !== undefined) {
+    for (const key of ['shortFactor', 'longFactor']) {
+      if (s[key].length !== pairs) throw new RangeError(`scaling.${key} must hold rotaryDim / 2 = ${pairs} numbers, got ${s[key].length}`);
+    }
+  }
+}
+
+// A checked copy of the scaling object; `sequenceLength` fills dynamic scaling's length when not given; `pairs`
+// (rotaryDim / 2), where known, is what LongRoPE's lists must hold.
+export function ropeScaling(value, sequenceLength, pairs) {
   const scaling = options('scaling', value ?? { type: 'default' }, ['type', ...new Set(Object.values(SCALINGS).flatMap((s) => [...s.required, ...s.optional]))]);
   const type = oneOf('scaling.type', scaling.type ?? 'default', Object.keys(SCALINGS));
   const { required, optional } = SCALINGS[type];
@@ -44,6 +63,7 @@ export function ropeScaling(value, sequenceLength) {
     }
     checked[key] = checkedValue(key, scaling[key]);
   }
+  checkPairs(checked, pairs);
   if (type === 'dynamic' && checked.sequenceLength === undefined) checked.sequenceLength = sequenceLength ?? checked.originalMaxPositions;
   return checked;
 }
@@ -52,7 +72,7 @@ export function ropeInvFreq(core, opts) {
   const o = options('ropeInvFreq options', opts, ['headDim', 'base', 'scaling']);
   const headDim = integer('headDim', o.headDim, 2, core.limits.maxDModel, { even: true });
   const base = number('base', o.base ?? 10000, 1, core.limits.maxBase);
-  const scaling = ropeScaling(o.scaling);
+  const scaling = ropeScaling(o.scaling, undefined, headDim / 2);
   const half = headDim / 2;
   const inDouble = core.produce({ elements: half, what: 'the inverse frequencies', type: Float64Array },
     (pointer) => core.module.ropeInvFreq(headDim, base, scaling, pointer));
@@ -92,7 +112,7 @@ export function ropeParams(core, x, opts, { allowGpu = false } = {}) {
   const base = number('base', o.base ?? 10000, 1, core.limits.maxBase);
   const layout = oneOf('layout', o.layout ?? 'half', ['half', 'interleaved']);
   const positions = positionsFor(o, seq);
-  const scaling = ropeScaling(o.scaling, positions.reduce((m, p) => Math.max(m, p), 0) + 1);
+  const scaling = ropeScaling(o.scaling, positions.reduce((m, p) => Math.max(m, p), 0) + 1, rotaryDim / 2);
   return { shape, elements, rows: elements / (seq * headDim), headDim, seq, rotaryDim, base, layout, positions, scaling, out: o.out };
 }
 
@@ -159,7 +179,7 @@ export function checkedRopeSpec(core, spec) {
   const rotaryDim = integer('spec.rotaryDim', spec.rotaryDim ?? headDim, 2, headDim, { even: true });
   const base = number('spec.base', spec.base ?? 10000, 1, core.limits.maxBase);
   const layout = oneOf('spec.layout', spec.layout ?? 'half', ['half', 'interleaved']);
-  const scaling = ropeScaling(spec.scaling);
+  const scaling = ropeScaling(spec.scaling, undefined, rotaryDim / 2);
   let mropeSection = [0, 0, 0];
   if (spec.mropeSection !== undefined) {
     if (!Array.isArray(spec.mropeSection) || spec.mropeSection.length !== 3) throw new TypeError(`spec.mropeSection must be 3 whole numbers (time, height, width), got ${describe(spec.mropeSection)}`);

@@ -1,0 +1,118 @@
+// Two layers check every option: the package at its boundary (with the message a caller reads), the C++ core again
+// as a second line. At each boundary of each range, the least and the most allowed and one step past each, both
+// layers accept or both refuse: neither lets through what the other refuses.
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadWasmCore } from '../../dist/wasm.js';
+import { sinusoidalParams } from '../../dist/sinusoidal.js';
+import { alibiParams } from '../../dist/alibi.js';
+import { t5BucketsParams } from '../../dist/t5.js';
+import { sincos2dParams } from '../../dist/sincos2d.js';
+import { ropeScaling } from '../../dist/rope.js';
+
+const MAX_INT32 = 2 ** 31 - 1;
+
+// Whether the package's checks let the parameter named `name` through: a RangeError or TypeError naming it is a refusal.
+function packageAccepts(name, check) {
+  try {
+    check();
+    return true;
+  } catch (error) {
+    if (error instanceof RangeError || error instanceof TypeError) return !error.message.startsWith(name);
+    throw error;
+  }
+}
+
+describe('the package and the C++ core agree at every boundary', () => {
+  let core;
+  // Whether the core accepts the parameter named `name` (its spelling in the core's messages): it refuses it when its
+  // status names it; any other complaint (the deliberately tiny output) is past that check.
+  const coreAccepts = (name, call) => core.withHeap([[64, 'a probe output'], [64, 'probe inputs']], (out, inputs) => {
+    const status = call(out, inputs);
+    return status === null || !status.message.startsWith(name);
+  });
+
+  before(async () => { core = await loadWasmCore({ simd: true, threads: 1 }); });
+
+  // Each case: the parameter's name in the core's messages, the values, how the package checks them, how the core does.
+  function agree(name, values, packageCheck, coreCheck, coreName) {
+    for (const value of values) {
+      const byPackage = packageAccepts(coreName, () => packageCheck(value));
+      const byCore = coreAccepts(coreName, (out, inputs) => coreCheck(value, out, inputs));
+      assert.equal(byPackage, byCore, `${name} = ${value}: the package ${byPackage ? 'accepts' : 'refuses'}, the core ${byCore ? 'accepts' : 'refuses'}`);
+    }
+  }
+
+  it('sinusoidal: length, dModel, base, offset', () => {
+    const { maxLength, maxDModel, minBase, maxBase, maxPosition } = core.limits;
+    const call = (o) => (out) => core.module.sinusoidal(o.length, o.dModel, o.base, 'interleaved', 'standard', o.offset, out, 1);
+    const base = { length: 4, dModel: 8, base: 10000, offset: 0 };
+    const cases = {
+      length: [0, 1, maxLength, maxLength + 1],
+      dModel: [0, 1, 2, 3, maxDModel - 1, maxDModel, maxDModel + 1, maxDModel + 2],
+      base: [minBase - 1e-9, minBase, maxBase, maxBase * (1 + 1e-9)],
+      offset: [-1, 0, maxPosition + 1 - 4, maxPosition + 2 - 4],
+    };
+    for (const [key, values] of Object.entries(cases)) {
+      agree(`sinusoidal ${key}`, values, (v) => sinusoidalParams(core, { ...base, [key]: v }), (v, out) => call({ ...base, [key]: v })(out), key);
+    }
+  });
+
+  it('alibiBias: numHeads, keyLength, queryLength', () => {
+    const { maxLength } = core.limits;
+    const base = { numHeads: 4, keyLength: 8, queryLength: 1 };
+    const call = (o, out) => core.module.alibiBiasRows(o.numHeads, o.queryLength, o.keyLength, false, 0, 0, 0, out);
+    const cases = { numHeads: [0, 1, 4096, 4097], keyLength: [0, 1, maxLength, maxLength + 1], queryLength: [0, 1, 8, 9] };  // against keyLength 8
+    for (const [key, values] of Object.entries(cases)) {
+      agree(`alibiBias ${key}`, values, (v) => alibiParams(core, { ...base, [key]: v }), (v, out) => call({ ...base, [key]: v }, out), key);
+    }
+  });
+
+  it('t5Buckets: numBuckets (bidirectional or not) and maxDistance above the exact buckets', () => {
+    for (const bidirectional of [true, false]) {
+      const lowest = bidirectional ? 4 : 2;
+      const base = { queryLength: 2, keyLength: 2, numBuckets: 32, maxDistance: 128, bidirectional };
+      const call = (o, out, inputs) => core.module.t5Buckets(o.numBuckets, o.maxDistance, o.bidirectional, inputs, 1, out);
+      agree(`t5 numBuckets (bidirectional ${bidirectional})`, [lowest - 1, lowest, 65536, 65537],
+        (v) => t5BucketsParams(core, { ...base, numBuckets: v }), (v, out, inputs) => call({ ...base, numBuckets: v }, out, inputs), 'numBuckets');
+      const exact = (bidirectional ? 16 : 32) / 2;
+      agree(`t5 maxDistance (bidirectional ${bidirectional})`, [exact, exact + 1, MAX_INT32, MAX_INT32 + 1],
+        (v) => t5BucketsParams(core, { ...base, maxDistance: v }), (v, out, inputs) => call({ ...base, maxDistance: v }, out, inputs), 'maxDistance');
+    }
+  });
+
+  it('sincos2d: gridH, gridW, dModel (a multiple of 4)', () => {
+    const base = { gridH: 2, gridW: 2, dModel: 8 };
+    const call = (o, out) => core.module.sincos2dRows(o.gridH, o.gridW, o.dModel, 10000, false, 0, 0, 0, 0, out);
+    const cases = { gridH: [0, 1, 65536, 65537], gridW: [0, 1, 65536, 65537], dModel: [0, 2, 4, 6, 8, 65536, 65540] };
+    for (const [key, values] of Object.entries(cases)) {
+      agree(`sincos2d ${key}`, values, (v) => sincos2dParams(core, { ...base, [key]: v }), (v, out) => call({ ...base, [key]: v }, out), key);
+    }
+  });
+
+  it('RoPE scaling rules: factor, originalMaxPositions, the llama3 and YaRN pairs, LongRoPE\'s lists', () => {
+    const frequencies = (scaling, out) => core.module.ropeInvFreq(8, 10000, scaling, out);
+    const rules = {
+      linear: { type: 'linear', factor: 2 },
+      dynamic: { type: 'dynamic', factor: 2, originalMaxPositions: 16, sequenceLength: 32 },
+      llama3: { type: 'llama3', factor: 8, originalMaxPositions: 16, lowFreqFactor: 1, highFreqFactor: 4 },
+      yarn: { type: 'yarn', factor: 8, originalMaxPositions: 16, betaFast: 32, betaSlow: 1 },
+      longrope: { type: 'longrope', factor: 8, originalMaxPositions: 16, shortFactor: [1, 1, 1, 1], longFactor: [2, 2, 2, 2] },
+    };
+    for (const [type, scaling] of Object.entries(rules)) {
+      agree(`${type} factor`, [0.5, 1, 1e6, 1e6 * (1 + 1e-9)], (v) => ropeScaling({ ...scaling, factor: v }), (v, out) => frequencies({ ...scaling, factor: v }, out), 'scaling.factor');
+      if (scaling.originalMaxPositions) {
+        agree(`${type} originalMaxPositions`, [0, 1, MAX_INT32, MAX_INT32 + 1],
+          (v) => ropeScaling({ ...scaling, originalMaxPositions: v }), (v, out) => frequencies({ ...scaling, originalMaxPositions: v }, out), 'scaling.originalMaxPositions');
+      }
+    }
+    agree('llama3 highFreqFactor (against lowFreqFactor 1)', [0.5, 1, 4, 1e6, 2e6],
+      (v) => ropeScaling({ ...rules.llama3, highFreqFactor: v }), (v, out) => frequencies({ ...rules.llama3, highFreqFactor: v }, out), 'scaling.');
+    agree('yarn betaSlow (against betaFast 32)', [0, 1, 31.9, 32, 33],
+      (v) => ropeScaling({ ...rules.yarn, betaSlow: v }), (v, out) => frequencies({ ...rules.yarn, betaSlow: v }, out), 'scaling.');
+    agree('longrope shortFactor[0]', [0.5, 1, 1e6, 2e6],
+      (v) => ropeScaling({ ...rules.longrope, shortFactor: [v, 1, 1, 1] }), (v, out) => frequencies({ ...rules.longrope, shortFactor: [v, 1, 1, 1] }, out), 'scaling.shortFactor');
+    agree('longrope longFactor length', [3, 4, 5],
+      (n) => ropeScaling({ ...rules.longrope, longFactor: Array(n).fill(2) }, undefined, 4), (n, out) => frequencies({ ...rules.longrope, longFactor: Array(n).fill(2) }, out), 'scaling.longFactor');
+  });
+});
