@@ -288,12 +288,15 @@ export function computeCache(core, s, positions, precision, out, sequenceLength 
   });
 }
 
-// The frequencies the cache at these positions uses (dynamic and longrope choose by the longest), in float64 and as
-// HF's float32 buffer holds them.
-export function cacheFrequencies(core, s, positions) {
-  let largest = 0;
-  for (const p of positions.data) largest = Math.max(largest, p);
-  const scaling = ['dynamic', 'longrope'].includes(s.scaling.type) ? { ...s.scaling, sequenceLength: largest + 1 } : s.scaling;
+// The frequencies the cache at these positions uses (dynamic and longrope choose by the longest, or by the
+// sequenceLength given), in float64 and as HF's float32 buffer holds them.
+export function cacheFrequencies(core, s, positions, sequenceLength = undefined) {
+  let length = sequenceLength;
+  if (length === undefined) {
+    length = 0;
+    for (const p of positions.data) length = Math.max(length, p + 1);
+  }
+  const scaling = ['dynamic', 'longrope'].includes(s.scaling.type) ? { ...s.scaling, sequenceLength: length } : s.scaling;
   const half = s.rotaryDim / 2;
   const exact = core.produce({ elements: half, what: 'the inverse frequencies', type: Float64Array },
     (pointer) => core.module.ropeInvFreq(s.rotaryDim, s.base, scaling, pointer));

@@ -152,7 +152,7 @@ function checkedRowsOf(core, s, positions, rows) {
   for (const p of positions.data) largest = Math.max(largest, p);
   const cache = computeCache(core, s, sub, 'exact', undefined, largest + 1);
   // Frequencies from all positions: dynamic and longrope choose by the longest of them, not of the rows compared.
-  const bounds = float32Bounds(s, sub, cacheFrequencies(core, s, positions), rows.map((_, k) => k));
+  const bounds = float32Bounds(s, sub, cacheFrequencies(core, s, positions, largest + 1), rows.map((_, k) => k));
   return { cos: cache.cos.data, sin: cache.sin.data, bounds };
 }
 

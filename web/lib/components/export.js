@@ -66,12 +66,11 @@ function textWidth(text, font) {
 
 // Caption-like text wrapped to `width` px: lines of words, measured with the page's font.
 function wrap(text, font, width) {
-  const ctx = { measureText: (t) => ({ width: textWidth(t, font) }) };
   const lines = [];
   let line = '';
   for (const word of text.split(/\s+/).filter(Boolean)) {
     const next = line ? `${line} ${word}` : word;
-    if (line && ctx.measureText(next).width > width) {
+    if (line && textWidth(next, font) > width) {
       lines.push(line);
       line = word;
     } else {

@@ -67,12 +67,13 @@ export class PosembedModel extends LazyElement {
     return response.json();
   }
 
+  #frame = { axes: true, legend: true };  // the axes and legend attributes of the current render
+
   #figure(key, label) {
     this.#figures[key] ??= new Figure(this.shadowRoot.querySelector('.views'), { label, maxHeight: 260 });
     const figure = this.#figures[key];
-    const { values } = readAttributes(this);
-    figure.axes = values.axes;
-    figure.legend = values.legend;
+    figure.axes = this.#frame.axes;
+    figure.legend = this.#frame.legend;
     figure.element.hidden = false;
     return figure;
   }
@@ -84,6 +85,7 @@ export class PosembedModel extends LazyElement {
     try {
       const { values, problems } = readAttributes(this);
       if (problems.length) throw new RangeError(problemsMessage(TAG, problems));
+      this.#frame = { axes: values.axes, legend: values.legend };
       const pe = await posembed();
       const config = await this.#loadConfig(values.config);
       if (generation !== this.generation) return;

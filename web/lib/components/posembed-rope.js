@@ -43,6 +43,7 @@ export class PosembedRope extends LazyElement {
   static observedAttributes = observedAttributes(TAG);
   #timer = 0;
   #position = 0;
+  #speed = 4;  // positions a second, from the attributes of the last render
   #playing = !reducedMotion();
   #onScreen = true;
   #screenWatch = null;
@@ -124,7 +125,7 @@ export class PosembedRope extends LazyElement {
     this.#timer = setTimeout(() => {
       this.#position += 1;
       this.render().then(() => this.#tick());
-    }, 1000 / (readAttributes(this).values.speed ?? 4));
+    }, 1000 / this.#speed);
   }
 
   // The pair indices shown: spread over the frequencies, fastest first.
@@ -172,6 +173,7 @@ export class PosembedRope extends LazyElement {
       const pe = await posembed();
       const { base, layout } = values;
       const headDim = values['head-dim'];
+      this.#speed = values.speed;
       const scaling = this.#scaling(values);
       const { invFreq } = pe.ropeInvFreq({ headDim, base, scaling });
       const half = headDim / 2;

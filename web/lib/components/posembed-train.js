@@ -114,6 +114,7 @@ export class PosembedTrain extends LazyElement {
   #drawTimer = 0;
   #partTimer = 0;
   #lastLoss = NaN;
+  #options = null;  // pe.trainer's options, from the attributes of the last render
   #figures;
 
   constructor() {
@@ -150,7 +151,7 @@ export class PosembedTrain extends LazyElement {
   }
 
   // The options given to pe.trainer, from the checked attributes (the trainer's own defaults where absent).
-  #options(values) {
+  static #trainerOptions(values) {
     const options = { task: values.task, positional: values.positional };
     for (const [attribute, key] of [['d-model', 'dModel'], ['heads', 'heads'], ['layers', 'layers'], ['seed', 'seed'], ['learning-rate', 'learningRate']]) {
       if (values[attribute] !== undefined) options[key] = values[attribute];
@@ -166,6 +167,7 @@ export class PosembedTrain extends LazyElement {
       this.#showError(problemsMessage(TAG, problems));
       return;
     }
+    this.#options = PosembedTrain.#trainerOptions(values);
     this.#worker ??= this.#startWorker();
     this.#history = { step: [], loss: [], accuracy: [] };
     this.#latest = null;
@@ -177,7 +179,7 @@ export class PosembedTrain extends LazyElement {
     this.#$('[data-action="save-positions"]').hidden = values.positional !== 'learned';
     for (const figure of Object.values(this.#figures)) figure.stale(true);
     this.#figures.probabilities.stale(true, 'Nothing yet: press Answer');
-    this.#send({ type: 'configure', kind: 'trainer', options: this.#options(values), steps: values.steps });
+    this.#send({ type: 'configure', kind: 'trainer', options: this.#options, steps: values.steps });
   }
 
   #startWorker() {
@@ -271,7 +273,7 @@ export class PosembedTrain extends LazyElement {
     const snapshot = this.#latest;
     if (!snapshot) return;
     this.#drawnAt = performance.now();
-    const { positional, task } = this.#options(readAttributes(this).values);
+    const { positional, task } = this.#options;
     const f = this.#figures;
     const trained = snapshot.step > 0;
     this.#$('.honest').textContent = trained
@@ -335,7 +337,7 @@ export class PosembedTrain extends LazyElement {
   }
 
   #download({ format, name, bytes }) {
-    const { positional, task } = this.#options(readAttributes(this).values);
+    const { positional, task } = this.#options;
     const file = format === 'safetensors' ? `posembed-${task}-${positional}.safetensors` : `${name.replace('.weight', '')}-${task}-${positional}.npy`;
     // Saved files' URLs live until the element's removal: revoked on a timer, a download the browser is slow to
     // start (a busy machine) would find its file gone.
