@@ -191,9 +191,10 @@ export function checkedRopeSpec(core, spec) {
   return { headDim, rotaryDim, base, layout, scaling, mropeSection, mropeInterleaved, mrope: mropeSection.some((n) => n > 0) };
 }
 
-// The stream (0 time, 1 height, 2 width) pair i takes its position from: the C++ Mrope::stream, for the checker.
+// The stream (0 time, 1 height, 2 width) pair i of a RopeSpec takes its position from: the C++ Mrope::stream, for the
+// checker and the pictures.
 export function mropeStream(spec, pair) {
-  if (!spec.mrope) return 0;
+  if (!spec.mropeSection?.some((n) => n > 0)) return 0;
   const [t, h, w] = spec.mropeSection;
   if (spec.mropeInterleaved) return pair % 3 === 1 && pair < 3 * h ? 1 : pair % 3 === 2 && pair < 3 * w ? 2 : 0;
   return pair < t ? 0 : pair < t + h ? 1 : 2;

@@ -5,6 +5,7 @@
 // the pairs each of time, height and width drives; and a precision lab (the float32, float16 and bfloat16 caches'
 // error against position, and where neighbouring positions' bfloat16 rows collide). For every model, the layers'
 // schemes as a strip. Attributes: config, layer, caption, axes, legend.
+import { mropeStream } from '../rope.js';
 import { Figure, SERIES_COLOURS, formatValue } from './figure.js';
 import { observedAttributes, problemsMessage, readAttributes } from './attributes.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, posembed } from './shared.js';
@@ -200,7 +201,7 @@ export class PosembedModel extends LazyElement {
     });
     grid.caption = 'Text tokens count up in all three streams alike. An image\'s tokens share one time id, while height and width number its rows and columns, so nearby patches are near in the attention score.';
     const pairs = this.#figure('mrope-pairs', 'the stream that drives each pair');
-    const stream = (i) => streamOf(rope, i);
+    const stream = (i) => mropeStream(rope, i);
     pairs.title = `Pairs by stream (${rope.mropeInterleaved ? 'interleaved' : 'in blocks'}: ${rope.mropeSection.join(', ')})`;
     pairs.bars(Array.from(rope.invFreq, (w, i) => ({ label: String(i), value: Math.log10((2 * Math.PI) / w), group: STREAMS[stream(i)] })), {
       groups: STREAMS.map((name, s) => ({ name, colour: SERIES_COLOURS[s] })), x: { label: 'pair i' }, y: { label: 'log10 wavelength (tokens)' },
@@ -261,12 +262,6 @@ function trainedLength(model, rope) {
   if (rope.originalMaxPositions) return rope.originalMaxPositions;
   if (rope.type === 'linear' && model.maxPositions) return Math.round(model.maxPositions / rope.scaling.factor);
   return model.maxPositions;
-}
-
-function streamOf(rope, i) {
-  const [t, h, w] = rope.mropeSection;
-  if (rope.mropeInterleaved) return i % 3 === 1 && i < 3 * h ? 1 : i % 3 === 2 && i < 3 * w ? 2 : 0;
-  return i < t ? 0 : i < t + h ? 1 : 2;
 }
 
 // The same rotary shape and base with no scaling: the frequencies to compare with.
