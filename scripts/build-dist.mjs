@@ -26,7 +26,7 @@ for (const [file, platform] of Object.entries(vendor)) {
       target: 'es2022',
       outDir: join(dist, 'vendor'),
       emptyOutDir: false,
-      minify: false,
+      minify: true,
       lib: { entry: join(lib, 'vendor', file), formats: ['es'], fileName: () => file },
       rollupOptions: { external: (id) => id.startsWith('node:') },
     },
@@ -34,7 +34,7 @@ for (const [file, platform] of Object.entries(vendor)) {
   });
 }
 
-const modules = ['posembed-simd', 'posembed-scalar'];
+const modules = ['posembed-simd', 'posembed-scalar', 'posembed-encoders-simd'];
 if (existsSync(join(wasm, 'posembed-threads.worker.js'))) modules.push('posembed-threads');
 else console.warn('build: no threaded module with this Emscripten (see CMakeLists.txt): the package will not have one');
 for (const name of modules) {

@@ -46,7 +46,7 @@ if $tests; then
   cmake --build build/wasm
 else
   # The modules the package ships; the threaded one where this Emscripten builds it (see CMakeLists.txt).
-  modules=(posembed_simd posembed_scalar)
+  modules=(posembed_simd posembed_scalar posembed_encoders_simd)
   cmake --build build/wasm --target help | grep -q '^posembed_threads:' && modules+=(posembed_threads)
   cmake --build build/wasm --target "${modules[@]}"
 fi

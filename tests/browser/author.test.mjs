@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { extname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { packAndInstall, readmeBlocks } from '../pack.mjs';
 import { launchChromium, openPage, startServer } from './browser.mjs';
@@ -166,6 +167,52 @@ describe("the README's component snippets, from a blank page of a project that i
     }, null, { timeout: 20000 }).then((handle) => handle.jsonValue());
     assert.match(message, /^the training worker could not start.*worker-src/);
     await tab.close();
+  });
+
+  // What a page fetches until its heatmap has drawn: [{ path, gzip }], each response's body gzipped as a server would.
+  async function fetchedFor(root, path) {
+    const server = await startServer(root);
+    servers.push(server);
+    const tab = await browser.newPage();
+    const bodies = [];
+    tab.on('response', (response) => bodies.push(response.body().then((body) => ({ path: new URL(response.url()).pathname, gzip: gzipSync(body).length }))));
+    await tab.goto(`${server.url}${path}`);
+    await tab.waitForFunction(() => document.querySelector('posembed-heatmap')?.dataset.rendered, null, { timeout: 20000 });
+    await new Promise((resolve) => { setTimeout(resolve, 500); });  // anything fetched after the first render counts too
+    await tab.close();
+    return Promise.all(bodies);
+  }
+
+  const HEATMAP = '<posembed-heatmap encoding="sinusoidal" length="64" d-model="64"></posembed-heatmap>';
+  // What only other elements, training, WebGPU or weight files use.
+  const NOT_FOR_A_HEATMAP = /posembed-(lookup|rope|bias|train|model)|trainer|word_embeddings|model_positions|model_presets|rope_check|webgpu\/(runtime|backend)|posembed-(simd|scalar|threads)\./;
+
+  it('a page with one heatmap fetches only what it draws with: at most 200 kB gzip, the light wasm once (script tag and Vite)', async () => {
+    writeFileSync(join(project, 'one.html'), `<!doctype html>\n<title>one</title>\n<script type="module" src="./node_modules/posembed/dist/components.js"></script>\n${HEATMAP}`);
+    const app = join(project, 'one-bundled');
+    mkdirSync(app);
+    writeFileSync(join(app, 'index.html'), `<!doctype html>\n<title>one</title>\n<script type="module" src="./main.js"></script>\n${HEATMAP}`);
+    writeFileSync(join(app, 'main.js'), "import 'posembed/components';\n");
+    await build({ root: app, logLevel: 'silent', build: { outDir: join(app, 'dist'), assetsInlineLimit: 0 } });
+    for (const [root, path] of [[project, 'one.html'], [join(app, 'dist'), 'index.html']]) {
+      const fetched = await fetchedFor(root, path);
+      const total = fetched.reduce((sum, { gzip }) => sum + gzip, 0);
+      const list = fetched.map(({ path: file, gzip }) => `${file} ${gzip}`).join(', ');
+      assert.ok(total <= 200_000, `${path}: ${total} bytes gzip: ${list}`);
+      assert.deepEqual(fetched.filter(({ path: file }) => file.endsWith('.wasm')).map(({ path: file }) => /posembed-encoders-simd[^/]*\.wasm$/.test(file)), [true], list);
+      assert.deepEqual(fetched.filter(({ path: file }) => NOT_FOR_A_HEATMAP.test(file)), [], list);
+    }
+  });
+
+  it("a page that loads posembed itself shares its instance with the elements: the wasm is fetched once", async () => {
+    const app = join(project, 'own-load');
+    mkdirSync(app);
+    writeFileSync(join(app, 'index.html'), `<!doctype html>\n<title>own</title>\n<script type="module" src="./main.js"></script>\n${HEATMAP}`);
+    writeFileSync(join(app, 'main.js'), "import 'posembed/components';\nimport { load } from 'posembed';\nawait load();\n");
+    await build({ root: app, logLevel: 'silent', build: { outDir: join(app, 'dist'), assetsInlineLimit: 0 } });
+    const wasm = (await fetchedFor(join(app, 'dist'), 'index.html')).filter(({ path: file }) => file.endsWith('.wasm')).map(({ path: file }) => file);
+    assert.equal(wasm.length, 1, wasm.join(', '));
+    assert.match(wasm[0], /posembed-simd[^/]*\.wasm$/);
   });
 
   it('the script tag from a CDN (another origin): every element draws, and the trainer trains in its worker', async () => {

@@ -111,3 +111,17 @@ export function visibleErrors(page) {
     return roots.flatMap((root) => [...root.querySelectorAll('.error, .pe-error')].filter((el) => !el.hidden && el.textContent.trim()).map((el) => el.textContent.trim()));
   });
 }
+
+// Has the page define every posembed element (components.js fetches an element's code once the page holds one):
+// one of each is added out of sight, waited for, and removed.
+export async function defineAllElements(page) {
+  await page.evaluate(async () => {
+    const tags = ['posembed-heatmap', 'posembed-lookup', 'posembed-rope', 'posembed-bias', 'posembed-train', 'posembed-model'];
+    const holder = document.createElement('div');
+    holder.hidden = true;
+    holder.append(...tags.map((tag) => document.createElement(tag)));
+    document.body.append(holder);
+    await Promise.all(tags.map((tag) => customElements.whenDefined(tag)));
+    holder.remove();
+  });
+}

@@ -2,7 +2,7 @@
 // (title, axes, colour bar or legend, caption): SVG with the cells as one embedded image, or PNG at a scale.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite } from './browser.mjs';
+import { defineAllElements, useSite } from './browser.mjs';
 
 describe('element.toBlob: framed SVG and PNG', () => {
   const site = useSite();
@@ -11,7 +11,7 @@ describe('element.toBlob: framed SVG and PNG', () => {
 
   before(async () => {
     ({ page, problems } = await site.open('components.html', { ready: false }));
-    await page.waitForFunction(() => customElements.get('posembed-heatmap'));
+    await defineAllElements(page);
   });
 
   // Adds the element and waits for its render event; then runs `then(element)` in the page and removes it.

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { after, before, describe } from 'node:test';
 import { load } from '../../dist/index.js';
+import { loadPart } from '../../dist/parts.js';
 
 export const VECTORS_DIR = process.env.POSEMBED_VECTORS ?? new URL('../../../shared/vectors/', import.meta.url).pathname;
 
@@ -56,20 +57,25 @@ export function writtenOnHeap(pe, elements, call) {
   }
 }
 
-// The three modules: SIMD, scalar, and SIMD with threads (two: the kernels split their rows in two).
+// The four modules: SIMD, scalar, SIMD with threads (two: the kernels split their rows in two), and the light
+// encoders-only one the elements draw with (with the model configs' code, as <posembed-model> loads it).
 export const MODULES = [
   { name: 'wasm simd', options: { simd: true, threads: 1 } },
   { name: 'wasm scalar', options: { simd: false } },
   { name: 'wasm threads', options: { threads: 2 } },
+  { name: 'wasm encoders-only', options: { encodersOnly: true }, parts: ['models'] },
 ];
 
-// Runs a suite against every module alike. body receives a getter of the instance; after the suite, every
-// heap allocation it made must have been freed.
-export function describeEachModule(title, body) {
-  for (const variant of MODULES) {
+// Runs a suite against every module alike (those with the full module's ops: { fullModule: true }, all but the
+// encoders-only one). body receives a getter of the instance; after the suite, every heap allocation it made must
+// have been freed.
+export function describeEachModule(title, body, { fullModule = false } = {}) {
+  for (const variant of MODULES.filter((m) => !fullModule || !m.options.encodersOnly)) {
     describe(`${title} (${variant.name})`, () => {
       let pe;
-      before(async () => { pe = await load(variant.options); });
+      before(async () => {
+        [pe] = await Promise.all([load(variant.options), ...(variant.parts ?? []).map(loadPart)]);
+      });
       after(() => assert.equal(pe.memory().liveAllocations, 0, 'heap allocations left behind'));
       body(() => pe);
     });

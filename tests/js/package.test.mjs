@@ -10,8 +10,8 @@ describe('npm package', () => {
   let installed;
   before(() => { installed = packAndInstall(); });
 
-  it('ships the JS, the types, the elements\' manifest and the three wasm modules (with the threaded one\'s worker script), and nothing else', () => {
-    const modules = ['simd', 'scalar', 'threads'].flatMap((m) => [`dist/posembed-${m}.wasm`, `dist/posembed-${m}.mjs`]);
+  it('ships the JS, the types, the elements\' manifest and the four wasm modules (with the threaded one\'s worker script), and nothing else', () => {
+    const modules = ['simd', 'scalar', 'threads', 'encoders-simd'].flatMap((m) => [`dist/posembed-${m}.wasm`, `dist/posembed-${m}.mjs`]);
     for (const file of ['dist/index.js', 'dist/index.d.ts', ...modules, 'dist/posembed-threads.worker.js', 'dist/posembed-threads.worker.cjs', 'package.json', 'README.md']) {
       assert.ok(installed.files.includes(file), `${file} missing from the tarball`);
     }

@@ -64,7 +64,7 @@ describe('pe.trainer', () => {
 
   it('the same seed gives the same losses bit for bit on the SIMD, scalar and threaded modules', async () => {
     const losses = [];
-    for (const variant of MODULES) {
+    for (const variant of MODULES.filter((m) => !m.options.encodersOnly)) {
       const instance = await load(variant.options);
       const t = instance.trainer({ ...SMALL, positional: 'rope', seed: 9 });
       losses.push(Array.from({ length: 5 }, () => t.step().loss));

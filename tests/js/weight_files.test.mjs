@@ -52,7 +52,7 @@ describeEachModule('weight files', (instance) => {
     assert.deepEqual(emb.lookup([2]).data, wte.data.subarray(8, 12));
     emb.dispose();
   });
-});
+}, { fullModule: true });
 
 describeEachModule('writing weight files', (instance) => {
   let pe;
@@ -71,7 +71,7 @@ describeEachModule('writing weight files', (instance) => {
     assert.deepEqual(JSON.parse(new TextDecoder().decode(file.subarray(8, 8 + headerLength))).__metadata__, { format: 'pt' });
     assert.deepEqual(pe.readSafetensors(file), tensors);
   });
-});
+}, { fullModule: true });
 
 describe('writing weight files: what is refused', () => {
   const tensor = { data: new Float32Array(4), shape: [2, 2] };

@@ -107,6 +107,12 @@ export function toyIds(tokens: string[]): Int32Array;
 
 export * from './elements.js';
 
+/**
+ * Defines the elements `root` (a document or a shadow root of yours) holds, and from then on those added to it
+ * (the module does so for the document itself); with no root, all six now. Resolves once they are defined.
+ */
+export function defineElements(root?: Document | ShadowRoot): Promise<unknown>;
+
 /** Every <posembed-…> element: its figures as a framed file, and its 'render' and 'change' events. */
 export interface PosembedElement extends HTMLElement {
   /** The figures as drawn, with title, axes, colour bar or legend and caption: SVG (cells as one image) or PNG at `scale` (2). */

@@ -4,16 +4,42 @@
 // Loaded as `import 'posembed/components'` or as one <script type="module" src=".../posembed/dist/components.js">;
 // defining twice is harmless. Every import inside the package is relative, and the wasm is found through
 // import.meta.url, so the folder works as it is from node_modules or a CDN.
-import './components/posembed-heatmap.js';
-import './components/posembed-lookup.js';
-import './components/posembed-rope.js';
-import './components/posembed-bias.js';
-import './components/posembed-train.js';
-import './components/posembed-model.js';
+// Each element's code is fetched when the page first holds one (in the document, or in a shadow root handed to
+// defineElements), so that a page with one heatmap loads the heatmap only; defineElements() with no root
+// defines them all at once.
+const ELEMENT_MODULES = {
+  'posembed-heatmap': () => import('./components/posembed-heatmap.js'),
+  'posembed-lookup': () => import('./components/posembed-lookup.js'),
+  'posembed-rope': () => import('./components/posembed-rope.js'),
+  'posembed-bias': () => import('./components/posembed-bias.js'),
+  'posembed-train': () => import('./components/posembed-train.js'),
+  'posembed-model': () => import('./components/posembed-model.js'),
+};
+const requested = new Map();  // tag -> the promise of its definition
+
+function defineElement(tag) {
+  if (!requested.has(tag)) requested.set(tag, ELEMENT_MODULES[tag]().then(() => customElements.whenDefined(tag)));
+  return requested.get(tag);
+}
+
+// Defines the elements `root` (a document or shadow root) holds and, from then on, those added to it; with no root,
+// every element now. Resolves once they are defined.
+export function defineElements(root) {
+  if (!root) return Promise.all(Object.keys(ELEMENT_MODULES).map(defineElement));
+  const defineHeld = () => Promise.all(Object.keys(ELEMENT_MODULES).filter((tag) => root.querySelector(tag)).map(defineElement));
+  const watcher = new MutationObserver(() => {
+    defineHeld();
+    if (requested.size === Object.keys(ELEMENT_MODULES).length) watcher.disconnect();  // nothing left to define
+  });
+  watcher.observe(root, { childList: true, subtree: true });
+  return defineHeld();
+}
+
+if (typeof document !== 'undefined') defineElements(document);
 
 export { drawGpuHeatmap, drawHeatmap, valueRange } from './components/heatmap.js';
 export { Figure, SERIES_COLOURS, colourBar, colourWords, formatValue } from './components/figure.js';
 export { createLookup, mountLookup } from './components/lookup.js';
-export { TOKEN_KINDS, tokenKind, trainingWorker } from './components/posembed-train.js';
+export { TOKEN_KINDS, tokenKind, trainingWorker } from './components/training.js';
 export { ENCODINGS, encodingFigure, onHost } from './figures.js';
 export { TOY_VOCABULARY, TOY_PADDING, TOY_END, toyIds, toyTokens } from './toy_vocabulary.js';

@@ -29,6 +29,11 @@ export interface LoadOptions {
   wasmUrl?: string | URL;
   /** The .wasm file's bytes, when the caller has them already (the same file as for wasmUrl). */
   wasmBinary?: ArrayBuffer | ArrayBufferView;
+  /** true: the light module the elements draw with (posembed-encoders-simd.wasm, about half the bytes),
+   *  single-threaded SIMD: every encoder and analysis op; trainer(), wordEmbeddings(), readNpy() and
+   *  readSafetensors() throw; modelPositions(), modelPresets and checkRopeCache() work once the page has loaded
+   *  their code (a full load() or a <posembed-model> does). Where the engine lacks SIMD the full scalar module serves. */
+  encodersOnly?: boolean;
 }
 
 export interface SinusoidalOptions {
@@ -328,6 +333,10 @@ export interface Posembed {
   readonly simd: boolean;
   /** Threads the wasm kernels split their rows over (1: the single-threaded module). */
   readonly threads: number;
+  /** Whether this instance has the light encoders-only module (load({ encodersOnly: true })). */
+  readonly encodersOnly: boolean;
+  /** Whether dispose() has been called. */
+  readonly disposed: boolean;
   /** [length, dModel]. */
   sinusoidal(options: SinusoidalOptions): Tensor<Float32Array>;
   tokenEmbedding(options: TokenEmbeddingOptions): TokenEmbedding;

@@ -1,24 +1,20 @@
 // posembed: transformer input layers (token embeddings and positional encodings), computed in
 // WebAssembly SIMD. `load()` gives an instance whose ops take plain options and return plain tensors.
 import { HeapArray, loadWasmCore, simdSupported, threadsSupported } from './wasm.js';
-import { integer, oneOf, options } from './validate.js';
+import { describe, integer, oneOf, options } from './validate.js';
 import { sinusoidal } from './sinusoidal.js';
 import { TokenEmbedding } from './token_embedding.js';
 import { alibiBias, alibiSlopes } from './alibi.js';
 import { t5Bias, t5Bucket, t5Buckets } from './t5.js';
 import { applyRope, ropeCache, ropeInvFreq } from './rope.js';
-import { checkRopeCache } from './rope_check.js';
-import { modelPositions } from './model_positions.js';
-import { MODEL_PRESETS } from './model_presets.js';
 import { sincos2d } from './sincos2d.js';
 import { interpolatePositions, LearnedPositions } from './learned_positions.js';
 import { readNpy, readSafetensors, WeightFileError, writeNpy, writeSafetensors } from './weight_files.js';
 import { pca, similarity } from './analysis.js';
 import { TransformerEmbedding } from './transformer_embedding.js';
-import { Trainer } from './trainer.js';
-import { WordEmbeddings } from './word_embeddings.js';
-import { acquireDevice, GpuRuntime, GpuTensor } from './webgpu/runtime.js';
-import { PosembedGpu } from './webgpu/backend.js';
+import { acquireDevice } from './webgpu/device.js';
+import { GpuTensor } from './webgpu/tensor.js';
+import { loadedPart, loadPart } from './parts.js';
 
 export { simdSupported, threadsSupported, WeightFileError, GpuTensor, writeNpy, writeSafetensors };
 
@@ -31,6 +27,13 @@ export class Posembed {
     this.fallbackReason = fallbackReason;
     this.simd = core.variant !== 'scalar';
     this.threads = core.threads;
+    this.encodersOnly = core.encodersOnly;
+  }
+
+  // The core for an op of the full module (`what`): an encoders-only instance says so rather than failing inside.
+  #fullCore(what) {
+    if (this.#core.encodersOnly) throw new Error(`posembed: ${what} needs the full module; this instance has the encoders only (load({ encodersOnly: true })): load() one without it`);
+    return this.#core;
   }
 
   sinusoidal(opts) {
@@ -71,12 +74,12 @@ export class Posembed {
 
   // A real model's positional layer from its config.json (or a preset name): layer(i) → kind, RoPE spec, score scale.
   modelPositions(config) {
-    return modelPositions(this.#core, config);
+    return loadedPart('models', 'modelPositions()').modelPositions(this.#core, config);
   }
 
   // The public configs' position fields, by name.
   get modelPresets() {
-    return MODEL_PRESETS;
+    return loadedPart('models', 'modelPresets').MODEL_PRESETS;
   }
 
   // The cos/sin cache of a RopeSpec at positions, in HF's layout, exact or as float32 / bfloat16 / float16 give it.
@@ -86,7 +89,7 @@ export class Posembed {
 
   // Whether a runtime's cos/sin cache is the exact maths, a float32/bf16/f16 computation of it, or a mismatch (and why).
   checkRopeCache(spec, opts) {
-    return checkRopeCache(this.#core, spec, opts);
+    return loadedPart('models', 'checkRopeCache()').checkRopeCache(this.#core, spec, opts);
   }
 
   sincos2d(opts) {
@@ -102,11 +105,11 @@ export class Posembed {
   }
 
   readNpy(bytes) {
-    return readNpy(this.#core, bytes);
+    return readNpy(this.#fullCore('readNpy()'), bytes);
   }
 
   readSafetensors(bytes) {
-    return readSafetensors(this.#core, bytes);
+    return readSafetensors(this.#fullCore('readSafetensors()'), bytes);
   }
 
   similarity(a, b, opts) {
@@ -123,12 +126,14 @@ export class Posembed {
 
   // The tutorials' toy transformer, trained here: trainer.step(n), evaluate(), predict('Max(1,6,2)'), ...
   trainer(opts) {
-    return new Trainer(this.#core, opts);
+    const core = this.#fullCore('trainer()');
+    return new (loadedPart('training', 'trainer()').Trainer)(core, opts);
   }
 
   // Skip-gram word vectors over a generated corpus (or given sentences): step(n), vectors, nearest(word).
   wordEmbeddings(opts) {
-    return new WordEmbeddings(this.#core, opts);
+    const core = this.#fullCore('wordEmbeddings()');
+    return new (loadedPart('training', 'wordEmbeddings()').WordEmbeddings)(core, opts);
   }
 
   // A Float32Array (or Int32Array) living on the wasm heap: as `out` it is written without a copy, as an
@@ -149,6 +154,10 @@ export class Posembed {
   dispose() {
     this.#core.dispose();
   }
+
+  get disposed() {
+    return this.#core.disposed;
+  }
 }
 
 // load's gpuLimits: whole numbers of bytes (or workgroups), at least 1.
@@ -157,14 +166,26 @@ function gpuLimits(value) {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined).map(([name, v]) => [name, integer(`gpuLimits.${name}`, v, 1, 2 ** 53)]));
 }
 
-const LOAD_OPTIONS = ['backend', 'simd', 'threads', 'wasmUrl', 'wasmBinary', 'gpu', 'gpuLimits'];
+const LOAD_OPTIONS = ['backend', 'simd', 'threads', 'wasmUrl', 'wasmBinary', 'gpu', 'gpuLimits', 'encodersOnly'];
 
-export async function load(opts) {
+// The promise of the instance the page's own load() gives (the last it called; null where that failed): the
+// elements draw with it rather than fetching a module of their own (see sharedInstance).
+let pageInstance = null;
+
+export function load(opts) {
+  const loading = loadInstance(opts);
+  if (opts?.encodersOnly !== true) pageInstance = loading.catch(() => null);
+  return loading;
+}
+
+async function loadInstance(opts) {
   const o = options('load options', opts, LOAD_OPTIONS);
   const backend = oneOf('backend', o.backend ?? 'wasm', ['wasm', 'webgpu', 'auto']);
   const simd = o.simd ?? 'auto';
   if (simd !== 'auto' && typeof simd !== 'boolean') throw new TypeError(`simd must be 'auto', true or false, got ${simd}`);
   if (simd === true && !simdSupported()) throw new Error('simd: true was asked for, but this engine does not support WebAssembly SIMD');
+  const encodersOnly = o.encodersOnly ?? false;
+  if (typeof encodersOnly !== 'boolean') throw new TypeError(`encodersOnly must be true or false, got ${describe(encodersOnly)}`);
   if (o.wasmBinary !== undefined && !(o.wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(o.wasmBinary))) {
     throw new TypeError('wasmBinary must be an ArrayBuffer or a typed array holding the .wasm file');
   }
@@ -176,20 +197,39 @@ export async function load(opts) {
   if (threads > 1 && !threadsSupported()) {
     throw new Error(`threads: ${threads} needs SharedArrayBuffer, which browsers give only to cross-origin-isolated pages (served with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp); use threads: 1 or 'auto' here`);
   }
+  if (encodersOnly && (threads !== 1 || simd === false)) {
+    throw new Error(`encodersOnly: true is the single-threaded SIMD module; it cannot be had with ${threads !== 1 ? `threads: ${threads}` : 'simd: false'}`);
+  }
   const limits = gpuLimits(o.gpuLimits);  // bad options throw, whichever backend; they are no reason to fall back
   const useSimd = simd === 'auto' ? simdSupported() : simd;
-  const core = await loadWasmCore({
-    // Given bytes or a URL are those of one module: 'auto' then keeps to the single-threaded one.
-    simd: useSimd, threads: threads !== 'auto' ? threads : useSimd && o.wasmUrl === undefined && o.wasmBinary === undefined ? 'auto' : 1,
-    wasmUrl: o.wasmUrl, wasmBinary: o.wasmBinary,
-  });
+  const [core] = await Promise.all([
+    loadWasmCore({
+      // Given bytes or a URL are those of one module: 'auto' then keeps to the single-threaded one. Without SIMD
+      // the encoders-only module cannot run: the full scalar one serves instead.
+      simd: useSimd, threads: threads !== 'auto' ? threads : useSimd && o.wasmUrl === undefined && o.wasmBinary === undefined ? 'auto' : 1,
+      wasmUrl: o.wasmUrl, wasmBinary: o.wasmBinary, encodersOnly: encodersOnly && useSimd,
+    }),
+    ...(encodersOnly ? [] : [loadPart('models'), loadPart('training')]),
+  ]);
+  return withBackend(core, backend, o.gpu, limits);
+}
+
+async function withBackend(core, backend, gpu, limits) {
   if (backend === 'wasm') return new Posembed(core);
-  let gpu;
+  let device;
   try {
-    gpu = await acquireDevice(o.gpu, limits);
+    device = await acquireDevice(gpu, limits);
   } catch (error) {
     if (backend === 'webgpu') throw error;
     return new Posembed(core, { backend: 'wasm', fallbackReason: `${error.message}; using wasm` });
   }
-  return new PosembedGpu(core, new Posembed(core), new GpuRuntime(gpu));
+  const { GpuRuntime, PosembedGpu } = await loadPart('webgpu');
+  return new PosembedGpu(core, new Posembed(core), new GpuRuntime(device));
+}
+
+// The page's own instance (from its last load(), once loaded, if it lives), else `fallback()`'s: how the elements
+// share one instance with the page. Not part of the API.
+export async function sharedInstance(fallback) {
+  const instance = await pageInstance;
+  return instance && !instance.disposed ? instance : fallback();
 }

@@ -96,8 +96,12 @@ async function autoThreads() {
 // A build of posembed without the threaded module (see CMakeLists.txt), or one that cannot be loaded here.
 class ThreadedModuleMissing extends Error {}
 
-// The module for `threads` (> 1: the threaded one, SIMD) and `simd`: its factory and where its .wasm lies.
-async function moduleOf(simd, threads) {
+// The module for `threads` (> 1: the threaded one, SIMD), `simd` and `encodersOnly` (the light SIMD module without
+// the trainer, word vectors and weight-file readers, about half the bytes): its factory and where its .wasm lies.
+async function moduleOf(simd, threads, encodersOnly) {
+  if (encodersOnly) {
+    return { factory: (await import('./posembed-encoders-simd.mjs')).default, url: new URL('./posembed-encoders-simd.wasm', import.meta.url), variant: 'encoders-simd' };
+  }
   if (threads > 1) {
     let glue;
     try {
@@ -112,7 +116,7 @@ async function moduleOf(simd, threads) {
 }
 
 // threads: a number, or 'auto' (autoThreads(), and one thread where the threaded module cannot be had).
-export async function loadWasmCore({ simd, threads, wasmUrl, wasmBinary }) {
+export async function loadWasmCore({ simd, threads, wasmUrl, wasmBinary, encodersOnly = false }) {
   if (threads === 'auto') {
     const wanted = await autoThreads();
     return loadWasmCore({ simd, threads: wanted, wasmUrl, wasmBinary }).catch((error) => {
@@ -120,7 +124,7 @@ export async function loadWasmCore({ simd, threads, wasmUrl, wasmBinary }) {
       return loadWasmCore({ simd, threads: 1, wasmUrl, wasmBinary });
     });
   }
-  const { factory, url, variant } = await moduleOf(simd, threads);
+  const { factory, url, variant } = await moduleOf(simd, threads, encodersOnly);
   const bytes = wasmBinary ?? await compiledModule(wasmUrl !== undefined ? new URL(wasmUrl, import.meta.url) : url);
   const module = await instantiate(factory, bytes, variant, variant === 'threads' ? await threadedArguments(threads) : {});
   if (variant === 'threads') {
@@ -195,6 +199,7 @@ export class WasmCore {
   constructor(module, variant) {
     this.#module = module;
     this.variant = variant;
+    this.encodersOnly = variant === 'encoders-simd';
     this.threads = variant === 'threads' ? module.threads() : 1;
     this.#limits = module.limits();
     this.liveAllocations = 0;

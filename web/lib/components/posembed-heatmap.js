@@ -27,6 +27,7 @@ function authorMatrix(value) {
 
 export class PosembedHeatmap extends LazyElement {
   static observedAttributes = observedAttributes(TAG);
+  static properties = ['data'];  // set before the element was defined: see LazyElement
   #data = null;
 
   constructor() {

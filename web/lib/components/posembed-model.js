@@ -42,6 +42,7 @@ function scoreCurve(invFreq, distances, attention = 1) {
 
 export class PosembedModel extends LazyElement {
   static observedAttributes = observedAttributes(TAG);
+  static properties = ['config'];  // set before the element was defined: see LazyElement
   #config = null;
   #figures = {};
 
@@ -61,7 +62,7 @@ export class PosembedModel extends LazyElement {
 
   async #loadConfig(given) {
     if (this.#config) return this.#config;
-    const pe = await posembed();
+    const pe = await posembed('models');
     if (given in pe.modelPresets) return given;
     const response = await fetch(new URL(given, document.baseURI));
     if (!response.ok) throw new Error(`config: '${given}' is neither a preset nor a readable URL (HTTP ${response.status})`);
@@ -87,7 +88,7 @@ export class PosembedModel extends LazyElement {
       const { values, problems } = readAttributes(this);
       if (problems.length) throw new RangeError(problemsMessage(TAG, problems));
       this.#frame = { axes: values.axes, legend: values.legend };
-      const pe = await posembed();
+      const pe = await posembed('models');
       const config = await this.#loadConfig(values.config);
       if (generation !== this.generation) return;
       const model = pe.modelPositions(config);

@@ -5,50 +5,16 @@
 // Attributes: task (max, min, first, mixed, copy), positional (none, sinusoidal, learned, rope, alibi), d-model,
 // heads, layers, seed, learning-rate, steps (where training stops; default 3000). A change starts afresh.
 import { TOY_VOCABULARY } from '../toy_vocabulary.js';
-import { Figure, SERIES_COLOURS } from './figure.js';
+import { Figure } from './figure.js';
+import { TOKEN_KINDS, tokenKind, trainingWorker } from './training.js';
 import { observedAttributes, problemsMessage, readAttributes } from './attributes.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define } from './shared.js';
 
 const TAG = 'posembed-train';
 const REDRAW_MS = 300;
 
-// The kinds the scatter colours the tokens by.
-export const TOKEN_KINDS = [
-  { name: 'digits', colour: SERIES_COLOURS[0], test: (t) => /^\d$/.test(t) },
-  { name: 'operations', colour: SERIES_COLOURS[1], test: (t) => /^[A-Z]/.test(t) },
-  { name: 'syntax', colour: SERIES_COLOURS[2], test: (t) => '(),'.includes(t) },
-  { name: 'padding, end', colour: SERIES_COLOURS[5], test: () => true },
-];
-export const tokenKind = (token) => TOKEN_KINDS.find((kind) => kind.test(token)).name;
 // The digits' rows in their order, joined by a line in the scatter: once trained, it runs from 0 to 9.
 const DIGIT_IDS = Array.from({ length: 10 }, (_, digit) => TOY_VOCABULARY.indexOf(String(digit)));
-
-// A worker that trains (see train-worker.js for its messages): one per component, and for pages that train
-// models of their own.
-export function trainingWorker() {
-  try {
-    return new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module' });
-  } catch (error) {
-    if (error.name !== 'SecurityError') throw error;
-    // A worker's script must come from the page's origin. Served from a CDN, the package starts one from a
-    // same-origin blob that loads the worker module from the CDN (a module import may cross origins). The module is
-    // named by import.meta.resolve, not a second new URL(…, import.meta.url), which bundlers would copy as a loose
-    // file beside the worker they already bundle from the line above. The blob loads it with import(), a script
-    // load (script-src, where the page already lists the CDN), not a static import, which a Content-Security-Policy
-    // would judge as a worker (worker-src); messages that arrive meanwhile are held and then handed over, and a load
-    // that fails says why.
-    const module = JSON.stringify(import.meta.resolve('./train-worker.js'));
-    const starter = URL.createObjectURL(new Blob([`const held = [];
-self.onmessage = ({ data }) => held.push(data);
-import(${module}).then(() => {
-  for (const data of held) self.dispatchEvent(new MessageEvent('message', { data }));
-}, (error) => self.postMessage({ type: 'error', request: 'start', message: 'the training worker could not load ' + ${module} + ': ' + error.message
-  + ' (a page with a Content-Security-Policy must allow that origin in script-src and connect-src, and blob: in worker-src)' }));`], { type: 'text/javascript' }));
-    const worker = new Worker(starter, { type: 'module' });
-    worker.addEventListener('message', () => URL.revokeObjectURL(starter), { once: true });
-    return worker;
-  }
-}
 
 const STYLE = `
   .controls { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin: 0.25rem 0 0.5rem; }

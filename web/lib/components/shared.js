@@ -1,14 +1,22 @@
 // What the components share: one posembed instance per page (however many components it holds), reading
 // GPU results back, starting when needed, and the base styles, themable with CSS custom properties.
-import { load } from '../index.js';
+import { load, sharedInstance } from '../index.js';
+import { loadPart } from '../parts.js';
 import { THEME_STYLE } from './theme.js';
-import { elementBlob } from './export.js';
 
-let instance = null;
+let ownInstance = null;
 
-// WebGPU where the page has it, else wasm; loaded once, on first use.
-export function posembed() {
-  instance ??= load({ backend: 'auto' });
+// The page's own instance where it has loaded one; else the elements' own, loaded once on first use: the light
+// encoders-only module, on WebGPU where the page has it. `parts`: the package's parts (parts.js) the caller
+// uses beyond the encoders, loaded too.
+export async function posembed(...parts) {
+  const [instance] = await Promise.all([
+    sharedInstance(() => {
+      ownInstance ??= load({ backend: 'auto', encodersOnly: true });
+      return ownInstance;
+    }),
+    ...parts.map(loadPart),
+  ]);
   return instance;
 }
 
@@ -59,6 +67,14 @@ export class LazyElement extends HTMLElement {
   generation = 0;
 
   connectedCallback() {
+    // A property the page set before this element's code had loaded lies on the instance itself, hiding the
+    // class's accessor: it is set again through the accessor.
+    for (const name of this.constructor.properties ?? []) {
+      if (!Object.hasOwn(this, name)) continue;
+      const value = this[name];
+      delete this[name];
+      this[name] = value;
+    }
     this.#stopWaiting = whenVisible(this, () => {
       this.#started = true;
       this.render();
@@ -86,7 +102,8 @@ export class LazyElement extends HTMLElement {
 
   // The element's figures as drawn, framed (title, axes, colour bar or legend, caption): { type: 'image/svg+xml' |
   // 'image/png', scale, background } → Blob.
-  toBlob(options) {
+  async toBlob(options) {
+    const { elementBlob } = await import('./export.js');
     return elementBlob(this.shadowRoot, this, options);
   }
 

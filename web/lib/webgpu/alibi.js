@@ -1,5 +1,6 @@
 // ALiBi bias on the GPU: -slope * |distance|, exact integers times the host's slopes; -Infinity where masked.
-import { GpuTensor, elementwise, uniforms } from './runtime.js';
+import { elementwise, uniforms } from './runtime.js';
+import { GpuTensor } from './tensor.js';
 
 const CODE = elementwise(/* wgsl */ `
 struct Params { count: u32, query_length: u32, key_length: u32, causal: u32, masked: f32 }

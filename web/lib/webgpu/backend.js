@@ -9,7 +9,7 @@ import { relativeBuckets, t5BiasParams, t5BucketsParams } from '../t5.js';
 import { assertFiniteVectors, ropeParams, ropeTable } from '../rope.js';
 import { sincos2dParams, sincos2dTable } from '../sincos2d.js';
 import { matrix } from '../analysis.js';
-import { GpuTensor, HostTensor } from './runtime.js';
+import { GpuTensor, HostTensor } from './tensor.js';
 import { sinusoidalGpu } from './sinusoidal.js';
 import { gatherRowsGpu } from './token_embedding.js';
 import { applyRopeGpu } from './rope.js';
@@ -44,8 +44,12 @@ export class PosembedGpu {
     this.fallbackReason = null;
     this.simd = wasm.simd;
     this.threads = wasm.threads;
+    this.encodersOnly = wasm.encodersOnly;
     for (const name of HOST_OPS) this[name] = (...args) => wasm[name](...args);
-    this.modelPresets = wasm.modelPresets;
+  }
+
+  get modelPresets() {
+    return this.#wasm.modelPresets;
   }
 
   // Buffers this backend holds on the GPU now (for leak checks).
@@ -221,6 +225,10 @@ export class PosembedGpu {
     this.#wasm.dispose();
     await this.#runtime.device.queue.onSubmittedWorkDone();
     this.#runtime.device.destroy();
+  }
+
+  get disposed() {
+    return this.#core.disposed;
   }
 
   // For the GPU objects below: run on the GPU while the device lives.

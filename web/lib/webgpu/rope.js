@@ -1,6 +1,7 @@
 // RoPE on the GPU. The cos/sin of every (position, pair), times the attention factor, come from the host
 // (wasm, exact angle reduction); the shader only rotates, in float32.
-import { GpuTensor, elementwise, uniforms } from './runtime.js';
+import { elementwise, uniforms } from './runtime.js';
+import { GpuTensor } from './tensor.js';
 
 const CODE = elementwise(/* wgsl */ `
 struct Params { count: u32, head_dim: u32, half: u32, seq: u32, interleaved: u32 }

@@ -1,5 +1,5 @@
 // The WebGPU side of posembed: one device, a cache of compute pipelines, buffers counted so tests can check
-// that nothing leaks, and GpuTensor, the result type of the webgpu backend.
+// that nothing leaks. Its results are GpuTensors (tensor.js).
 
 const WORKGROUP = 64;
 // Bindings a row table may be split over (see uploadRows and tableRows).
@@ -8,26 +8,6 @@ const TABLE_PARTS = 4;
 // The spec's constants, so that Node needs no globals from its WebGPU package.
 const BUFFER_USAGE = { MAP_READ: 0x1, COPY_SRC: 0x4, COPY_DST: 0x8, UNIFORM: 0x40, STORAGE: 0x80 };
 const MAP_READ = 0x1;
-
-// Finds an adapter and a device, or throws an Error that says why (the reason 'auto' reports). The device
-// asks for the adapter's largest buffers; `limits` (load's gpuLimits) are asked for instead, and the runtime
-// keeps within them even where the device gives more (WebGPU raises a request below its defaults to them).
-export async function acquireDevice(gpu, limits = {}) {
-  const source = gpu ?? globalThis.navigator?.gpu;
-  if (!source) {
-    throw new Error('WebGPU is not available here: there is no navigator.gpu (in Node, pass gpu: create([]) from the webgpu package)');
-  }
-  const adapter = await source.requestAdapter();
-  if (!adapter) throw new Error('WebGPU is available but no adapter was found');
-  const device = await adapter.requestDevice({
-    requiredLimits: {
-      maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
-      maxBufferSize: adapter.limits.maxBufferSize,
-      ...limits,
-    },
-  });
-  return { source, adapter, device, limits };
-}
 
 export class GpuRuntime {
   // source and adapter are held only to keep them alive as long as the device (Node's WebGPU bindings
@@ -287,72 +267,4 @@ export function uniforms(fields) {
     else data.setUint32(i * 4, value, true);
   });
   return data.buffer;
-}
-
-// Destroys the buffers of GpuTensors dropped without dispose(), once they are collected.
-const bufferReleaser = new FinalizationRegistry(({ runtime, buffer }) => runtime.release(buffer));
-
-// A result of the webgpu backend: its data stays on the GPU until read(); pass it to other GPU ops as is.
-export class GpuTensor {
-  #runtime;
-  #done;
-
-  constructor(runtime, buffer, shape, type, done) {
-    this.#runtime = runtime;
-    this.buffer = buffer;
-    this.shape = shape;
-    this.type = type;
-    this.#done = done;
-    bufferReleaser.register(this, { runtime, buffer }, this);
-  }
-
-  get elements() {
-    return this.shape.reduce((a, b) => a * b, 1);
-  }
-
-  // Resolves when the GPU work that made this tensor has been validated; rejects with its error.
-  async ready() {
-    const error = await this.#done;
-    if (error) throw new Error(`WebGPU error: ${error.message}`);
-  }
-
-  // The data, as a host tensor. If the GPU failed it (an error in its work, a lost device or instance, a failed
-  // mapAsync) and the backend gave a fallback, the result is computed again on wasm instead.
-  async read() {
-    if (!this.buffer) throw new Error('this GpuTensor has been disposed');
-    try {
-      const error = await this.#done;
-      if (error) throw new Error(`WebGPU error: ${error.message}`);
-      return { data: await this.#runtime.read(this.buffer, this.elements * 4, this.type), shape: [...this.shape] };
-    } catch (error) {
-      // Not once disposed mid-read: a freed tensor's read fails as such, not by computing it again.
-      if (this.fallback && this.buffer) return this.fallback(error);
-      throw error;
-    }
-  }
-
-  dispose() {
-    if (!this.buffer) return;
-    bufferReleaser.unregister(this);
-    this.#runtime.release(this.buffer);
-    this.buffer = null;
-  }
-}
-
-// What a GPU op returns after the device was lost: the wasm result behind the same interface.
-export class HostTensor {
-  constructor(tensor) {
-    this.tensor = tensor;
-    this.buffer = null;
-    this.shape = tensor.shape;
-    this.type = tensor.data.constructor;
-  }
-
-  async ready() {}
-
-  async read() {
-    return { data: this.tensor.data, shape: [...this.tensor.shape] };
-  }
-
-  dispose() {}
 }

@@ -1,6 +1,7 @@
 // Similarity on the GPU: a · bᵀ tiled 16 x 16 through workgroup memory; cosine multiplies unit rows, each
 // value divided by its row's norm as it is loaded.
-import { FLAT_INDEX, GpuTensor, uniforms } from './runtime.js';
+import { FLAT_INDEX, uniforms } from './runtime.js';
+import { GpuTensor } from './tensor.js';
 
 const TILE = 16;
 

@@ -1,5 +1,6 @@
 // 2-D sin-cos positions on the GPU, assembled from the host's exact 1-D table (split layout, dModel / 2).
-import { GpuTensor, elementwise, uniforms } from './runtime.js';
+import { elementwise, uniforms } from './runtime.js';
+import { GpuTensor } from './tensor.js';
 
 const CODE = elementwise(/* wgsl */ `
 struct Params { count: u32, d_model: u32, grid_w: u32, first_patch: u32 }

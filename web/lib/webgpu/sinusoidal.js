@@ -3,7 +3,8 @@
 // 64th position (anchors) and the rotations by k*w for k < 64, and each value is one rotation of an anchor:
 //   sin(a + kw) = sin a cos kw + cos a sin kw,   cos(a + kw) = cos a cos kw - sin a sin kw.
 // Error: a few float32 roundings, below 1e-6 at any position.
-import { GpuTensor, elementwise, uniforms } from './runtime.js';
+import { elementwise, uniforms } from './runtime.js';
+import { GpuTensor } from './tensor.js';
 
 export const ROWS_PER_ANCHOR = 64;
 

@@ -1,6 +1,7 @@
 // T5 on the GPU: the host computes the bucket of each of the q + k - 1 relative positions (integer-exact,
 // as HF); the shader spreads them over the matrix, or gathers the bias table by them.
-import { GpuTensor, elementwise, uniforms } from './runtime.js';
+import { elementwise, uniforms } from './runtime.js';
+import { GpuTensor } from './tensor.js';
 
 const CODE = elementwise(/* wgsl */ `
 struct Params { count: u32, query_length: u32, key_length: u32, num_heads: u32, gather: u32 }

@@ -1,5 +1,6 @@
 // Token lookup and the fused token * scale + position layer on the GPU: row gathers, exact in float32.
-import { GpuTensor, elementwise, tableBindings, tableRows, uniforms } from './runtime.js';
+import { elementwise, tableBindings, tableRows, uniforms } from './runtime.js';
+import { GpuTensor } from './tensor.js';
 
 const LOOKUP = elementwise(/* wgsl */ `
 struct Params { count: u32, d_model: u32, padding: i32, scale: f32, seq: u32, with_positions: u32, rows_per_part: u32 }
