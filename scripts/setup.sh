@@ -3,7 +3,7 @@
 # what the tests need.
 #   Debian/Ubuntu: missing tools come from apt (to build the site and the package: emscripten, libxsimd-dev,
 #   nlohmann-json3-dev, catch2, cmake, ninja-build; for the tests also g++, clang with its sanitizer and fuzzer
-#   runtimes, the Vulkan loader, chromium, chromium-driver); then `npm ci`.
+#   runtimes, the Vulkan loader, chromium, chromium-driver, a sans font); then `npm ci`.
 #   With emsdk: an `emcc` already on PATH is used as it is, and Debian's emscripten is not installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +35,8 @@ if $tests; then
   # (Not `ldconfig -p | grep -q`: grep stopping early kills ldconfig with SIGPIPE, which pipefail reports.)
   [[ "$(ldconfig -p 2>/dev/null)" == *"libvulkan.so.1 "* ]] || missing+=(libvulkan1)
   [ -x /usr/bin/chromium ] || missing+=(chromium)
+  # A sans font for the command line's framed PNGs, whose text the tests look for.
+  [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
   [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
 fi
 

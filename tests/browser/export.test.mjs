@@ -2,6 +2,7 @@
 // (title, axes, colour bar or legend, caption): SVG with the cells as one embedded image, or PNG at a scale.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
+import resvg from '@resvg/resvg-js';
 import { defineAllElements, useSite } from './browser.mjs';
 
 describe('element.toBlob: framed SVG and PNG', () => {
@@ -38,6 +39,9 @@ describe('element.toBlob: framed SVG and PNG', () => {
     }
     assert.ok(svg.length < 100000, `${svg.length} bytes`);
     assert.ok(!svg.includes('pe-cursor'), 'the cursor is not exported');
+    // Well-formed for other renderers too: resvg draws it, at the size it states.
+    const drawn = new resvg.Resvg(svg, { logLevel: 'off' });
+    assert.deepEqual([drawn.width, drawn.height], svg.match(/^<svg [^>]*width="(\d+)" height="(\d+)"/).slice(1).map(Number));
   });
 
   it('a heatmap as PNG at scale 2: the framed size, opaque where the background is given', async () => {

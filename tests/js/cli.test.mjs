@@ -29,9 +29,25 @@ describe('posembed render (command line)', () => {
     assert.match(stdout, /sinusoidal \| learned \| rope \| similarity \| alibi \| t5 \| sincos2d/);
   });
 
-  it('writes a PNG whose pixels are the heatmap of the package values, scaled', () => {
+  it('writes a framed PNG (axes, colour bar and caption drawn as the SVG has them); --bare: the heatmap of the package values, scaled', () => {
+    const framedFile = join(dir, 'framed.png');
+    assert.equal(run('render', 'sinusoidal', '--length', '16', '--d-model', '32', '--scale', '3', '-o', framedFile).status, 0);
+    assert.equal(run('render', 'sinusoidal', '--length', '16', '--d-model', '32', '--scale', '3', '-o', join(dir, 'framed.svg')).status, 0);
+    const framed = pngjs.PNG.sync.read(readFileSync(framedFile));
+    const [, width, height] = readFileSync(join(dir, 'framed.svg'), 'utf8').match(/^<svg [^>]*width="(\d+)" height="(\d+)"/).map(Number);
+    assert.deepEqual([framed.width, framed.height], [width, height]);
+    // Ink below the cells (tick labels, the axis title, the caption's text) and left of them (the position labels).
+    const inked = (x0, x1, y0, y1) => {
+      let dark = 0;
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (framed.data[4 * (y * framed.width + x)] < 128) dark++;
+      return dark;
+    };
+    const [left, top, cellsWidth, cellsHeight] = [58, 10, 32 * 3, 16 * 3];
+    assert.ok(inked(left, left + cellsWidth, top + cellsHeight + 8, top + cellsHeight + 42) > 40, 'the x axis has no labels');
+    assert.ok(inked(0, left - 8, top, top + cellsHeight) > 40, 'the y axis has no labels');
+    assert.ok(inked(0, framed.width, framed.height - 40, framed.height) > 100, 'the caption has no text');
     const file = join(dir, 'pe.png');
-    const { status, stdout } = run('render', 'sinusoidal', '--length', '16', '--d-model', '32', '--offset', '5', '--scale', '3', '-o', file);
+    const { status, stdout } = run('render', 'sinusoidal', '--length', '16', '--d-model', '32', '--offset', '5', '--scale', '3', '--bare', '-o', file);
     assert.equal(status, 0, stdout);
     const png = pngjs.PNG.sync.read(readFileSync(file));
     assert.deepEqual([png.width, png.height], [96, 48]);
@@ -98,9 +114,14 @@ describe('posembed render (command line)', () => {
   it('runs through npx from the installed package', async () => {
     const { packAndInstall } = await import('../pack.mjs');
     const { project } = packAndInstall();
-    const out = execFileSync('npx', ['--no-install', 'posembed', 'render', 'sinusoidal', '--length', '8', '-o', 'pe.png'], { cwd: project, encoding: 'utf8' });
+    const out = execFileSync('npx', ['--no-install', 'posembed', 'render', 'sinusoidal', '--length', '8', '--bare', '-o', 'pe.png'], { cwd: project, encoding: 'utf8' });
     assert.match(out, /pe\.png: Sinusoidal positions \[8 × 128\]/);
     assert.equal(pngjs.PNG.sync.read(readFileSync(join(project, 'pe.png'))).width, 128 * 4);
+    // Without the optional renderer installed, a framed PNG is refused with what to do.
+    const framed = spawnSync('npx', ['--no-install', 'posembed', 'render', 'sinusoidal', '-o', 'framed.png'], { cwd: project, encoding: 'utf8' });
+    assert.equal(framed.status, 1);
+    assert.equal(framed.stderr.trim().split('\n').at(-1),  // (npm may print its own warnings first)
+      'posembed: a framed .png is drawn by @resvg/resvg-js, which is not installed here: npm install @resvg/resvg-js; or write .svg, or add --bare for the cells alone');
   });
 });
 

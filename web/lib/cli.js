@@ -28,16 +28,16 @@ const HELP = `Usage: posembed render <encoding> [options] -o <file>
 
 Renders an encoding as a heatmap (rows × columns, one cell per value), the same picture as the site's.
   encoding           ${ENCODINGS.join(' | ')}
-  -o, --output FILE  .svg (the framed figure: axes, colour bar, caption; the cells one embedded image), .png (the
-                     cells), .csv (values) or .npy (float32 values)
+  -o, --output FILE  .svg or .png (the framed figure: axes, colour bar, caption; in the SVG the cells are one
+                     embedded image; the PNG is drawn by @resvg/resvg-js), .csv (values) or .npy (float32 values)
 
 Options, as <posembed-heatmap>'s attributes (defaults in brackets):
 ${RENDER_FLAGS.map(flagLine).join('\n')}
 ${helpLine('--scale N', 'image pixels per cell [4 for png and svg]')}
-${helpLine('--bare', 'svg: the cells alone, without the frame')}
+${helpLine('--bare', 'svg, png: the cells alone, without the frame')}
 ${helpLine('-h, --help', 'this text')}
 
-Example: npx posembed render sinusoidal --length 128 --d-model 256 -o pe.png
+Example: npx posembed render sinusoidal --length 128 --d-model 256 -o pe.svg
 
 Usage: posembed rope --config <config.json | preset> [options] -o <cache.safetensors | cache.npy>
        posembed check --config <config.json | preset> --cache <cache.safetensors | cache.npy> [options]
@@ -67,6 +67,35 @@ function numeric(values, name) {
   const value = Number(values[name]);
   if (values[name].trim() === '' || !Number.isFinite(value)) throw new RangeError(`--${name} must be a number, got '${values[name]}'`);
   return value;
+}
+
+// The framed SVG as a PNG of the same size, drawn by @resvg/resvg-js (an optional peer dependency: a text
+// renderer is more than the package should carry), with the system's fonts.
+async function rasterised(svg) {
+  const renderer = '@resvg/resvg-js';  // not a literal: an optional dependency, resolved where the user installed it
+  let Resvg;
+  try {
+    ({ Resvg } = (await import(/* @vite-ignore */ renderer)).default);
+  } catch (error) {
+    if (error.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new Error('a framed .png is drawn by @resvg/resvg-js, which is not installed here: npm install @resvg/resvg-js; or write .svg, or add --bare for the cells alone');
+  }
+  const family = sansFamily(Resvg) ?? 'sans-serif';
+  return new Resvg(svg.replaceAll('font-family="system-ui, sans-serif"', `font-family="${family}"`), { font: { loadSystemFonts: true }, background: '#ffffff' })
+    .render().asPng();
+}
+
+// Sans families common on Linux, macOS and Windows, in the order taken.
+const SANS_FAMILIES = ['DejaVu Sans', 'Liberation Sans', 'Noto Sans', 'Helvetica', 'Arial', 'Segoe UI'];
+
+// The first of SANS_FAMILIES this system has: resvg reads only the first family of a font-family list, and falls
+// back to a serif font for one it lacks (system-ui, and sans-serif where Arial is missing). Each candidate is
+// measured against a family no system has.
+function sansFamily(Resvg) {
+  const width = (family) => new Resvg(`<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text font-family="${family}" font-size="20">Hamburg 0123</text></svg>`,
+    { font: { loadSystemFonts: true }, logLevel: 'off' }).getBBox()?.width;
+  const missing = width('posembed no such font');
+  return SANS_FAMILIES.find((family) => width(family) !== missing);
 }
 
 // The cells as a PNG file: one pixel a cell, or scale × scale.
@@ -204,14 +233,15 @@ export async function main(argv) {
   if (!Number.isInteger(scale) || scale < 1 || scale > 64) throw new RangeError(`--scale must be an integer in [1, 64], got ${scale}`);
   const colours = { colormap: read.values.colormap ?? figure.colormap, range: figure.range ?? valueRange(figure.tensor.data.filter(Number.isFinite)) };
   const [rows, columns] = figure.tensor.shape;
-  if (format === 'png') {
+  if (format === 'png' && values.bare) {
     writeFileSync(output, png(heatmapPixels(figure.tensor, { ...colours, scale })));
-  } else if (format === 'svg') {
+  } else if (format === 'png' || format === 'svg') {
     // The cells one embedded image (one pixel a cell, drawn crisp at scale), framed unless --bare.
     const cells = png(heatmapPixels(figure.tensor, colours)).toString('base64');
-    writeFileSync(output, values.bare
+    const svg = values.bare
       ? `<svg xmlns="http://www.w3.org/2000/svg" width="${columns * scale}" height="${rows * scale}"><image width="${columns * scale}" height="${rows * scale}" preserveAspectRatio="none" style="image-rendering:pixelated" href="data:image/png;base64,${cells}"/></svg>\n`
-      : framedHeatmapSvg(figure, cells, { cell: scale, ...colours }));
+      : framedHeatmapSvg(figure, cells, { cell: scale, ...colours });
+    writeFileSync(output, format === 'svg' ? svg : await rasterised(svg));
   } else if (format === 'csv') {
     writeFileSync(output, csv(figure.tensor));
   } else {

@@ -6,6 +6,8 @@ import { colormap, colourWords } from './colormap.js';
 
 const MARGIN = { top: 10, right: 16, bottom: 42, left: 58 };
 const FONT = 'font-family="system-ui, sans-serif"';
+// A generous width of one character at font-size 12 (the widest lines are words, not digits).
+const CHARACTER_WIDTH = 7;
 const INK = '#1d232a';
 const MUTED = '#5b6672';
 
@@ -42,7 +44,7 @@ export function framedHeatmapSvg(figure, cellsPng, { cell, colormap: colormapNam
   const x = scaleBand().domain(Array.from({ length: columns }, (_, i) => i)).range([0, width]);
   const y = scaleBand().domain(Array.from({ length: rows }, (_, i) => i)).range([0, height]);
   const parts = [];
-  const text = (tx, ty, content, attributes = '') => parts.push(`<text x="${tx}" y="${ty}" ${FONT} font-size="11" fill="${INK}" ${attributes}>${escape(content)}</text>`);
+  const text = (tx, ty, content, attributes = '', size = 11) => parts.push(`<text x="${tx}" y="${ty}" ${FONT} font-size="${size}" fill="${INK}" ${attributes}>${escape(content)}</text>`);
   parts.push(`<image x="${MARGIN.left}" y="${MARGIN.top}" width="${width}" height="${height}" preserveAspectRatio="none" style="image-rendering:pixelated" href="data:image/png;base64,${cellsPng}"/>`);
   // Axes: a line with ticks and their labels, and each axis's title.
   const [left, top, bottom] = [MARGIN.left, MARGIN.top, MARGIN.top + height];
@@ -57,8 +59,8 @@ export function framedHeatmapSvg(figure, cellsPng, { cell, colormap: colormapNam
     parts.push(`<line x1="${left - 6}" x2="${left}" y1="${at}" y2="${at}" stroke="${INK}"/>`);
     text(left - 9, at + 4, nameOf(figure.y.names)(i), 'text-anchor="end"');
   }
-  text(left + width / 2, bottom + 36, figure.x.label, 'text-anchor="middle" font-size="12"');
-  text(12, top + height / 2, figure.y.label, `text-anchor="middle" font-size="12" transform="rotate(-90 12 ${top + height / 2})"`);
+  text(left + width / 2, bottom + 36, figure.x.label, 'text-anchor="middle"', 12);
+  text(12, top + height / 2, figure.y.label, `text-anchor="middle" transform="rotate(-90 12 ${top + height / 2})"`, 12);
   // The colour bar: the colours over the range, ticks, and which colour means what.
   const map = colormap(colormapName, range);
   const barWidth = Math.min(width, 320);
@@ -70,11 +72,13 @@ export function framedHeatmapSvg(figure, cellsPng, { cell, colormap: colormapNam
     parts.push(`<line x1="${scale(value)}" x2="${scale(value)}" y1="${barTop + 12}" y2="${barTop + 18}" stroke="${INK}"/>`);
     text(scale(value), barTop + 30, Number(value.toPrecision(6)), 'text-anchor="middle"');
   }
-  text(left, barTop + 48, `${figure.colour?.label ? `${figure.colour.label}: ` : ''}${colourWords(colormapName)}`, 'font-size="12"');
+  const words = `${figure.colour?.label ? `${figure.colour.label}: ` : ''}${colourWords(colormapName)}`;
+  text(left, barTop + 48, words, '', 12);
   // The caption, wrapped.
-  const lines = wrap(figure.caption ?? '', Math.max(40, Math.floor((width + left) / 7)));
-  lines.forEach((line, i) => parts.push(`<text x="0" y="${barTop + 76 + i * 17}" ${FONT} font-size="13" fill="${MUTED}">${escape(line)}</text>`));
-  const totalWidth = Math.ceil(Math.max(left + width + MARGIN.right, left + barWidth + 20));
+  const lines = wrap(figure.caption ?? '', Math.max(40, Math.floor((width + left) / CHARACTER_WIDTH)));
+  lines.forEach((line, i) => parts.push(`<text x="4" y="${barTop + 76 + i * 17}" ${FONT} font-size="13" fill="${MUTED}">${escape(line)}</text>`));
+  const totalWidth = Math.ceil(Math.max(left + width + MARGIN.right, left + barWidth + 20, left + words.length * CHARACTER_WIDTH + 8,
+    4 + Math.max(0, ...lines.map((line) => line.length)) * CHARACTER_WIDTH + 8));
   const totalHeight = Math.ceil(barTop + 76 + lines.length * 17);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${totalWidth}" height="${totalHeight}" viewBox="0 0 ${totalWidth} ${totalHeight}">\n${parts.join('\n')}\n</svg>\n`;
 }
