@@ -1,7 +1,8 @@
 // ALiBi: per-head slopes and the [numHeads, queryLength, keyLength] bias (queries aligned to the last keys).
-import { boolean, describe, integer, number, options } from './validate.js';
+import { describe, integer, number, options } from './validate.js';
+import { OP_SCHEMAS, readOptions } from './op_schemas.js';
 
-const MAX_HEADS = 4096;
+const MAX_HEADS = OP_SCHEMAS.alibiBias.options.numHeads.max;
 
 export function alibiSlopes(core, numHeads, opts) {
   const heads = integer('numHeads', numHeads, 1, MAX_HEADS);
@@ -11,11 +12,9 @@ export function alibiSlopes(core, numHeads, opts) {
 }
 
 export function alibiParams(core, opts) {
-  const o = options('alibiBias options', opts, ['numHeads', 'queryLength', 'keyLength', 'causal', 'slopes', 'out']);
-  const numHeads = integer('numHeads', o.numHeads, 1, MAX_HEADS);
-  const keyLength = integer('keyLength', o.keyLength, 1, core.limits.maxLength);
+  const { numHeads, keyLength, causal, ...o } = readOptions('alibiBias', opts, core.limits);
+  // The queries are the last of the keys.
   const queryLength = integer('queryLength', o.queryLength ?? keyLength, 1, keyLength);
-  const causal = boolean('causal', o.causal ?? false);
   return { numHeads, keyLength, queryLength, causal, slopes: modelSlopes(o.slopes, numHeads), out: o.out };
 }
 

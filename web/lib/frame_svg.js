@@ -78,7 +78,7 @@ export function framedHeatmapSvg(figure, cellsPng, { cell, colormap: colormapNam
   const lines = wrap(figure.caption ?? '', Math.max(40, Math.floor((width + left) / CHARACTER_WIDTH)));
   lines.forEach((line, i) => parts.push(`<text x="4" y="${barTop + 76 + i * 17}" ${FONT} font-size="13" fill="${MUTED}">${escape(line)}</text>`));
   const totalWidth = Math.ceil(Math.max(left + width + MARGIN.right, left + barWidth + 20, left + words.length * CHARACTER_WIDTH + 8,
-    4 + Math.max(0, ...lines.map((line) => line.length)) * CHARACTER_WIDTH + 8));
+    4 + lines.reduce((longest, line) => Math.max(longest, line.length), 0) * CHARACTER_WIDTH + 8));
   const totalHeight = Math.ceil(barTop + 76 + lines.length * 17);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${totalWidth}" height="${totalHeight}" viewBox="0 0 ${totalWidth} ${totalHeight}">\n${parts.join('\n')}\n</svg>\n`;
 }

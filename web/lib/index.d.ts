@@ -232,9 +232,48 @@ export interface ApplyRopeOptions {
 }
 
 export interface T5BucketOptions {
+  /** [2, 65536], at least 4 when bidirectional; default 32. */
   numBuckets?: number;
+  /** Above the exact buckets' range; default 128. */
   maxDistance?: number;
+  /** false: one-directional (decoder) buckets; default true. */
   bidirectional?: boolean;
+}
+
+export interface T5BucketsOptions extends T5BucketOptions {
+  /** Queries, [1, 2^24]. */
+  queryLength: number;
+  /** Keys, [1, 2^24]. */
+  keyLength: number;
+  out?: Int32Array;
+}
+
+export interface AlibiBiasOptions {
+  /** Heads, [1, 4096]. */
+  numHeads: number;
+  /** Queries, the last of the keys: [1, keyLength]; default keyLength. */
+  queryLength?: number;
+  /** Keys, [1, 2^24]. */
+  keyLength: number;
+  /** Mask (-Infinity) the keys after each query; default false. */
+  causal?: boolean;
+  /** The heads' slopes in place of ALiBi's geometric ones (BLOOM's, MPT's: modelPositions(config).layer(i).alibi.slopes). */
+  slopes?: number[] | Float32Array | Float64Array;
+  out?: Float32Array;
+}
+
+export interface Sincos2dOptions {
+  /** Patch rows, [1, 65536]. */
+  gridH: number;
+  /** Patch columns, [1, 65536]. */
+  gridW: number;
+  /** A multiple of 4 in [4, 65536]. */
+  dModel: number;
+  /** Default 10000; in [1, 1e12]. */
+  base?: number;
+  /** A row of zeros first, for the class token; default false. */
+  clsToken?: boolean;
+  out?: Float32Array;
 }
 
 /** A malformed .npy or .safetensors file; `offset` is the byte where it goes wrong. */
@@ -266,6 +305,7 @@ export interface TrainerOptions {
   weightDecay?: number;
   /** Token rows times sqrt(dModel) or 1; default 'sqrt'. */
   scale?: 'sqrt' | 'none';
+  /** The seed of the weights and examples; default 0. */
   seed?: number;
 }
 
@@ -337,6 +377,9 @@ export interface Posembed {
   readonly encodersOnly: boolean;
   /** Whether dispose() has been called. */
   readonly disposed: boolean;
+  /** The C++ core's limits, which the options' ranges name: rows a call may produce, columns, the largest
+   *  position, vocabulary size, the frequencies' base. */
+  readonly limits: { maxLength: number; maxDModel: number; maxPosition: number; maxVocabSize: number; minBase: number; maxBase: number };
   /** [length, dModel]. */
   sinusoidal(options: SinusoidalOptions): Tensor<Float32Array>;
   tokenEmbedding(options: TokenEmbeddingOptions): TokenEmbedding;
@@ -361,14 +404,14 @@ export interface Posembed {
   checkRopeCache(spec: RopeSpec, options: { cos: RuntimeCache; sin: RuntimeCache; positions: RopePositions }): RopeCheck;
   alibiSlopes(numHeads: number, options?: { out?: Float32Array }): Tensor<Float32Array>;
   /** [numHeads, queryLength, keyLength]; queries are the last queryLength keys; -Infinity where causal masks. */
-  alibiBias(options: { numHeads: number; keyLength: number; queryLength?: number; causal?: boolean; out?: Float32Array }): Tensor<Float32Array>;
+  alibiBias(options: AlibiBiasOptions): Tensor<Float32Array>;
   t5Bucket(relativePositions: number[] | Int32Array, options?: T5BucketOptions & { out?: Int32Array }): Tensor<Int32Array>;
   /** [queryLength, keyLength], bucket(key - query). */
-  t5Buckets(options: T5BucketOptions & { queryLength: number; keyLength: number; out?: Int32Array }): Tensor<Int32Array>;
+  t5Buckets(options: T5BucketsOptions): Tensor<Int32Array>;
   /** table [numBuckets, numHeads] → [numHeads, queryLength, keyLength]. */
   t5Bias(table: Tensor<Float32Array>, options: T5BucketOptions & { queryLength: number; keyLength: number; out?: Float32Array }): Tensor<Float32Array>;
   /** [(clsToken ? 1 : 0) + gridH * gridW, dModel]. */
-  sincos2d(options: { gridH: number; gridW: number; dModel: number; base?: number; clsToken?: boolean; out?: Float32Array }): Tensor<Float32Array>;
+  sincos2d(options: Sincos2dOptions): Tensor<Float32Array>;
   /** [n, d] x [m, d] → [n, m]. */
   similarity(a: Tensor<Float32Array>, b?: Tensor<Float32Array> | null, options?: { metric?: 'dot' | 'cosine'; out?: Float32Array }): Tensor<Float32Array>;
   /** [n, d] → [n, components]. */
@@ -412,11 +455,11 @@ export interface PosembedGpu extends Omit<Posembed, 'backend' | 'sinusoidal' | '
   /** GPU buffers held now, for leak checks. */
   readonly gpuBuffers: number;
   sinusoidal(options: Omit<SinusoidalOptions, 'out'>): GpuResult;
-  alibiBias(options: { numHeads: number; keyLength: number; queryLength?: number; causal?: boolean }): GpuResult;
-  t5Buckets(options: T5BucketOptions & { queryLength: number; keyLength: number }): GpuResult<Int32Array>;
+  alibiBias(options: Omit<AlibiBiasOptions, 'out'>): GpuResult;
+  t5Buckets(options: Omit<T5BucketsOptions, 'out'>): GpuResult<Int32Array>;
   t5Bias(table: Tensor<Float32Array>, options: T5BucketOptions & { queryLength: number; keyLength: number }): GpuResult;
   applyRope(x: Input, options?: Omit<ApplyRopeOptions, 'out'>): GpuResult;
-  sincos2d(options: { gridH: number; gridW: number; dModel: number; base?: number; clsToken?: boolean }): GpuResult;
+  sincos2d(options: Omit<Sincos2dOptions, 'out'>): GpuResult;
   similarity(a: Input, b?: Input | null, options?: { metric?: 'dot' | 'cosine' }): GpuResult;
   /** Draws matrix `index` (default 0) of a float32 GpuTensor [..., rows, columns] on a canvas (one pixel per cell,
    *  resized to columns x rows) with a render pipeline that applies the colormap: nothing is read back.

@@ -158,6 +158,12 @@ export class Posembed {
   get disposed() {
     return this.#core.disposed;
   }
+
+  // The C++ core's limits the options' ranges name (op_schemas.js): maxLength, maxDModel, maxPosition, ...
+  get limits() {
+    const { sinusoidalBlockRows, ...limits } = this.#core.limits;
+    return limits;
+  }
 }
 
 // load's gpuLimits: whole numbers of bytes (or workgroups), at least 1.

@@ -1,16 +1,11 @@
 // 2-D sin-cos positions for a gridH x gridW patch grid (ViT/MAE layout).
-import { boolean, integer, number, options } from './validate.js';
+import { readOptions } from './op_schemas.js';
 import { sinusoidal } from './sinusoidal.js';
 
 export function sincos2dParams(core, opts) {
-  const o = options('sincos2d options', opts, ['gridH', 'gridW', 'dModel', 'base', 'clsToken', 'out']);
-  const gridH = integer('gridH', o.gridH, 1, 65536);
-  const gridW = integer('gridW', o.gridW, 1, 65536);
-  const dModel = integer('dModel', o.dModel, 4, core.limits.maxDModel);
-  if (dModel % 4 !== 0) throw new RangeError(`dModel must be a multiple of 4 in [4, ${core.limits.maxDModel}], got ${dModel}`);
-  const base = number('base', o.base ?? 10000, core.limits.minBase, core.limits.maxBase);
-  const clsToken = boolean('clsToken', o.clsToken ?? false);
-  return { gridH, gridW, dModel, base, clsToken, out: o.out };
+  const o = readOptions('sincos2d', opts, core.limits);
+  if (o.dModel % 4 !== 0) throw new RangeError(`dModel must be a multiple of 4 in [4, ${core.limits.maxDModel}], got ${o.dModel}`);
+  return o;
 }
 
 // The 1-D table the rows are assembled from: positions 0 .. max(gridH, gridW) - 1, split layout, dModel / 2

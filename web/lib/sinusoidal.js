@@ -1,15 +1,14 @@
 // Sinusoidal positional encoding: [length, dModel], rows are positions offset .. offset + length - 1, or the
 // given positions.
-import { describe, integer, number, oneOf, options } from './validate.js';
+import { describe, integer } from './validate.js';
+import { readOptions } from './op_schemas.js';
 import { MAX_INT32 } from './tensor.js';
 import { STREAM_BLOCK, streamTarget } from './wasm.js';
 
-const KNOWN = ['length', 'dModel', 'base', 'layout', 'timescale', 'offset', 'positions', 'out'];
-
 // The checked options: { length, dModel, base, layout, timescale, offset, positions (Int32Array or null) }.
 export function sinusoidalParams(core, opts) {
-  const o = options('sinusoidal options', opts, KNOWN);
-  const { maxLength, maxDModel, minBase, maxBase, maxPosition } = core.limits;
+  const o = readOptions('sinusoidal', opts, core.limits);
+  const { maxLength, maxPosition } = core.limits;
   let positions = null;
   if (o.positions !== undefined) {
     if (o.length !== undefined || o.offset !== undefined) throw new TypeError('sinusoidal: give positions, or length and offset, not both');
@@ -19,13 +18,10 @@ export function sinusoidalParams(core, opts) {
     if (o.positions.length < 1 || o.positions.length > maxLength) throw new RangeError(`positions must hold between 1 and ${maxLength} positions, got ${o.positions.length}`);
     positions = Int32Array.from(o.positions, (p, i) => integer(`positions[${i}]`, p, 0, MAX_INT32));
   }
-  const length = positions ? positions.length : integer('length', o.length, 1, maxLength);
-  const dModel = integer('dModel', o.dModel, 2, maxDModel, { even: true });
-  const base = number('base', o.base ?? 10000, minBase, maxBase);
-  const layout = oneOf('layout', o.layout ?? 'interleaved', ['interleaved', 'split']);
-  const timescale = oneOf('timescale', o.timescale ?? 'standard', ['standard', 't2t']);
+  const length = positions ? positions.length : o.length;
+  // The last row's position must not pass the core's largest.
   const offset = positions ? 0 : integer('offset', o.offset ?? 0, 0, maxPosition + 1 - length);
-  return { length, dModel, base, layout, timescale, offset, positions, out: o.out };
+  return { length, dModel: o.dModel, base: o.base, layout: o.layout, timescale: o.timescale, offset, positions, out: o.out };
 }
 
 export function sinusoidal(core, opts) {

@@ -1,6 +1,7 @@
 // T5 relative position buckets (HF semantics, integer-exact) and the bias they gather from a table.
 import { boolean, describe, integer, options } from './validate.js';
 import { floatMatrix, MAX_INT32 } from './tensor.js';
+import { readOptions } from './op_schemas.js';
 
 const BUCKET_OPTIONS = ['numBuckets', 'maxDistance', 'bidirectional'];
 
@@ -33,9 +34,8 @@ function lengths(core, o) {
 }
 
 export function t5BucketsParams(core, opts) {
-  const o = options('t5Buckets options', opts, ['queryLength', 'keyLength', ...BUCKET_OPTIONS, 'out']);
-  const [queryLength, keyLength] = lengths(core, o);
-  return { queryLength, keyLength, ...bucketParams(o), out: o.out };
+  const o = readOptions('t5Buckets', opts, core.limits);
+  return { queryLength: o.queryLength, keyLength: o.keyLength, ...bucketParams(o), out: o.out };
 }
 
 // Written a run of rows at a time (a large result streams through the heap), the buckets computed once.

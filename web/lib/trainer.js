@@ -1,14 +1,13 @@
 // pe.trainer: the tutorials' toy transformer, trained in the page by the C++ core (cpp/src/trainer.cpp). The
 // core owns the parameters on the wasm heap; every tensor handed out here is a copy.
-import { describe, integer, number, oneOf, options, positiveNumber } from './validate.js';
+import { describe, integer, options } from './validate.js';
+import { OP_SCHEMAS, readOptions } from './op_schemas.js';
 import { CoreHandle } from './core_handle.js';
 import { TOY_VOCABULARY, toyIds, toyTokens } from './toy_vocabulary.js';
 import { writeSafetensors } from './weight_files.js';
 
-export const TRAINER_TASKS = ['max', 'min', 'first', 'mixed', 'copy'];
-export const TRAINER_POSITIONALS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];
-const TRAINER_OPTIONS = ['task', 'positional', 'dModel', 'layers', 'heads', 'maxLength', 'minItems', 'maxItems', 'batchSize', 'learningRate',
-  'weightDecay', 'scale', 'seed'];
+export const TRAINER_TASKS = OP_SCHEMAS.trainer.options.task.values;
+export const TRAINER_POSITIONALS = OP_SCHEMAS.trainer.options.positional.values;
 
 // The task's text → ids, with the prompt's name in errors.
 function promptIds(text, name) {
@@ -25,24 +24,9 @@ export class Trainer {
   #layout;
 
   constructor(core, opts) {
-    const o = options('trainer options', opts, TRAINER_OPTIONS);
-    const dModel = integer('dModel', o.dModel ?? 64, 4, 512);
-    const minItems = integer('minItems', o.minItems ?? 2, 1, 20);
-    this.config = Object.freeze({
-      task: oneOf('task', o.task ?? 'mixed', TRAINER_TASKS),
-      positional: oneOf('positional', o.positional ?? 'sinusoidal', TRAINER_POSITIONALS),
-      dModel,
-      layers: integer('layers', o.layers ?? 1, 1, 8),
-      heads: integer('heads', o.heads ?? 4, 1, 16),
-      maxLength: integer('maxLength', o.maxLength ?? 16, 4, 256),
-      minItems,
-      maxItems: integer('maxItems', o.maxItems ?? Math.max(5, minItems), minItems, 20),
-      batchSize: integer('batchSize', o.batchSize ?? 32, 1, 1024),
-      learningRate: positiveNumber('learningRate', o.learningRate ?? 3e-3, 1),
-      weightDecay: number('weightDecay', o.weightDecay ?? 0.01, 0, 1),
-      scale: oneOf('scale', o.scale ?? 'sqrt', ['sqrt', 'none']),
-      seed: integer('seed', o.seed ?? 0, 0, Number.MAX_SAFE_INTEGER),
-    });
+    const o = readOptions('trainer', opts);
+    const { max } = OP_SCHEMAS.trainer.options.maxItems;
+    this.config = Object.freeze({ ...o, maxItems: integer('maxItems', o.maxItems ?? Math.max(5, o.minItems), o.minItems, max) });
     const c = this.config;
     this.#handle = new CoreHandle(core, 'Trainer', (handle) => handle.configure(c.task, c.positional, c.dModel, c.layers, c.heads, c.maxLength,
       c.minItems, c.maxItems, c.batchSize, c.learningRate, c.weightDecay, c.scale, c.seed));

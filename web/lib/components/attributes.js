@@ -4,6 +4,7 @@
 // against this, and custom-elements.json and the JSX types are made from it.
 import { COLORMAPS } from '../colormap.js';
 import { ENCODINGS } from '../figures.js';
+import { optionAttribute } from '../op_schemas.js';
 
 const MAX_INT32 = 2 ** 31 - 1;
 
@@ -39,8 +40,8 @@ export const ELEMENT_SCHEMAS = {
       'd-model': integer(2, 4096, { even: true, doc: 'columns: sinusoidal and similarity (default 128), learned, rope and sincos2d (default 64)' }),
       base: number(1, 1e12, { exclusiveMin: true, default: 10000, doc: 'the frequencies\' base' }),
       layout: oneOf(['interleaved', 'split', 'half'], { doc: 'sinusoidal: interleaved or split sin/cos columns; rope: half or interleaved pairs' }),
-      timescale: oneOf(['standard', 't2t'], { default: 'standard', doc: 'sinusoidal: base^(-2i/d) or tensor2tensor\'s base^(-i/(d/2-1))' }),
-      offset: integer(0, MAX_INT32, { default: 0, doc: 'sinusoidal: the first position drawn' }),
+      timescale: optionAttribute('sinusoidal', 'timescale', { doc: 'sinusoidal: base^(-2i/d) or tensor2tensor\'s base^(-i/(d/2-1))' }),
+      offset: optionAttribute('sinusoidal', 'offset', { max: MAX_INT32, default: 0, doc: 'sinusoidal: the first position drawn' }),
       seed: integer(0, 2 ** 32 - 1, { default: 0, doc: 'learned: the random (untrained) table\'s seed' }),
       'new-length': integer(2, 8192, { doc: 'learned: the table stretched to this many rows' }),
       scaling: oneOf(['default', 'linear', 'dynamic', 'llama3', 'yarn'], { default: 'default', doc: 'rope: the scaling rule' }),
@@ -48,12 +49,12 @@ export const ELEMENT_SCHEMAS = {
       metric: oneOf(['cosine', 'dot'], { default: 'cosine', doc: 'similarity: cosine or dot product' }),
       heads: integer(1, 64, { default: 8, doc: 'alibi: heads' }),
       head: integer(0, 63, { default: 0, doc: 'alibi: which head, below heads' }),
-      causal: flag({ doc: 'alibi: mask the keys after each query' }),
+      causal: optionAttribute('alibiBias', 'causal', { doc: 'alibi: mask the keys after each query' }),
       buckets: integer(4, 1024, { default: 32, doc: 't5: buckets' }),
-      'max-distance': integer(3, MAX_INT32, { default: 128, doc: 't5: the distance past which buckets stop growing' }),
-      bidirectional: trueOrFalse({ default: true, doc: 't5: "false" for one-directional (decoder) buckets' }),
-      'grid-h': integer(1, 256, { default: 8, doc: 'sincos2d: patch rows' }),
-      'grid-w': integer(1, 256, { default: 8, doc: 'sincos2d: patch columns' }),
+      'max-distance': optionAttribute('t5Buckets', 'maxDistance', { min: 3, doc: 't5: the distance past which buckets stop growing' }),
+      bidirectional: optionAttribute('t5Buckets', 'bidirectional', { doc: 't5: "false" for one-directional (decoder) buckets' }),
+      'grid-h': optionAttribute('sincos2d', 'gridH', { max: 256, default: 8, doc: 'sincos2d: patch rows' }),
+      'grid-w': optionAttribute('sincos2d', 'gridW', { max: 256, default: 8, doc: 'sincos2d: patch columns' }),
       colormap: COLORMAP,
       ...FRAME,
     },
@@ -132,18 +133,17 @@ export const ELEMENT_SCHEMAS = {
   'posembed-train': {
     summary: 'the tutorials\' toy transformer trained live in a worker',
     attributes: {
-      task: oneOf(['max', 'min', 'first', 'mixed', 'copy'], { default: 'mixed', doc: 'what the model learns to answer' }),
-      positional: oneOf(['none', 'sinusoidal', 'learned', 'rope', 'alibi'], { default: 'sinusoidal', doc: 'how the model knows positions' }),
-      'd-model': integer(4, 512, { doc: 'the model\'s width, a multiple of 2 × heads (default 64)' }),
-      heads: integer(1, 16, { doc: 'attention heads (default 4)' }),
-      layers: integer(1, 8, { doc: 'blocks (default 1)' }),
-      seed: integer(0, 2 ** 32 - 1, { doc: 'the seed of the weights and examples (default 0)' }),
-      'learning-rate': number(0, 1, { exclusiveMin: true, doc: 'AdamW\'s rate (default 0.003)' }),
+      task: optionAttribute('trainer', 'task'),
+      positional: optionAttribute('trainer', 'positional'),
+      'd-model': optionAttribute('trainer', 'dModel'),
+      heads: optionAttribute('trainer', 'heads'),
+      layers: optionAttribute('trainer', 'layers'),
+      seed: optionAttribute('trainer', 'seed', { max: 2 ** 32 - 1 }),
+      'learning-rate': optionAttribute('trainer', 'learningRate'),
       steps: integer(1, 1000000, { default: 3000, doc: 'where training stops' }),
     },
     check(v) {
-      const heads = v.heads ?? 4;
-      const width = v['d-model'] ?? 64;
+      const { heads, 'd-model': width } = v;
       return width % (2 * heads) === 0 ? [] : [`d-model must be a multiple of 2 × heads = ${2 * heads} (an even head size), got "${width}"`];
     },
   },

@@ -52,6 +52,10 @@ export class PosembedGpu {
     return this.#wasm.modelPresets;
   }
 
+  get limits() {
+    return this.#wasm.limits;
+  }
+
   // Buffers this backend holds on the GPU now (for leak checks).
   get gpuBuffers() {
     return this.#runtime.liveBuffers;

@@ -1,0 +1,78 @@
+// One schema per op (web/lib/op_schemas.js): the package checks options through it, the elements take their
+// attributes from it, and index.d.ts and the facades are checked against it here.
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { load, Posembed } from '../../dist/index.js';
+import { OP_SCHEMAS, kebab, readOptions, resolvedOption } from '../../dist/op_schemas.js';
+import { ELEMENT_SCHEMAS } from '../../dist/components/attributes.js';
+
+const TYPES = readFileSync(new URL('../../dist/index.d.ts', import.meta.url), 'utf8');
+
+// The members of an exported interface of index.d.ts and of the interfaces it extends: name → { optional, type }.
+function interfaceMembers(name) {
+  const match = TYPES.match(new RegExp(`export interface ${name}(?: extends (\\w+))? \\{([\\s\\S]*?)\\n\\}`));
+  assert.ok(match, `index.d.ts declares no interface ${name}`);
+  const members = match[1] ? interfaceMembers(match[1]) : {};
+  for (const [, member, optional, type] of match[2].matchAll(/^ {2}(\w+)(\??): ([^;]+);/gm)) members[member] = { optional: optional === '?', type };
+  return members;
+}
+
+describe('one schema per op', () => {
+  let pe;
+  before(async () => { pe = await load(); });
+
+  it('index.d.ts declares each op\'s options as its schema states them: the same names, required where the schema has no default, the same choices', () => {
+    for (const [op, { options }] of Object.entries(OP_SCHEMAS)) {
+      const declared = interfaceMembers(`${op[0].toUpperCase()}${op.slice(1)}Options`);
+      assert.deepEqual(Object.keys(declared).sort(), Object.keys(options).sort(), op);
+      for (const [name, spec] of Object.entries(options)) {
+        const optional = spec.default !== undefined || spec.optional === true || spec.unless !== undefined || spec.type === 'data';
+        assert.equal(declared[name].optional, optional, `${op}.${name} optional`);
+        if (spec.type === 'enum') assert.deepEqual(declared[name].type.split(' | ').map((v) => v.slice(1, -1)), spec.values, `${op}.${name} choices`);
+        if (spec.type === 'boolean') assert.equal(declared[name].type, 'boolean', `${op}.${name}`);
+        if (spec.type === 'integer' || spec.type === 'number') assert.equal(declared[name].type, 'number', `${op}.${name}`);
+      }
+    }
+  });
+
+  // (The webgpu facade offers every op of this one: tests/js/webgpu.test.mjs.)
+  it('the facade offers every op the schemas describe', () => {
+    for (const op of Object.keys(OP_SCHEMAS)) assert.equal(typeof Posembed.prototype[op], 'function', `Posembed lacks ${op}`);
+  });
+
+  it('the elements\' attributes taken from an op keep its spelling, choices and default, within its range', () => {
+    let taken = 0;
+    for (const [tag, { attributes }] of Object.entries(ELEMENT_SCHEMAS)) {
+      for (const [attribute, spec] of Object.entries(attributes)) {
+        if (!spec.option) continue;
+        taken++;
+        const [op, name] = spec.option.split('.');
+        const option = resolvedOption(op, name, pe.limits);
+        assert.equal(attribute, kebab(name), `${tag} ${attribute}`);
+        if (option.type === 'boolean') assert.equal(spec.type, option.default === false ? 'flag' : 'boolean', `${tag} ${attribute}`);
+        else assert.equal(spec.type, option.type, `${tag} ${attribute}`);
+        if (option.values) assert.deepEqual(spec.values, option.values, `${tag} ${attribute}`);
+        if (option.default !== undefined && spec.type !== 'flag') assert.equal(spec.default, option.default, `${tag} ${attribute} default`);
+        if (option.min !== undefined) {
+          assert.ok(spec.min >= option.min && spec.max <= option.max, `${tag} ${attribute}: [${spec.min}, ${spec.max}] is outside ${op}.${name}'s [${option.min}, ${option.max}]`);
+          if (option.even) assert.equal(spec.even, true, `${tag} ${attribute} even`);
+        }
+      }
+    }
+    assert.ok(taken >= 13, `${taken} attributes taken from ops`);
+  });
+
+  it('reads options: defaults filled in, every value checked in the op\'s words, unknown names refused', () => {
+    assert.deepEqual(readOptions('trainer', { task: 'copy' }), {
+      task: 'copy', positional: 'sinusoidal', dModel: 64, layers: 1, heads: 4, maxLength: 16, minItems: 2, maxItems: undefined, batchSize: 32,
+      learningRate: 3e-3, weightDecay: 0.01, scale: 'sqrt', seed: 0,
+    });
+    assert.deepEqual(pe.trainer({ positional: 'rope' }).config, { ...readOptions('trainer', { positional: 'rope' }), maxItems: 5 });
+    assert.throws(() => pe.trainer({ learningRate: 0 }), { name: 'RangeError', message: 'learningRate must be a number in (0, 1], got 0' });
+    assert.throws(() => pe.trainer({ heads: 17 }), { name: 'RangeError', message: 'heads must be an integer in [1, 16], got 17' });
+    assert.throws(() => pe.sincos2d({ gridH: 2, gridW: 2, dModel: 8, clsToken: 1 }), { name: 'TypeError', message: 'clsToken must be true or false, got 1' });
+    assert.throws(() => pe.alibiBias({ numHeads: 2, keyLength: 4, causual: true }),
+      { name: 'TypeError', message: "alibiBias options: unknown option 'causual'; known options are numHeads, queryLength, keyLength, causal, slopes, out" });
+  });
+});

@@ -1,0 +1,124 @@
+// Each op's options, stated once: the name as the API spells it (attributes and command-line flags spell it in
+// kebab-case: dModel → d-model), its kind, range, default and a line of documentation. The package checks options
+// through readOptions (messages name the option, what is allowed and the value); the elements take their attributes
+// from here (optionAttribute), and tests check index.d.ts, the elements, the facades and the C++ core's own checks
+// against these. A range bound given as a name ('maxLength') is the C++ core's limit of that name.
+import { boolean, integer, number, oneOf, options, positiveNumber } from './validate.js';
+
+const MAX_INT32 = 2 ** 31 - 1;
+
+const integerIn = (min, max, rest = {}) => ({ type: 'integer', min, max, ...rest });
+const numberIn = (min, max, rest = {}) => ({ type: 'number', min, max, ...rest });
+const oneOfValues = (values, rest = {}) => ({ type: 'enum', values, ...rest });
+const trueOrFalse = (rest = {}) => ({ type: 'boolean', ...rest });
+// Data (tensors, id lists, output arrays, nested options): the op checks these itself.
+const data = (doc) => ({ type: 'data', optional: true, doc });
+const OUT = data('a Float32Array of exactly the result\'s size to write into');
+
+export const OP_SCHEMAS = {
+  sinusoidal: {
+    doc: 'sinusoidal positions [length, dModel]',
+    options: {
+      length: integerIn(1, 'maxLength', { unless: 'positions', doc: 'rows: positions offset … offset + length − 1 (not with positions)' }),
+      dModel: integerIn(2, 'maxDModel', { even: true, doc: 'columns: sin/cos pairs × 2' }),
+      base: numberIn('minBase', 'maxBase', { default: 10000, doc: 'the frequencies\' base' }),
+      layout: oneOfValues(['interleaved', 'split'], { default: 'interleaved', doc: 'sin and cos in alternate columns, or all sines then all cosines' }),
+      timescale: oneOfValues(['standard', 't2t'], { default: 'standard', doc: 'base^(-2i/d), or tensor2tensor\'s base^(-i/(d/2-1))' }),
+      offset: integerIn(0, 'maxPosition', { optional: true, dependsOn: 'length', doc: 'the first position (0 unless given); the last, offset + length − 1, at most maxPosition' }),
+      positions: data('the positions of the rows, in place of length and offset'),
+      out: OUT,
+    },
+  },
+  alibiBias: {
+    doc: 'ALiBi\'s bias [numHeads, queryLength, keyLength]',
+    options: {
+      numHeads: integerIn(1, 4096, { doc: 'heads, each with its slope' }),
+      queryLength: integerIn(1, 'maxLength', { optional: true, dependsOn: 'keyLength', doc: 'queries, the last of the keys: at most keyLength (default keyLength)' }),
+      keyLength: integerIn(1, 'maxLength', { doc: 'keys' }),
+      causal: trueOrFalse({ default: false, doc: 'mask (−Infinity) the keys after each query' }),
+      slopes: data('the heads\' slopes, in place of ALiBi\'s geometric ones (BLOOM\'s and MPT\'s from their configs)'),
+      out: OUT,
+    },
+  },
+  t5Buckets: {
+    doc: 'T5\'s relative position buckets [queryLength, keyLength]',
+    options: {
+      queryLength: integerIn(1, 'maxLength', { doc: 'queries' }),
+      keyLength: integerIn(1, 'maxLength', { doc: 'keys' }),
+      numBuckets: integerIn(2, 65536, { default: 32, dependsOn: 'bidirectional', doc: 'buckets (at least 4 when bidirectional)' }),
+      maxDistance: integerIn(2, MAX_INT32, { default: 128, dependsOn: 'numBuckets', doc: 'the distance past which buckets stop growing: above the exact buckets\' range' }),
+      bidirectional: trueOrFalse({ default: true, doc: 'false: one-directional (decoder) buckets' }),
+      out: OUT,
+    },
+  },
+  sincos2d: {
+    doc: '2-D sin-cos positions of a patch grid [clsToken + gridH × gridW, dModel]',
+    options: {
+      gridH: integerIn(1, 65536, { doc: 'patch rows' }),
+      gridW: integerIn(1, 65536, { doc: 'patch columns' }),
+      dModel: integerIn(4, 'maxDModel', { doc: 'columns, a multiple of 4' }),
+      base: numberIn('minBase', 'maxBase', { default: 10000, doc: 'the frequencies\' base' }),
+      clsToken: trueOrFalse({ default: false, doc: 'a row of zeros first, for the class token' }),
+      out: OUT,
+    },
+  },
+  trainer: {
+    doc: 'the tutorials\' toy transformer, trained in the page',
+    options: {
+      task: oneOfValues(['max', 'min', 'first', 'mixed', 'copy'], { default: 'mixed', doc: 'what the model learns to answer' }),
+      positional: oneOfValues(['none', 'sinusoidal', 'learned', 'rope', 'alibi'], { default: 'sinusoidal', doc: 'how the model knows positions' }),
+      dModel: integerIn(4, 512, { default: 64, doc: 'the model\'s width, a multiple of 2 × heads' }),
+      layers: integerIn(1, 8, { default: 1, doc: 'blocks' }),
+      heads: integerIn(1, 16, { default: 4, doc: 'attention heads' }),
+      maxLength: integerIn(4, 256, { default: 16, doc: 'the longest prompt, in tokens' }),
+      minItems: integerIn(1, 20, { default: 2, doc: 'the fewest numbers in a training list' }),
+      maxItems: integerIn(1, 20, { optional: true, dependsOn: 'minItems', doc: 'the most numbers in a training list, at least minItems (default max(5, minItems))' }),
+      batchSize: integerIn(1, 1024, { default: 32, doc: 'examples a step' }),
+      learningRate: numberIn(0, 1, { exclusiveMin: true, default: 3e-3, doc: 'AdamW\'s rate' }),
+      weightDecay: numberIn(0, 1, { default: 0.01, doc: 'AdamW\'s decoupled weight decay' }),
+      scale: oneOfValues(['sqrt', 'none'], { default: 'sqrt', doc: 'token rows times √dModel, or as they are' }),
+      seed: integerIn(0, Number.MAX_SAFE_INTEGER, { default: 0, doc: 'the seed of the weights and examples' }),
+    },
+  },
+};
+
+// What an op's option allows, with its bounds as numbers (a core limit's name read from `limits`).
+export function resolvedOption(op, name, limits = {}) {
+  const spec = OP_SCHEMAS[op].options[name];
+  const bound = (value) => (typeof value === 'string' ? limits[value] : value);
+  return spec.min === undefined ? spec : { ...spec, min: bound(spec.min), max: bound(spec.max) };
+}
+
+// The op's options checked against its schema: every value, or its default; absent optional ones stay undefined
+// (the op decides), and data options are passed as given, as are those whose range depends on another option
+// (dependsOn: the op checks them, in their real range). `limits`: the core's (core.limits).
+export function readOptions(op, given, limits = {}) {
+  const o = options(`${op} options`, given, Object.keys(OP_SCHEMAS[op].options));
+  const values = {};
+  for (const name of Object.keys(OP_SCHEMAS[op].options)) {
+    const spec = resolvedOption(op, name, limits);
+    const value = o[name] ?? spec.default;
+    const absentAllowed = spec.optional || (spec.unless !== undefined && o[spec.unless] !== undefined);
+    values[name] = (value === undefined && absentAllowed) || spec.dependsOn ? value : checkValue(name, value, spec);
+  }
+  return values;
+}
+
+function checkValue(name, value, spec) {
+  if (spec.type === 'integer') return integer(name, value, spec.min, spec.max, { even: spec.even });
+  if (spec.type === 'number') return spec.exclusiveMin ? positiveNumber(name, value, spec.max) : number(name, value, spec.min, spec.max);
+  if (spec.type === 'enum') return oneOf(name, value, spec.values);
+  if (spec.type === 'boolean') return boolean(name, value);
+  return value;
+}
+
+// An op option as an element attribute or command-line flag: its kebab-case name, and its kind, values, default and
+// range, where `overrides` may narrow the range (an element's size budget) or say more for its readers.
+export const kebab = (name) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+
+export function optionAttribute(op, name, overrides = {}) {
+  const spec = OP_SCHEMAS[op].options[name];
+  const type = spec.type === 'boolean' && spec.default === false ? 'flag' : spec.type;
+  const { optional, unless, dependsOn, ...rest } = spec;
+  return { ...rest, type, option: `${op}.${name}`, ...overrides };
+}
