@@ -108,7 +108,14 @@ const handlers = {
   },
 };
 
-self.onmessage = async ({ data }) => {
+// Messages are handled one after another, in the order sent: a configure still loading the module finishes before a
+// later one (the reader's next choice) replaces its model, which would otherwise race it and could lose.
+let handled = Promise.resolve();
+self.onmessage = ({ data }) => {
+  handled = handled.then(() => handle(data));
+};
+
+async function handle(data) {
   try {
     if (!model && data.type !== 'configure') throw new Error('the model is still being made; try again in a moment');
     const reply = await handlers[data.type](data);
@@ -116,4 +123,4 @@ self.onmessage = async ({ data }) => {
   } catch (error) {
     post({ type: 'error', request: data.type, name: error.name, message: error.message });
   }
-};
+}
