@@ -1,6 +1,7 @@
 // Similarity matrices, nearest rows and PCA: looking at embeddings.
 import { describe, integer, oneOf, options } from './validate.js';
 import { floatMatrix } from './tensor.js';
+import { readOptions } from './op_schemas.js';
 
 export function matrix(name, value) {
   const shape = value?.shape;
@@ -17,11 +18,11 @@ const SIMILARITY_BLOCK = 1 << 22;
 
 // a: [n, d], b: [m, d] (default a) → [n, m].
 export function similarity(core, a, b, opts) {
-  const o = options('similarity options', opts, ['metric', 'out']);
+  const o = readOptions('similarity', opts);
   const left = matrix('a', a);
   const right = b === undefined || b === null ? left : matrix('b', b);
   if (right.columns !== left.columns) throw new RangeError(`b.shape[1] must equal a.shape[1] = ${left.columns}, got ${right.columns}`);
-  const metric = oneOf('metric', o.metric ?? 'dot', ['dot', 'cosine']);
+  const { metric } = o;
   const inputs = [{ data: left.data, what: 'a' }, ...(right === left ? [] : [{ data: right.data, what: 'b' }])];
   const data = core.produceRows({ rows: left.rows, rowElements: right.rows, what: 'the similarity matrix', out: o.out, inputs, blockElements: SIMILARITY_BLOCK },
     (outPointer, firstRow, rowCount, aPointer, bPointer = aPointer) => core.module.similarity(aPointer + firstRow * left.columns * 4, rowCount, bPointer, right.rows, left.columns, metric, outPointer));
@@ -50,7 +51,7 @@ export function nearestRows(core, table, rows, columns, query, opts) {
 
 // x: [n, d] → [n, components]: the centred rows projected on the principal axes.
 export function pca(core, x, opts) {
-  const o = options('pca options', opts, ['components', 'out']);
+  const o = readOptions('pca', opts);
   const { data, rows, columns } = matrix('x', x);
   if (rows < 2) throw new RangeError(`x.shape[0] must be at least 2 (PCA needs two rows), got ${rows}`);
   const components = integer('components', o.components ?? 2, 1, Math.min(rows, columns));

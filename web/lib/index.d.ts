@@ -231,6 +231,37 @@ export interface ApplyRopeOptions {
   out?: Float32Array;
 }
 
+export interface LearnedPositionsOptions {
+  /** Rows: the positions the table has, [1, 2^24]. */
+  maxLength: number;
+  /** Columns, [1, 65536]. */
+  dModel: number;
+  /** The table, [maxLength, dModel]. Give this or `init`. */
+  weights?: Tensor<Float32Array>;
+  init?: EmbeddingInitOptions;
+}
+
+export interface RopeInvFreqOptions {
+  /** The rotated width, an even integer in [2, 65536]. */
+  headDim: number;
+  /** rope_theta; default 10000. */
+  base?: number;
+  /** The scaling rule and its parameters; default { type: 'default' }. */
+  scaling?: RopeScaling;
+}
+
+export interface SimilarityOptions {
+  /** Dot product (default) or cosine. */
+  metric?: 'dot' | 'cosine';
+  out?: Float32Array;
+}
+
+export interface PcaOptions {
+  /** Axes kept, at most min(rows, columns); default 2. */
+  components?: number;
+  out?: Float32Array;
+}
+
 export interface T5BucketOptions {
   /** [2, 65536], at least 4 when bidirectional; default 32. */
   numBuckets?: number;
@@ -383,7 +414,7 @@ export interface Posembed {
   /** [length, dModel]. */
   sinusoidal(options: SinusoidalOptions): Tensor<Float32Array>;
   tokenEmbedding(options: TokenEmbeddingOptions): TokenEmbedding;
-  learnedPositions(options: { maxLength: number; dModel: number; weights?: Tensor<Float32Array>; init?: EmbeddingInitOptions }): LearnedPositions;
+  learnedPositions(options: LearnedPositionsOptions): LearnedPositions;
   /** Align-corners linear interpolation of a [length, d] table to [newLength, d]. */
   interpolatePositions(table: Tensor<Float32Array>, newLength: number, options?: { out?: Float32Array }): Tensor<Float32Array>;
   transformerEmbedding(options: TransformerEmbeddingOptions): TransformerEmbedding;
@@ -391,7 +422,7 @@ export interface Posembed {
   trainer(options?: TrainerOptions): Trainer;
   /** Skip-gram word vectors. */
   wordEmbeddings(options?: WordEmbeddingOptions): WordEmbeddings;
-  ropeInvFreq(options: { headDim: number; base?: number; scaling?: RopeScaling }): { invFreq: Tensor<Float32Array>; attentionFactor: number };
+  ropeInvFreq(options: RopeInvFreqOptions): { invFreq: Tensor<Float32Array>; attentionFactor: number };
   /** x: [..., seq, headDim] → the same shape, rotated. */
   applyRope(x: Tensor<Float32Array>, options?: ApplyRopeOptions): Tensor<Float32Array>;
   /** A real model's positional layer from its config.json, or a preset's name. */
@@ -413,9 +444,9 @@ export interface Posembed {
   /** [(clsToken ? 1 : 0) + gridH * gridW, dModel]. */
   sincos2d(options: Sincos2dOptions): Tensor<Float32Array>;
   /** [n, d] x [m, d] → [n, m]. */
-  similarity(a: Tensor<Float32Array>, b?: Tensor<Float32Array> | null, options?: { metric?: 'dot' | 'cosine'; out?: Float32Array }): Tensor<Float32Array>;
+  similarity(a: Tensor<Float32Array>, b?: Tensor<Float32Array> | null, options?: SimilarityOptions): Tensor<Float32Array>;
   /** [n, d] → [n, components]. */
-  pca(x: Tensor<Float32Array>, options?: { components?: number; out?: Float32Array }): Tensor<Float32Array>;
+  pca(x: Tensor<Float32Array>, options?: PcaOptions): Tensor<Float32Array>;
   readNpy(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Tensor<Float32Array>;
   readSafetensors(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Record<string, Tensor<Float32Array>>;
   /** An array on the wasm heap: written in place as `out`, read in place as an input (an `out` sharing bytes with a heap input throws, except that applyRope rotates `x` in place when `out` is `x.data`). */
@@ -460,7 +491,7 @@ export interface PosembedGpu extends Omit<Posembed, 'backend' | 'sinusoidal' | '
   t5Bias(table: Tensor<Float32Array>, options: T5BucketOptions & { queryLength: number; keyLength: number }): GpuResult;
   applyRope(x: Input, options?: Omit<ApplyRopeOptions, 'out'>): GpuResult;
   sincos2d(options: Omit<Sincos2dOptions, 'out'>): GpuResult;
-  similarity(a: Input, b?: Input | null, options?: { metric?: 'dot' | 'cosine' }): GpuResult;
+  similarity(a: Input, b?: Input | null, options?: Omit<SimilarityOptions, 'out'>): GpuResult;
   /** Draws matrix `index` (default 0) of a float32 GpuTensor [..., rows, columns] on a canvas (one pixel per cell,
    *  resized to columns x rows) with a render pipeline that applies the colormap: nothing is read back.
    *  `range` spans the colormap (diverging maps: ±max |min|, |max|); non-finite cells are black. Resolves once

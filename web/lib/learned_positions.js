@@ -1,14 +1,13 @@
 // Learned absolute positions: a [maxLength, dModel] table looked up by position, and the align-corners
 // linear interpolation that stretches such a table to a longer length.
 import { describe, integer, options } from './validate.js';
+import { readOptions } from './op_schemas.js';
 import { floatMatrix, MAX_INT32 } from './tensor.js';
 import { HeapTable } from './table.js';
 
 export class LearnedPositions extends HeapTable {
   constructor(core, opts) {
-    const o = options('learnedPositions options', opts, ['maxLength', 'dModel', 'weights', 'init']);
-    const maxLength = integer('maxLength', o.maxLength, 1, core.limits.maxLength);
-    const dModel = integer('dModel', o.dModel, 1, core.limits.maxDModel);
+    const { maxLength, dModel, ...o } = readOptions('learnedPositions', opts, core.limits);
     super(core, { name: 'learnedPositions', rows: maxLength, columns: dModel, weights: o.weights, init: o.init });
     this.maxLength = maxLength;
     this.dModel = dModel;

@@ -62,6 +62,77 @@ export const OP_SCHEMAS = {
       out: OUT,
     },
   },
+  tokenEmbedding: {
+    doc: 'a [vocabSize, dModel] token table looked up by id',
+    options: {
+      vocabSize: integerIn(1, 'maxVocabSize', { doc: 'rows: one per token id' }),
+      dModel: integerIn(1, 'maxDModel', { doc: 'columns' }),
+      paddingIdx: integerIn(0, 'maxVocabSize', { optional: true, dependsOn: 'vocabSize', doc: 'this id\'s row reads as zeros: below vocabSize, or null' }),
+      scale: { type: 'data', default: 'none', doc: 'rows times 1 (\'none\'), √dModel (\'sqrt\') or a number in [-1e6, 1e6]' },
+      weights: data('the table [vocabSize, dModel]; give this or init'),
+      init: data('a random table: { type: \'normal\', std, seed }'),
+    },
+  },
+  learnedPositions: {
+    doc: 'a learned [maxLength, dModel] position table looked up by position',
+    options: {
+      maxLength: integerIn(1, 'maxLength', { doc: 'rows: the positions it has' }),
+      dModel: integerIn(1, 'maxDModel', { doc: 'columns' }),
+      weights: data('the table [maxLength, dModel]; give this or init'),
+      init: data('a random table: { type: \'normal\', std, seed }'),
+    },
+  },
+  transformerEmbedding: {
+    doc: 'the input layer: token rows × scale + positions, with dropout when training',
+    options: {
+      vocabSize: integerIn(1, 'maxVocabSize', { doc: 'token ids' }),
+      dModel: integerIn(2, 'maxDModel', { doc: 'columns (even for sinusoidal positions)' }),
+      maxLength: integerIn(1, 'maxLength', { doc: 'the longest sequence (rows of the position table)' }),
+      positional: oneOfValues(['sinusoidal', 'learned', 'none'], { default: 'sinusoidal', doc: 'the positions added' }),
+      scale: { type: 'data', default: 'none', doc: 'token rows times 1 (\'none\'), √dModel (\'sqrt\') or a number' },
+      paddingIdx: integerIn(0, 'maxVocabSize', { optional: true, dependsOn: 'vocabSize', doc: 'this id\'s row reads as zeros' }),
+      dropout: numberIn(0, 0.999999, { default: 0, doc: 'inverted dropout\'s probability, applied only when training' }),
+      seed: integerIn(0, Number.MAX_SAFE_INTEGER - 2, { default: 0, doc: 'seeds the token table (seed), learned positions (seed + 1) and dropout (seed + 2)' }),
+      weights: data('the token table [vocabSize, dModel]'),
+      positionWeights: data('the learned position table [maxLength, dModel] (positional: \'learned\')'),
+    },
+  },
+  ropeInvFreq: {
+    doc: 'RoPE\'s inverse frequencies [headDim / 2] under a scaling rule, and its attention factor',
+    options: {
+      headDim: integerIn(2, 'maxDModel', { even: true, doc: 'the rotated width' }),
+      base: numberIn(1, 'maxBase', { default: 10000, doc: 'the frequencies\' base (rope_theta)' }),
+      scaling: data('the scaling rule and its parameters: { type: \'default\' | \'linear\' | \'dynamic\' | \'llama3\' | \'yarn\' | \'longrope\' | \'proportional\', ... }'),
+    },
+  },
+  similarity: {
+    doc: 'the dot products or cosines of a\'s rows with b\'s [n, m]',
+    options: {
+      metric: oneOfValues(['dot', 'cosine'], { default: 'dot', doc: 'dot product or cosine' }),
+      out: OUT,
+    },
+  },
+  pca: {
+    doc: 'the centred rows of x projected on their principal axes [n, components]',
+    options: {
+      components: integerIn(1, 65536, { default: 2, dependsOn: 'x', doc: 'axes kept, at most min(rows, columns)' }),
+      out: OUT,
+    },
+  },
+  wordEmbeddings: {
+    doc: 'skip-gram word vectors trained over a generated corpus or the caller\'s sentences',
+    types: 'WordEmbeddingOptions',
+    options: {
+      corpus: { type: 'data', default: 'generated', doc: '\'generated\' (a small grammar\'s sentences) or an array of sentences' },
+      sentences: integerIn(10, 100000, { optional: true, doc: 'sentences of the generated corpus (default 2000)' }),
+      dim: integerIn(2, 256, { default: 16, doc: 'numbers per word' }),
+      window: integerIn(1, 10, { default: 2, doc: 'words each side' }),
+      negatives: integerIn(1, 20, { default: 5, doc: 'random words per pair' }),
+      batchSize: integerIn(1, 4096, { default: 64, doc: 'centre words per step' }),
+      learningRate: numberIn(0, 1, { exclusiveMin: true, default: 0.05, doc: 'plain SGD\'s rate' }),
+      seed: integerIn(0, Number.MAX_SAFE_INTEGER, { default: 0, doc: 'the seed of the vectors, the corpus and the sampling' }),
+    },
+  },
   trainer: {
     doc: 'the tutorials\' toy transformer, trained in the page',
     options: {

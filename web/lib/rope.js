@@ -2,6 +2,7 @@
 import { boolean, describe, integer, lengthOf, number, oneOf, options, outBuffer } from './validate.js';
 import { checkedShape, elementCount, MAX_INT32 } from './tensor.js';
 import { STREAM_BLOCK, streamTarget } from './wasm.js';
+import { readOptions } from './op_schemas.js';
 
 // Per scaling type (the C++ table of rules in cpp/src/rope.cpp): its required and optional parameters.
 export const SCALINGS = {
@@ -69,9 +70,7 @@ export function ropeScaling(value, sequenceLength, pairs) {
 }
 
 export function ropeInvFreq(core, opts) {
-  const o = options('ropeInvFreq options', opts, ['headDim', 'base', 'scaling']);
-  const headDim = integer('headDim', o.headDim, 2, core.limits.maxDModel, { even: true });
-  const base = number('base', o.base ?? 10000, 1, core.limits.maxBase);
+  const { headDim, base, ...o } = readOptions('ropeInvFreq', opts, core.limits);
   const scaling = ropeScaling(o.scaling, undefined, headDim / 2);
   const half = headDim / 2;
   const inDouble = core.produce({ elements: half, what: 'the inverse frequencies', type: Float64Array },

@@ -1,10 +1,9 @@
 // Token embedding: a [vocabSize, dModel] table on the wasm heap; lookup gathers rows by id.
 import { describe, integer, number, options } from './validate.js';
+import { readOptions } from './op_schemas.js';
 import { tokenIds } from './tensor.js';
 import { HeapTable } from './table.js';
 import { nearestRows } from './analysis.js';
-
-const KNOWN = ['vocabSize', 'dModel', 'paddingIdx', 'scale', 'weights', 'init'];
 
 // 'none' | 'sqrt' | a finite number → the factor rows are multiplied by.
 export function scaleFactor(core, scale, dModel) {
@@ -19,11 +18,9 @@ export function paddingIndex(value, vocabSize) {
 
 export class TokenEmbedding extends HeapTable {
   constructor(core, opts) {
-    const o = options('tokenEmbedding options', opts, KNOWN);
-    const vocabSize = integer('vocabSize', o.vocabSize, 1, core.limits.maxVocabSize);
-    const dModel = integer('dModel', o.dModel, 1, core.limits.maxDModel);
+    const { vocabSize, dModel, ...o } = readOptions('tokenEmbedding', opts, core.limits);
     const paddingIdx = paddingIndex(o.paddingIdx, vocabSize);
-    const scale = scaleFactor(core, o.scale ?? 'none', dModel);
+    const scale = scaleFactor(core, o.scale, dModel);
     super(core, { name: 'tokenEmbedding', rows: vocabSize, columns: dModel, weights: o.weights, init: o.init, zeroRow: paddingIdx ?? -1 });
     this.vocabSize = vocabSize;
     this.dModel = dModel;

@@ -1,24 +1,21 @@
 // The input layer of a Transformer: token rows × scale + positions, fused in one pass, with dropout when
 // training. Owns a token table, a position table (learned or sinusoidal) and its dropout generator.
-import { boolean, integer, number, oneOf, options } from './validate.js';
+import { boolean, options } from './validate.js';
+import { readOptions } from './op_schemas.js';
 import { tokenIds } from './tensor.js';
 import { HeapBlock, HeapTable } from './table.js';
 import { TokenEmbedding } from './token_embedding.js';
 import { LearnedPositions } from './learned_positions.js';
-
-const KNOWN = ['vocabSize', 'dModel', 'maxLength', 'positional', 'scale', 'paddingIdx', 'dropout', 'seed', 'weights', 'positionWeights'];
 
 export class TransformerEmbedding {
   #core;
   #randomState = null;  // the dropout generator's state, a uint64 on the heap
 
   constructor(core, opts) {
-    const o = options('transformerEmbedding options', opts, KNOWN);
-    const dModel = integer('dModel', o.dModel, 2, core.limits.maxDModel);
-    this.maxLength = integer('maxLength', o.maxLength, 1, core.limits.maxLength);
-    this.positional = oneOf('positional', o.positional ?? 'sinusoidal', ['sinusoidal', 'learned', 'none']);
-    this.dropout = number('dropout', o.dropout ?? 0, 0, 0.999999);
-    const seed = integer('seed', o.seed ?? 0, 0, Number.MAX_SAFE_INTEGER - 2);
+    const { dModel, seed, ...o } = readOptions('transformerEmbedding', opts, core.limits);
+    this.maxLength = o.maxLength;
+    this.positional = o.positional;
+    this.dropout = o.dropout;
     if (this.positional === 'sinusoidal' && dModel % 2 !== 0) throw new RangeError(`dModel must be an even integer for sinusoidal positions, got ${dModel}`);
     if (o.positionWeights !== undefined && this.positional !== 'learned') throw new TypeError("positionWeights go with positional: 'learned'");
     this.#core = core;

@@ -1,22 +1,19 @@
 // pe.wordEmbeddings: skip-gram word vectors learned by the C++ core (cpp/src/word_embeddings.cpp), over the
 // corpus it generates from a small grammar or over the caller's sentences.
-import { describe, integer, options, positiveNumber } from './validate.js';
+import { describe, integer, options } from './validate.js';
+import { readOptions } from './op_schemas.js';
 import { CoreHandle } from './core_handle.js';
-
-const WORD_OPTIONS = ['corpus', 'dim', 'window', 'negatives', 'batchSize', 'learningRate', 'seed', 'sentences'];
 
 export class WordEmbeddings {
   #handle;
 
   constructor(core, opts) {
-    const o = options('wordEmbeddings options', opts, WORD_OPTIONS);
-    const corpus = o.corpus ?? 'generated';
-    const seed = integer('seed', o.seed ?? 0, 0, Number.MAX_SAFE_INTEGER);
+    const { corpus, sentences: generated, ...o } = readOptions('wordEmbeddings', opts);
     let sentences;
     if (corpus === 'generated') {
-      sentences = core.module.generatedCorpus(seed, integer('sentences', o.sentences ?? 2000, 10, 100000));
+      sentences = core.module.generatedCorpus(o.seed, generated ?? 2000);
     } else if (Array.isArray(corpus)) {
-      if (o.sentences !== undefined) throw new TypeError("sentences is the size of the generated corpus; with corpus: string[], leave it out");
+      if (generated !== undefined) throw new TypeError("sentences is the size of the generated corpus; with corpus: string[], leave it out");
       if (corpus.length > 1e6) throw new RangeError(`corpus must hold at most 1000000 sentences, got ${corpus.length}`);
       corpus.forEach((s, i) => {
         if (typeof s !== 'string') throw new TypeError(`corpus[${i}] must be a string (a sentence), got ${describe(s)}`);
@@ -25,14 +22,7 @@ export class WordEmbeddings {
     } else {
       throw new TypeError(`corpus must be 'generated' or an array of sentences (strings), got ${describe(corpus)}`);
     }
-    this.config = Object.freeze({
-      dim: integer('dim', o.dim ?? 16, 2, 256),
-      window: integer('window', o.window ?? 2, 1, 10),
-      negatives: integer('negatives', o.negatives ?? 5, 1, 20),
-      batchSize: integer('batchSize', o.batchSize ?? 64, 1, 4096),
-      learningRate: positiveNumber('learningRate', o.learningRate ?? 0.05, 1),
-      seed,
-    });
+    this.config = Object.freeze(o);
     const c = this.config;
     this.sentences = Object.freeze([...sentences]);
     this.#handle = new CoreHandle(core, 'WordEmbeddings', (handle) => handle.configure(sentences, c.dim, c.window, c.negatives, c.batchSize, c.learningRate, c.seed));

@@ -9,12 +9,12 @@ import { optionAttribute } from '../op_schemas.js';
 const MAX_INT32 = 2 ** 31 - 1;
 
 // Attribute kinds: integer and number ranges ([min, max]; `even`), enumerations, text, flags (present or not), and
-// booleans written "true" / "false".
+// booleans written "true" / "false". An attribute that is an op's option is taken from its schema (optionAttribute:
+// flags are the options that default to false).
 const integer = (min, max, rest = {}) => ({ type: 'integer', min, max, ...rest });
 const number = (min, max, rest = {}) => ({ type: 'number', min, max, ...rest });
 const oneOf = (values, rest = {}) => ({ type: 'enum', values, ...rest });
 const text = (rest = {}) => ({ type: 'text', ...rest });
-const flag = (rest = {}) => ({ type: 'flag', ...rest });
 const trueOrFalse = (rest = {}) => ({ type: 'boolean', ...rest });
 
 const FRAME = {
@@ -92,8 +92,8 @@ export const ELEMENT_SCHEMAS = {
   'posembed-rope': {
     summary: 'dials of RoPE\'s pairs turning with the position, and which dimensions pair up',
     attributes: {
-      'head-dim': integer(4, 1024, { even: true, default: 64, doc: 'the head\'s width' }),
-      base: number(1, 1e12, { exclusiveMin: true, default: 10000, doc: 'the frequencies\' base' }),
+      'head-dim': optionAttribute('ropeInvFreq', 'headDim', { min: 4, max: 1024, default: 64, doc: 'the head\'s width' }),
+      base: optionAttribute('ropeInvFreq', 'base', { max: 1e12, exclusiveMin: true }),
       layout: oneOf(['half', 'interleaved'], { default: 'half', doc: 'half (GPT-NeoX, LLaMA) or interleaved (GPT-J) pairs' }),
       pairs: integer(1, 512, { default: 4, doc: 'dials shown, spread from the fastest pair to the slowest; at most head-dim / 2' }),
       position: integer(0, MAX_INT32, { default: 0, doc: 'the position the dials start at' }),
@@ -117,9 +117,9 @@ export const ELEMENT_SCHEMAS = {
       kind: oneOf(['alibi', 't5'], { default: 'alibi', doc: 'which bias' }),
       heads: integer(1, 64, { default: 8, doc: 'heads' }),
       length: integer(1, 512, { default: 32, doc: 'queries and keys' }),
-      causal: flag({ doc: 'alibi: mask the keys after each query' }),
+      causal: optionAttribute('alibiBias', 'causal', { doc: 'alibi: mask the keys after each query' }),
       buckets: integer(4, 1024, { default: 32, doc: 't5: buckets' }),
-      'max-distance': integer(3, MAX_INT32, { default: 128, doc: 't5: the distance past which buckets stop growing' }),
+      'max-distance': optionAttribute('t5Buckets', 'maxDistance', { min: 3, doc: 't5: the distance past which buckets stop growing' }),
       seed: integer(0, 2 ** 32 - 1, { default: 0, doc: 't5: the random (untrained) table\'s seed' }),
       colormap: oneOf(Object.keys(COLORMAPS), { default: 'viridis', doc: 'the colour map' }),
       scale: oneOf(['shared', 'per-head'], { default: 'shared', doc: 'one colour scale for all heads, or one per head' }),
