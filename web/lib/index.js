@@ -15,6 +15,7 @@ import { TransformerEmbedding } from './transformer_embedding.js';
 import { acquireDevice } from './webgpu/device.js';
 import { GpuTensor } from './webgpu/tensor.js';
 import { loadedPart, loadPart } from './parts.js';
+import { recordPageInstance } from './page_instance.js';
 
 export { simdSupported, threadsSupported, WeightFileError, GpuTensor, writeNpy, writeSafetensors };
 
@@ -174,13 +175,10 @@ function gpuLimits(value) {
 
 const LOAD_OPTIONS = ['backend', 'simd', 'threads', 'wasmUrl', 'wasmBinary', 'gpu', 'gpuLimits', 'encodersOnly'];
 
-// The promise of the instance the page's own load() gives (the last it called; null where that failed): the
-// elements draw with it rather than fetching a module of their own (see sharedInstance).
-let pageInstance = null;
-
+// A full instance is the page's own, which the elements share (page_instance.js); an encoders-only one is theirs.
 export function load(opts) {
   const loading = loadInstance(opts);
-  if (opts?.encodersOnly !== true) pageInstance = loading.catch(() => null);
+  if (opts?.encodersOnly !== true) recordPageInstance(loading);
   return loading;
 }
 
@@ -231,11 +229,4 @@ async function withBackend(core, backend, gpu, limits) {
   }
   const { GpuRuntime, PosembedGpu } = await loadPart('webgpu');
   return new PosembedGpu(core, new Posembed(core), new GpuRuntime(device));
-}
-
-// The page's own instance (from its last load(), once loaded, if it lives), else `fallback()`'s: how the elements
-// share one instance with the page. Not part of the API.
-export async function sharedInstance(fallback) {
-  const instance = await pageInstance;
-  return instance && !instance.disposed ? instance : fallback();
 }

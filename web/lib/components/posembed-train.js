@@ -7,7 +7,7 @@
 import { TOY_VOCABULARY } from '../toy_vocabulary.js';
 import { Figure } from './figure.js';
 import { TOKEN_KINDS, tokenKind, trainingWorker } from './training.js';
-import { observedAttributes, problemsMessage, readAttributes } from './attributes.js';
+import { ELEMENT_SCHEMAS, observedAttributes, problemsMessage, readAttributes } from './attributes.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define } from './shared.js';
 
 const TAG = 'posembed-train';
@@ -116,13 +116,11 @@ export class PosembedTrain extends LazyElement {
     return this.#latest?.running ?? false;
   }
 
-  // The options given to pe.trainer, from the checked attributes (the trainer's own defaults where absent).
+  // The options given to pe.trainer: the checked attributes that are its options (attributes.js takes them from its
+  // schema), by the option's name.
   static #trainerOptions(values) {
-    const options = { task: values.task, positional: values.positional };
-    for (const [attribute, key] of [['d-model', 'dModel'], ['heads', 'heads'], ['layers', 'layers'], ['seed', 'seed'], ['learning-rate', 'learningRate']]) {
-      if (values[attribute] !== undefined) options[key] = values[attribute];
-    }
-    return options;
+    return Object.fromEntries(Object.entries(ELEMENT_SCHEMAS[TAG].attributes).filter(([, spec]) => spec.option?.startsWith('trainer.'))
+      .map(([attribute, spec]) => [spec.option.slice('trainer.'.length), values[attribute]]));
   }
 
   render() {

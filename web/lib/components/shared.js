@@ -1,6 +1,7 @@
 // What the components share: one posembed instance per page (however many components it holds), reading
 // GPU results back, starting when needed, and the base styles, themable with CSS custom properties.
-import { load, sharedInstance } from '../index.js';
+import { load } from '../index.js';
+import { sharedInstance } from '../page_instance.js';
 import { loadPart } from '../parts.js';
 import { THEME_STYLE } from './theme.js';
 
