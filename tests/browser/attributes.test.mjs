@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { ELEMENT_SCHEMAS } from '../../dist/components/attributes.js';
 import { REPO } from '../pack.mjs';
-import { defineAllElements, useSite } from './browser.mjs';
+import { openWithAllElements, useSite } from './browser.mjs';
 
 // The page's element, given attributes, and its error line once it has read them.
 async function errorOf(page, tag, attributes) {
@@ -29,8 +29,7 @@ describe('element attributes in the author\'s words', () => {
   let problems;
 
   before(async () => {
-    ({ page, problems } = await site.open('components.html', { ready: false }));
-    await defineAllElements(page);
+    ({ page, problems } = await openWithAllElements(site));
   });
 
   it('names each bad attribute as written, with its range and the value, every problem at once', async () => {

@@ -112,9 +112,16 @@ export function visibleErrors(page) {
   });
 }
 
+// The components page with every element defined: { page, problems }.
+export async function openWithAllElements(site) {
+  const opened = await site.open('components.html', { ready: false });
+  await defineAllElements(opened.page);
+  return opened;
+}
+
 // Has the page define every posembed element (components.js fetches an element's code once the page holds one):
 // one of each is added out of sight, waited for, and removed.
-export async function defineAllElements(page) {
+async function defineAllElements(page) {
   await page.evaluate(async () => {
     const tags = ['posembed-heatmap', 'posembed-lookup', 'posembed-rope', 'posembed-bias', 'posembed-train', 'posembed-model'];
     const holder = document.createElement('div');

@@ -3,7 +3,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import resvg from '@resvg/resvg-js';
-import { defineAllElements, useSite } from './browser.mjs';
+import { openWithAllElements, useSite } from './browser.mjs';
 
 describe('element.toBlob: framed SVG and PNG', () => {
   const site = useSite();
@@ -11,8 +11,7 @@ describe('element.toBlob: framed SVG and PNG', () => {
   let problems;
 
   before(async () => {
-    ({ page, problems } = await site.open('components.html', { ready: false }));
-    await defineAllElements(page);
+    ({ page, problems } = await openWithAllElements(site));
   });
 
   // Adds the element and waits for its render event; then runs `then(element)` in the page and removes it.

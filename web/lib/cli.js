@@ -231,7 +231,7 @@ export async function main(argv) {
   const figure = await encodingFigure(pe, encoding, encodingOptions(read.values, (name) => values[name] !== undefined));
   const scale = numeric(values, 'scale') ?? 4;
   if (!Number.isInteger(scale) || scale < 1 || scale > 64) throw new RangeError(`--scale must be an integer in [1, 64], got ${scale}`);
-  const colours = { colormap: read.values.colormap ?? figure.colormap, range: figure.range ?? valueRange(figure.tensor.data.filter(Number.isFinite)) };
+  const colours = { colormap: read.values.colormap ?? figure.colormap, range: figure.range ?? valueRange(figure.tensor.data) };
   const [rows, columns] = figure.tensor.shape;
   if (format === 'png' && values.bare) {
     writeFileSync(output, png(heatmapPixels(figure.tensor, { ...colours, scale })));

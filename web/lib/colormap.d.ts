@@ -5,7 +5,8 @@ import type { Colormap } from './components.js';
 
 export const COLORMAPS: Record<'RdBu' | 'viridis', { diverging: boolean; ends: [string, string]; interpolate(t: number): string }>;
 export function colormap(name: 'RdBu' | 'viridis', range: { min: number; max: number }): Colormap;
-export function valueRange(data: ArrayLike<number> & Iterable<number>): { min: number; max: number };
+/** The range of the finite values, without copying or spreading the array (any length works); { min: Infinity, max: -Infinity } where none is finite. */
+export function valueRange(data: ArrayLike<number>): { min: number; max: number };
 /** RGBA pixels of a [rows, columns] tensor, one pixel (or scale × scale) per cell; NaN cells black. */
 export function heatmapPixels(tensor: Tensor, options?: { colormap?: 'RdBu' | 'viridis'; range?: { min: number; max: number }; scale?: number }):
   { pixels: Uint8ClampedArray; width: number; height: number; map: Colormap };

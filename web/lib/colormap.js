@@ -45,10 +45,14 @@ export function colormap(name, { min, max }) {
   };
 }
 
+// The range of data's finite values (masked cells, NaN or −Infinity, are left out where they lie, with no copy of a
+// million-cell table); { min: Infinity, max: -Infinity } where none is finite.
 export function valueRange(data) {
   let min = Infinity;
   let max = -Infinity;
-  for (const v of data) {
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i];
+    if (!Number.isFinite(v)) continue;
     if (v < min) min = v;
     if (v > max) max = v;
   }

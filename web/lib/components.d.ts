@@ -27,8 +27,8 @@ export function drawHeatmap(canvas: HTMLCanvasElement, tensor: Tensor, options?:
  *  the backend goes on on wasm and the values are painted with canvas 2D instead. */
 export function drawGpuHeatmap(canvas: HTMLCanvasElement, tensor: GpuTensor, backend: object,
   options: { colormap?: 'RdBu' | 'viridis'; range: { min: number; max: number }; index?: number }): Promise<Colormap>;
-/** The smallest and largest value (without spreading the array into a call, so any length works). */
-export function valueRange(data: ArrayLike<number> & Iterable<number>): { min: number; max: number };
+/** The range of the finite values, without copying or spreading the array (any length works); { min: Infinity, max: -Infinity } where none is finite. */
+export function valueRange(data: ArrayLike<number>): { min: number; max: number };
 /** A host tensor from either backend's result (a GpuTensor is read, then disposed). */
 export function onHost(result: Tensor | GpuTensor): Promise<Tensor>;
 /** Mounts the token-lookup walkthrough into root (a document or shadow root holding #lookup-controls,

@@ -22,17 +22,22 @@ function defineElement(tag) {
   return requested.get(tag);
 }
 
-// Defines the elements `root` (a document or shadow root) holds and, from then on, those added to it; with no root,
-// every element now. Resolves once they are defined.
+// The elements not yet asked for that `node` is or holds, defined.
+function defineHeld(node) {
+  const tags = Object.keys(ELEMENT_MODULES).filter((tag) => !requested.has(tag) && (node.localName === tag || node.querySelector(tag)));
+  return Promise.all(tags.map(defineElement));
+}
+
+// Defines the elements `root` (a document or shadow root) holds and, from then on, those added to it (only the added
+// nodes are looked through); with no root, every element now. Resolves once they are defined.
 export function defineElements(root) {
   if (!root) return Promise.all(Object.keys(ELEMENT_MODULES).map(defineElement));
-  const defineHeld = () => Promise.all(Object.keys(ELEMENT_MODULES).filter((tag) => root.querySelector(tag)).map(defineElement));
-  const watcher = new MutationObserver(() => {
-    defineHeld();
+  const watcher = new MutationObserver((records) => {
+    for (const { addedNodes } of records) for (const node of addedNodes) if (node.nodeType === Node.ELEMENT_NODE) defineHeld(node);
     if (requested.size === Object.keys(ELEMENT_MODULES).length) watcher.disconnect();  // nothing left to define
   });
   watcher.observe(root, { childList: true, subtree: true });
-  return defineHeld();
+  return Promise.all(Object.keys(ELEMENT_MODULES).filter((tag) => root.querySelector(tag)).map(defineElement));
 }
 
 if (typeof document !== 'undefined') defineElements(document);

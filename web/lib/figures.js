@@ -98,7 +98,7 @@ export async function encodingFigure(pe, encoding, o = {}) {
     const options = { queryLength: length, keyLength: length, numBuckets: o.buckets ?? 32, maxDistance: o.maxDistance ?? 128, bidirectional: o.bidirectional ?? true };
     const buckets = await onHost(pe.t5Buckets(options));
     return {
-      ...QUERY_BY_KEY, colour: { label: 'bucket' }, tensor: { data: Float32Array.from(buckets.data), shape: buckets.shape }, colormap: 'viridis',
+      ...QUERY_BY_KEY, colour: { label: 'bucket' }, tensor: { data: new Float32Array(buckets.data), shape: buckets.shape }, colormap: 'viridis',
       caption: `T5 buckets of key − query (${options.numBuckets} buckets). Near distances each get a bucket; far ones share buckets that widen with the distance.`,
     };
   }

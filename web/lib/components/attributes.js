@@ -22,6 +22,12 @@ const FRAME = {
   axes: trueOrFalse({ default: true, doc: '"false" leaves out the axes' }),
   legend: trueOrFalse({ default: true, doc: '"false" leaves out the colour bar or legend' }),
 };
+// The bias attributes the heatmap (alibi, t5) and <posembed-bias> share.
+const BIAS = {
+  causal: optionAttribute('alibiBias', 'causal', { doc: 'alibi: mask the keys after each query' }),
+  buckets: integer(4, 1024, { default: 32, doc: 't5: buckets' }),
+  'max-distance': optionAttribute('t5Buckets', 'maxDistance', { min: 3, doc: 't5: the distance past which buckets stop growing' }),
+};
 const COLORMAP = oneOf(Object.keys(COLORMAPS), { doc: 'the colour map (default: the encoding\'s own)' });
 
 // What one element may draw at once: a heatmap's cells are computed and painted on the page's thread, which no
@@ -49,9 +55,7 @@ export const ELEMENT_SCHEMAS = {
       metric: oneOf(['cosine', 'dot'], { default: 'cosine', doc: 'similarity: cosine or dot product' }),
       heads: integer(1, 64, { default: 8, doc: 'alibi: heads' }),
       head: integer(0, 63, { default: 0, doc: 'alibi: which head, below heads' }),
-      causal: optionAttribute('alibiBias', 'causal', { doc: 'alibi: mask the keys after each query' }),
-      buckets: integer(4, 1024, { default: 32, doc: 't5: buckets' }),
-      'max-distance': optionAttribute('t5Buckets', 'maxDistance', { min: 3, doc: 't5: the distance past which buckets stop growing' }),
+      ...BIAS,
       bidirectional: optionAttribute('t5Buckets', 'bidirectional', { doc: 't5: "false" for one-directional (decoder) buckets' }),
       'grid-h': optionAttribute('sincos2d', 'gridH', { max: 256, default: 8, doc: 'sincos2d: patch rows' }),
       'grid-w': optionAttribute('sincos2d', 'gridW', { max: 256, default: 8, doc: 'sincos2d: patch columns' }),
@@ -117,9 +121,7 @@ export const ELEMENT_SCHEMAS = {
       kind: oneOf(['alibi', 't5'], { default: 'alibi', doc: 'which bias' }),
       heads: integer(1, 64, { default: 8, doc: 'heads' }),
       length: integer(1, 512, { default: 32, doc: 'queries and keys' }),
-      causal: optionAttribute('alibiBias', 'causal', { doc: 'alibi: mask the keys after each query' }),
-      buckets: integer(4, 1024, { default: 32, doc: 't5: buckets' }),
-      'max-distance': optionAttribute('t5Buckets', 'maxDistance', { min: 3, doc: 't5: the distance past which buckets stop growing' }),
+      ...BIAS,
       seed: integer(0, 2 ** 32 - 1, { default: 0, doc: 't5: the random (untrained) table\'s seed' }),
       colormap: oneOf(Object.keys(COLORMAPS), { default: 'viridis', doc: 'the colour map' }),
       scale: oneOf(['shared', 'per-head'], { default: 'shared', doc: 'one colour scale for all heads, or one per head' }),

@@ -302,7 +302,7 @@ export class Figure {
   // (an array, or a function of the index).
   heatmap(tensor, options = {}) {
     const name = options.colormap ?? 'RdBu';
-    const range = options.range ?? valueRange(tensor.data.filter(Number.isFinite));
+    const range = options.range ?? valueRange(tensor.data);
     const canvas = element('canvas');
     drawHeatmap(canvas, tensor, { colormap: name, range });
     return this.frame(canvas, { ...options, colormap: name, range, shape: tensor.shape, value: (index) => tensor.data[index],
@@ -408,9 +408,8 @@ export class Figure {
       const width = Math.max(120, Math.min(available, 760) - margin.left - margin.right);
       const height = Math.min(this.maxHeight, Math.max(200, Math.round(width * 0.45)));
       const g = this.#svg(width, height);
-      const finite = (values) => valueRange(values.filter(Number.isFinite));
-      const xs = finite(series.flatMap((s) => Array.from(s.x)));
-      const ys = finite(series.flatMap((s) => Array.from(s.y)));
+      const xs = valueRange(series.flatMap((s) => Array.from(s.x)));
+      const ys = valueRange(series.flatMap((s) => Array.from(s.y)));
       const x = (options.x?.log ? scaleLog() : scaleLinear()).domain(options.x?.domain ?? [xs.min, xs.max]).range([0, width]);
       const yDomain = options.y?.domain ?? (ys.min === ys.max ? [ys.min - 1, ys.max + 1] : [ys.min, ys.max]);
       const y = scaleLinear().domain(yDomain).range([height, 0]).nice();

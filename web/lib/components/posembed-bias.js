@@ -74,7 +74,7 @@ export class PosembedBias extends LazyElement {
       if (generation !== this.generation) return;
       const perHead = values.scale === 'per-head';
       const name = values.colormap;
-      const shared = valueRange(data.filter(Number.isFinite));
+      const shared = valueRange(data);
       const { axes, legend } = values;
       const container = root.querySelector('.heads');
       if (this.#figures.length !== heads) {
@@ -92,7 +92,7 @@ export class PosembedBias extends LazyElement {
         Object.assign(figure, { axes, legend: legend && perHead, label: `${title(h)}: bias by query and key` });
         figure.title = title(h);
         figure.heatmap({ data: head, shape: [length, length] }, {
-          colormap: name, range: perHead ? valueRange(head.filter(Number.isFinite)) : shared,
+          colormap: name, range: perHead ? valueRange(head) : shared,
           x: { label: 'key' }, y: { label: 'query' }, colour: { label: 'bias' },
         });
       }

@@ -59,10 +59,10 @@ export class PosembedHeatmap extends LazyElement {
       let drawn;
       if (this.#data) {
         const tensor = authorMatrix(this.#data);
-        const finite = tensor.data.filter(Number.isFinite);
+        const found = valueRange(tensor.data);
         drawn = {
           tensor, x: this.#data.x ?? { label: 'column' }, y: this.#data.y ?? { label: 'row' }, colour: { label: 'value' },
-          range: this.#data.range ?? valueRange(finite.length ? finite : [0]), colormap: 'viridis', caption: this.#data.caption ?? '', encoding: 'data',
+          range: this.#data.range ?? (found.min <= found.max ? found : { min: 0, max: 0 }), colormap: 'viridis', caption: this.#data.caption ?? '', encoding: 'data',
         };
       } else {
         const pe = await posembed();
