@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <new>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,6 +76,30 @@ std::unique_ptr<float[]> unit_rows(std::span<const float> x, std::size_t d) {
     for (std::size_t k = 0; k < d; ++k) units[at + k] = static_cast<float>(x[at + k] * scale);
   }
   return units;
+}
+
+// Where a's rows are rows of b (a self-similarity, or a block of one's rows), the index in b of a's first row.
+std::optional<std::size_t> first_shared_row(std::span<const float> a, std::span<const float> b, std::size_t depth) {
+  const auto a_start = reinterpret_cast<std::uintptr_t>(a.data()), b_start = reinterpret_cast<std::uintptr_t>(b.data());
+  const std::uintptr_t b_end = b_start + b.size_bytes();
+  if (a_start < b_start || a_start + a.size_bytes() > b_end) return std::nullopt;
+  const std::size_t offset = (a_start - b_start) / sizeof(float);
+  if ((a_start - b_start) % sizeof(float) != 0 || offset % depth != 0) return std::nullopt;
+  return offset / depth;
+}
+
+// Row i of a being row shared + i of b, out[i][shared + j] and out[j][shared + i] are the same products summed
+// in the same order, so the same bits: the kernel skips panels wholly below the diagonal and they are copied
+// here, in tiles so that both sides stay in cache.
+void mirror_lower_half(std::span<float> out, std::size_t n, std::size_t cols, std::size_t shared) {
+  constexpr std::size_t kTile = 32;
+  for (std::size_t i0 = 0; i0 < n; i0 += kTile) {
+    for (std::size_t j0 = 0; j0 <= i0; j0 += kTile) {
+      for (std::size_t i = i0; i < std::min(n, i0 + kTile); ++i) {
+        for (std::size_t j = j0; j < std::min(i, j0 + kTile); ++j) out[i * cols + shared + j] = out[j * cols + shared + i];
+      }
+    }
+  }
 }
 
 Status check_matrix(std::string_view name, std::span<const float> x, int64_t rows, int64_t d) {
@@ -167,13 +193,14 @@ Status similarity(std::span<const float> a, int64_t n, std::span<const float> b,
   const auto cols = static_cast<std::size_t>(m);
   if (out.size() != static_cast<std::size_t>(n) * cols) return output_size_error(static_cast<std::size_t>(n) * cols, out.size());
   const auto depth = static_cast<std::size_t>(d);
+  const std::optional<std::size_t> shared = first_shared_row(a, b, depth);
   if (metric == SimilarityMetric::kCosine) {  // the dot products of unit rows
-    const bool same = b.data() == a.data() && b.size() == a.size();
-    const auto unit_a = unit_rows(a, depth);
-    const auto unit_b = same ? nullptr : unit_rows(b, depth);
-    if (!unit_a || (!same && !unit_b)) return Status::range_error("similarity: out of memory for the unit rows");
-    const std::span<const float> units_of_a(unit_a.get(), a.size());
-    return similarity(units_of_a, n, unit_b ? std::span<const float>(unit_b.get(), b.size()) : units_of_a, m, d, SimilarityMetric::kDot, out);
+    const auto unit_b = unit_rows(b, depth);
+    const auto unit_a = shared ? nullptr : unit_rows(a, depth);
+    if (!unit_b || (!shared && !unit_a)) return Status::range_error("similarity: out of memory for the unit rows");
+    const std::span<const float> units_of_b(unit_b.get(), b.size());
+    const std::span<const float> units_of_a = shared ? units_of_b.subspan(*shared * depth, a.size()) : std::span<const float>(unit_a.get(), a.size());
+    return similarity(units_of_a, n, units_of_b, m, d, SimilarityMetric::kDot, out);
   }
   const std::size_t panels = (cols + kPanelWidth - 1) / kPanelWidth;
   std::unique_ptr<float[]> packed(new (std::nothrow) float[panels * depth * kPanelWidth]);
@@ -192,6 +219,7 @@ Status similarity(std::span<const float> a, int64_t n, std::span<const float> b,
     for (int64_t chunk = first_chunk * kRowsPerChunk; chunk < std::min(n, (first_chunk + chunk_count) * kRowsPerChunk); chunk += kRowsPerChunk) {
       const int64_t chunk_end = std::min(n, chunk + kRowsPerChunk);
       for (std::size_t p = 0; p < panels; ++p) {
+        if (shared && p * kPanelWidth >= *shared && p * kPanelWidth + kPanelWidth <= *shared + static_cast<std::size_t>(chunk)) continue;  // mirrored below
         const float* panel = packed.get() + p * depth * kPanelWidth;
         const std::size_t width = std::min(kPanelWidth, cols - p * kPanelWidth);
         for (int64_t i = chunk; i < chunk_end; i += kRowsPerKernel) {
@@ -207,6 +235,7 @@ Status similarity(std::span<const float> a, int64_t n, std::span<const float> b,
       }
     }
   });
+  if (shared) mirror_lower_half(out, static_cast<std::size_t>(n), cols, *shared);
   return {};
 }
 

@@ -66,15 +66,24 @@ TEST_CASE("similarity sweep against double precision, with ragged edges", "[anal
   }
 }
 
-TEST_CASE("similarity of a block of rows against the whole matrix they start (the same memory) is that block's", "[analysis]") {
-  std::vector<float> x(10 * 4);
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::sin(static_cast<float>(i) * 0.9f);
-  const std::vector<float> copy = x;
-  for (const SimilarityMetric metric : {SimilarityMetric::kDot, SimilarityMetric::kCosine}) {
-    std::vector<float> shared(3 * 10), separate(3 * 10);
-    REQUIRE(similarity(std::span<const float>(x).first(12), 3, x, 10, 4, metric, shared).ok());
-    REQUIRE(similarity(std::span<const float>(x).first(12), 3, copy, 10, 4, metric, separate).ok());
-    CHECK(shared == separate);
+TEST_CASE("similarity of rows against the matrix they belong to (the same memory) is computed half and mirrored, to the same bits", "[analysis]") {
+  // Blocks that start on and off the kernel's panels and span several chunks of rows.
+  std::mt19937 generator(11);
+  std::normal_distribution<float> value(0.0f, 1.0f);
+  for (auto [rows, d, first, count] : {std::tuple{10, 4, 0, 3}, std::tuple{200, 33, 0, 200}, std::tuple{200, 33, 37, 130}, std::tuple{150, 8, 64, 86}, std::tuple{9, 1, 8, 1}}) {
+    std::vector<float> x(static_cast<std::size_t>(rows * d));
+    for (auto& v : x) v = value(generator);
+    const std::vector<float> copy = x;
+    const auto block = std::span<const float>(x).subspan(static_cast<std::size_t>(first * d), static_cast<std::size_t>(count * d));
+    for (const SimilarityMetric metric : {SimilarityMetric::kDot, SimilarityMetric::kCosine}) {
+      std::vector<float> shared(static_cast<std::size_t>(count * rows)), separate(shared.size());
+      REQUIRE(similarity(block, count, x, rows, d, metric, shared).ok());
+      REQUIRE(similarity(block, count, copy, rows, d, metric, separate).ok());
+      CHECK(shared == separate);
+      for (int i = 0; i < count; ++i) {
+        for (int j = 0; j < count; ++j) REQUIRE(shared[static_cast<std::size_t>(i * rows + first + j)] == shared[static_cast<std::size_t>(j * rows + first + i)]);
+      }
+    }
   }
 }
 
