@@ -23,6 +23,8 @@ export interface HeatmapOptions {
 
 /** Paints a host tensor [rows, columns] onto a canvas with canvas 2D, one pixel per cell. */
 export function drawHeatmap(canvas: HTMLCanvasElement, tensor: Tensor, options?: HeatmapOptions): Colormap;
+/** Puts RGBA pixels [height, width] (a heatmap made off the page's thread, say) onto a canvas, one pixel per cell, as drawHeatmap does. */
+export function paintPixels(canvas: HTMLCanvasElement, pixels: { pixels: Uint8Array | Uint8ClampedArray; width: number; height: number }): HTMLCanvasElement;
 /** Draws matrix `index` of a GpuTensor with the webgpu backend's render pipeline; where the GPU cannot draw,
  *  the backend goes on on wasm and the values are painted with canvas 2D instead. */
 export function drawGpuHeatmap(canvas: HTMLCanvasElement, tensor: GpuTensor, backend: object,

@@ -42,7 +42,7 @@ export function defineElements(root) {
 
 if (typeof document !== 'undefined') defineElements(document);
 
-export { drawGpuHeatmap, drawHeatmap, valueRange } from './components/heatmap.js';
+export { drawGpuHeatmap, drawHeatmap, paintPixels, valueRange } from './components/heatmap.js';
 export { Figure, SERIES_COLOURS, colourBar, colourWords, formatValue } from './components/figure.js';
 export { createLookup, mountLookup } from './components/lookup.js';
 export { TOKEN_KINDS, tokenKind, trainingWorker } from './components/training.js';

@@ -24,11 +24,3 @@ export function compute(task, args, { onProgress } = {}) {
     worker.postMessage({ id, task, args });
   });
 }
-
-// Copies a heatmap result's pixels onto a canvas (one pixel per cell, or sampled), ready for Figure.frame.
-export function paint(canvas, { pixels, width, height }) {
-  canvas.width = width;
-  canvas.height = height;
-  canvas.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(pixels.buffer), width, height), 0, 0);
-  return canvas;
-}

@@ -1,7 +1,7 @@
 // The explorer's further views, all read from the package's tensors: waves of chosen dimensions, the
 // frequency of each pair, the position-by-position similarity, and the relative-offset rotation.
-import { Figure, onHost } from 'posembed/components';
-import { compute, paint } from './compute.js';
+import { Figure, onHost, paintPixels } from 'posembed/components';
+import { compute } from './compute.js';
 
 // ω of each pair from the table: the angle its (sin, cos) has turned by at position 1.
 export async function frequencies(pe, { dModel, base, layout, timescale }) {
@@ -65,7 +65,7 @@ export function mountExtras(pe, root, getParams) {
     similarity.stale(true);
     const dots = await compute('similarity', { params });
     if (getParams() !== params) return;
-    paint(similarityCanvas, dots);
+    paintPixels(similarityCanvas, dots);
     similarity.frame(similarityCanvas, {
       shape: dots.tensor.shape, colormap: 'RdBu', range: dots.range, value: (index) => dots.tensor.data[index],
       x: { label: 'position q', names: (q) => String(params.offset + q) }, y: { label: 'position p', names: (p) => String(params.offset + p) },

@@ -1,7 +1,7 @@
 // The sinusoidal explorer: controls → pe.sinusoidal → heatmap (then onDrawn, for the views that follow it), plus a readout of the cell under the cursor
 // with its formula, the numbers substituted.
-import { Figure, drawGpuHeatmap, drawHeatmap, onHost } from 'posembed/components';
-import { compute, paint } from './compute.js';
+import { Figure, drawGpuHeatmap, drawHeatmap, onHost, paintPixels } from 'posembed/components';
+import { compute } from './compute.js';
 
 const LIMIT = { min: -1, max: 1 };
 
@@ -86,7 +86,7 @@ export function mountExplorer(pe, root, { onDrawn = () => {} } = {}) {
         const result = await compute('sinusoidal', { params: next });
         if (current !== generation) return;
         tensor = result.tensor;
-        paint(canvas, result);
+        paintPixels(canvas, result);
       }
     } catch (error) {
       if (current === generation) showError(error);

@@ -9,12 +9,55 @@ export { valueRange };
 
 const gpuCanvases = new WeakMap();  // backend -> its OffscreenCanvas
 
+// A heatmap canvas's 2d context, kept in memory rather than on the GPU: a copy from the GPU is read back
+// whole to be checked and kept (below), which is cheap only there.
+function heatmapContext(canvas) {
+  return canvas.getContext('2d', { willReadFrequently: true });
+}
+
+// The picture on each canvas, painted again when the browser gives back a canvas it lost. A GPU process
+// that resets (a dropped WebGPU instance does that) blanks every canvas of the page, and Chromium restores
+// them blank, with or without a contextrestored event: so a lost canvas is looked at until it is usable.
+const pictures = new WeakMap();  // canvas -> ImageData
+const RESTORE_CHECK_MS = 250;
+const RESTORE_CHECKS = 120;
+
+function keepPicture(canvas, image) {
+  if (!pictures.has(canvas)) canvas.addEventListener('contextlost', () => repaintOnceRestored(canvas, RESTORE_CHECKS));
+  pictures.set(canvas, image);
+}
+
+function repaintOnceRestored(canvas, checksLeft) {
+  setTimeout(() => {
+    const context = heatmapContext(canvas);
+    if (!context.isContextLost()) context.putImageData(pictures.get(canvas), 0, 0);
+    else if (checksLeft > 1) repaintOnceRestored(canvas, checksLeft - 1);
+  }, RESTORE_CHECK_MS);
+}
+
+// Whether every pixel of an ImageData is opaque (read as 32-bit words, alpha the high byte on every
+// little-endian platform the web runs on).
+function opaque({ data }) {
+  const words = new Uint32Array(data.buffer, data.byteOffset, data.byteLength / 4);
+  for (let i = 0; i < words.length; i++) if (words[i] >>> 24 !== 255) return false;
+  return true;
+}
+
+// Puts RGBA pixels [height, width] (made off the page's thread, say) on canvas, one pixel per cell, as
+// drawHeatmap does.
+export function paintPixels(canvas, { pixels, width, height }) {
+  canvas.width = width;
+  canvas.height = height;
+  const image = new ImageData(new Uint8ClampedArray(pixels.buffer, pixels.byteOffset, pixels.byteLength), width, height);
+  heatmapContext(canvas).putImageData(image, 0, 0);
+  keepPicture(canvas, image);
+  return canvas;
+}
+
 // Paints a host tensor with canvas 2D; options: { colormap, range, scale }.
 export function drawHeatmap(canvas, tensor, options = {}) {
   const { pixels, width, height, map } = heatmapPixels(tensor, options);
-  canvas.width = width;
-  canvas.height = height;
-  canvas.getContext('2d').putImageData(new ImageData(pixels, width, height), 0, 0);
+  paintPixels(canvas, { pixels, width, height });
   return map;
 }
 
@@ -30,11 +73,13 @@ export async function drawGpuHeatmap(canvas, tensor, backend, options) {
     await backend.renderHeatmap(tensor, drawn, options);
     canvas.width = drawn.width;
     canvas.height = drawn.height;
-    const context = canvas.getContext('2d');
+    const context = heatmapContext(canvas);
     context.drawImage(drawn, 0, 0);
     // The picture is opaque; a GPU canvas that could not be handed over (its instance dropped as it was
     // presented) copies as transparent, and is then painted from the values like any other failure.
-    if (context.getImageData(0, 0, 1, 1).data[3] !== 255) throw new Error('the WebGPU picture did not reach the canvas');
+    const picture = context.getImageData(0, 0, canvas.width, canvas.height);
+    if (!opaque(picture)) throw new Error('the WebGPU picture did not reach the canvas');
+    keepPicture(canvas, picture);
     return colormap(options.colormap ?? 'RdBu', options.range);
   } catch {
     const { data, shape } = await tensor.read();
