@@ -4,8 +4,11 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { load, Posembed } from '../../dist/index.js';
-import { OP_SCHEMAS, kebab, readOptions, resolvedOption } from '../../dist/op_schemas.js';
-import { ELEMENT_SCHEMAS } from '../../dist/components/attributes.js';
+import { OP_SCHEMAS, attributeName, readOptions, resolvedOption } from '../../dist/op_schemas.js';
+import { ELEMENT_SCHEMAS, readValues } from '../../dist/components/attributes.js';
+
+// Where an element's default differs from its op's on purpose.
+const ELEMENT_DEFAULTS = { 'posembed-heatmap metric': 'cosines, drawn on [-1, 1] whatever d-model' };
 
 const TYPES = readFileSync(new URL('../../dist/index.d.ts', import.meta.url), 'utf8');
 
@@ -14,8 +17,21 @@ function interfaceMembers(name) {
   const match = TYPES.match(new RegExp(`export interface ${name}(?: extends (\\w+))? \\{([\\s\\S]*?)\\n\\}`));
   assert.ok(match, `index.d.ts declares no interface ${name}`);
   const members = match[1] ? interfaceMembers(match[1]) : {};
-  for (const [, member, optional, type] of match[2].matchAll(/^ {2}(\w+)(\??): ([^;]+);/gm)) members[member] = { optional: optional === '?', type };
+  for (const [, member, optional, type] of match[2].matchAll(/^ {2}(\w+)(\??): ([^;]+);/gm)) members[member] = { optional: optional === '?', type: aliased(type) };
   return members;
+}
+
+// A type named by an exported alias of index.d.ts, spelled out.
+function aliased(type) {
+  return TYPES.match(new RegExp(`export type ${type} = ([^;]+);`))?.[1] ?? type;
+}
+
+// The positional parameters of a method of the Posembed class in index.d.ts, in order (the last, options, left out).
+function parameters(method) {
+  const body = TYPES.slice(TYPES.indexOf('export interface Posembed {'));
+  const match = body.match(new RegExp(`^ {2}${method}\\(([^)]*)\\)`, 'm'));
+  assert.ok(match, `index.d.ts declares no Posembed.${method}`);
+  return [...match[1].matchAll(/(\w+)\??: /g)].map(([, name]) => name).filter((name) => name !== 'options');
 }
 
 describe('one schema per op', () => {
@@ -27,13 +43,26 @@ describe('one schema per op', () => {
       const declared = interfaceMembers(types ?? `${op[0].toUpperCase()}${op.slice(1)}Options`);
       assert.deepEqual(Object.keys(declared).sort(), Object.keys(options).sort(), op);
       for (const [name, spec] of Object.entries(options)) {
-        const optional = spec.default !== undefined || spec.optional === true || spec.unless !== undefined || spec.type === 'data';
+        const optional = spec.default !== undefined || spec.optional === true || spec.unless !== undefined;
         assert.equal(declared[name].optional, optional, `${op}.${name} optional`);
         if (spec.type === 'enum') assert.deepEqual(declared[name].type.split(' | ').map((v) => v.slice(1, -1)), spec.values, `${op}.${name} choices`);
         if (spec.type === 'boolean') assert.equal(declared[name].type, 'boolean', `${op}.${name}`);
         if (spec.type === 'integer' || spec.type === 'number') assert.match(declared[name].type, /^number( \| null)?$/, `${op}.${name}`);
       }
     }
+  });
+
+  it('index.d.ts takes each op\'s positional arguments as its schema names them, in order', () => {
+    for (const [op, schema] of Object.entries(OP_SCHEMAS)) assert.deepEqual(parameters(op), Object.keys(schema.arguments ?? {}), op);
+  });
+
+  it('reads positional arguments in their range, in the op\'s words', () => {
+    assert.throws(() => pe.alibiSlopes(4097), { name: 'RangeError', message: 'numHeads must be an integer in [1, 4096], got 4097' });
+    assert.throws(() => pe.interpolatePositions({ data: new Float32Array(4), shape: [2, 2] }, 0), { name: 'RangeError', message: 'newLength must be an integer in [1, 16777216], got 0' });
+    assert.throws(() => pe.applyRope({ data: new Float32Array(8), shape: [2, 4] }, { precision: 'float16' }),
+      { name: 'TypeError', message: 'applyRope: precision is that of a spec\'s cache; give spec too, or leave precision out' });
+    assert.throws(() => pe.ropeCache(pe.modelPositions('Llama-3.1-8B').rope, { positions: [0, 1], precision: 'float8' }),
+      { name: 'RangeError', message: 'precision must be one of \'exact\', \'float32\', \'bfloat16\', \'float16\', got \'float8\'' });
   });
 
   // (The webgpu facade offers every op of this one: tests/js/webgpu.test.mjs.)
@@ -49,18 +78,26 @@ describe('one schema per op', () => {
         taken++;
         const [op, name] = spec.option.split('.');
         const option = resolvedOption(op, name, pe.limits);
-        assert.equal(attribute, kebab(name), `${tag} ${attribute}`);
+        assert.equal(attribute, attributeName(op, name), `${tag} ${attribute}`);
         if (option.type === 'boolean') assert.equal(spec.type, option.default === false ? 'flag' : 'boolean', `${tag} ${attribute}`);
         else assert.equal(spec.type, option.type, `${tag} ${attribute}`);
         if (option.values) assert.deepEqual(spec.values, option.values, `${tag} ${attribute}`);
-        if (option.default !== undefined && spec.type !== 'flag') assert.equal(spec.default, option.default, `${tag} ${attribute} default`);
+        if (option.default !== undefined && spec.type !== 'flag' && !ELEMENT_DEFAULTS[`${tag} ${attribute}`]) assert.equal(spec.default, option.default, `${tag} ${attribute} default`);
         if (option.min !== undefined) {
           assert.ok(spec.min >= option.min && spec.max <= option.max, `${tag} ${attribute}: [${spec.min}, ${spec.max}] is outside ${op}.${name}'s [${option.min}, ${option.max}]`);
           if (option.even) assert.equal(spec.even, true, `${tag} ${attribute} even`);
         }
       }
     }
-    assert.ok(taken >= 13, `${taken} attributes taken from ops`);
+    assert.ok(taken >= 17, `${taken} attributes taken from ops`);
+  });
+
+  it('an attribute that means one thing for one encoding and another for the next is checked for the encoding drawn', () => {
+    const problems = (given) => readValues('posembed-heatmap', (name) => given[name] ?? null).problems;
+    assert.deepEqual(problems({ encoding: 'rope', layout: 'split' }), ['layout must be one of "half", "interleaved" for rope, got "split"']);
+    assert.deepEqual(problems({ encoding: 'sinusoidal', layout: 'half' }), ['layout must be one of "interleaved", "split" for sinusoidal, got "half"']);
+    assert.deepEqual(problems({ encoding: 'sincos2d', 'd-model': '6' }), ['d-model must be a multiple of 4 for sincos2d, got "6"']);
+    assert.deepEqual(problems({ encoding: 'rope', layout: 'interleaved', 'd-model': '6' }), []);
   });
 
   it('reads options: defaults filled in, every value checked in the op\'s words, unknown names refused', () => {

@@ -1,12 +1,10 @@
 // ALiBi: per-head slopes and the [numHeads, queryLength, keyLength] bias (queries aligned to the last keys).
-import { describe, integer, number, options } from './validate.js';
-import { OP_SCHEMAS, readOptions } from './op_schemas.js';
-
-const MAX_HEADS = OP_SCHEMAS.alibiBias.options.numHeads.max;
+import { describe, integer, number } from './validate.js';
+import { readArgument, readOptions } from './op_schemas.js';
 
 export function alibiSlopes(core, numHeads, opts) {
-  const heads = integer('numHeads', numHeads, 1, MAX_HEADS);
-  const o = options('alibiSlopes options', opts, ['out']);
+  const heads = readArgument('alibiSlopes', 'numHeads', numHeads);
+  const o = readOptions('alibiSlopes', opts);
   const data = core.produce({ elements: heads, what: 'the slopes', out: o.out }, (pointer) => core.module.alibiSlopes(heads, pointer));
   return { data, shape: [heads] };
 }

@@ -219,8 +219,9 @@ export interface RopeCheck {
 }
 
 export interface ApplyRopeOptions {
-  /** One position per row (seq); or `offset` for offset, offset + 1, ... (default 0). */
-  positions?: number[] | Int32Array;
+  /** One position per row (seq); or `offset` for offset, offset + 1, ... (default 0). With a spec: [seq], or
+   *  [batch, seq] for x [batch, heads, seq, headDim] (mRoPE: [3, seq] or [3, batch, seq]). */
+  positions?: RopePositions;
   offset?: number;
   /** Even, <= headDim (default headDim); the rest passes through. */
   rotaryDim?: number;
@@ -228,6 +229,34 @@ export interface ApplyRopeOptions {
   /** 'half' (GPT-NeoX/LLaMA rotate_half, default) or 'interleaved' (GPT-J pairs). */
   layout?: 'half' | 'interleaved';
   scaling?: RopeScaling;
+  /** A model's RopeSpec (modelPositions(config).rope), in place of offset, rotaryDim, base, layout and scaling. */
+  spec?: RopeSpec;
+  /** With a spec: its cache exact (default) or as a float32 computation (cast to bfloat16 / float16) makes it. */
+  precision?: RopePrecision;
+  out?: Float32Array;
+}
+
+export interface RopeCacheOptions {
+  positions: RopePositions;
+  /** The cache exact (default) or as a float32 computation (cast to bfloat16 / float16) makes it. */
+  precision?: RopePrecision;
+  /** Two Float32Arrays of the cache's size to write into. */
+  out?: { cos: Float32Array; sin: Float32Array };
+}
+
+export interface CheckRopeCacheOptions {
+  /** The runtime's cos cache [...positions' shape, rotaryDim] (or headDim). */
+  cos: RuntimeCache;
+  sin: RuntimeCache;
+  /** The positions the cache was made for. */
+  positions: RopePositions;
+}
+
+export interface InterpolatePositionsOptions {
+  out?: Float32Array;
+}
+
+export interface AlibiSlopesOptions {
   out?: Float32Array;
 }
 
@@ -262,7 +291,8 @@ export interface PcaOptions {
   out?: Float32Array;
 }
 
-export interface T5BucketOptions {
+/** T5's bucketing, shared by t5Bucket, t5Buckets and t5Bias. */
+export interface T5Bucketing {
   /** [2, 65536], at least 4 when bidirectional; default 32. */
   numBuckets?: number;
   /** Above the exact buckets' range; default 128. */
@@ -271,7 +301,23 @@ export interface T5BucketOptions {
   bidirectional?: boolean;
 }
 
-export interface T5BucketsOptions extends T5BucketOptions {
+export interface T5BucketOptions extends T5Bucketing {
+  out?: Int32Array;
+}
+
+export interface T5BiasOptions extends T5Bucketing {
+  /** Queries, [1, 2^24]. */
+  queryLength: number;
+  /** Keys, [1, 2^24]. */
+  keyLength: number;
+  /** A decoder's cached step: the queries are positions queryOffset … queryOffset + queryLength − 1 (default 0). */
+  queryOffset?: number;
+  /** Default: the table's rows. */
+  numBuckets?: number;
+  out?: Float32Array;
+}
+
+export interface T5BucketsOptions extends T5Bucketing {
   /** Queries, [1, 2^24]. */
   queryLength: number;
   /** Keys, [1, 2^24]. */
@@ -416,7 +462,7 @@ export interface Posembed {
   tokenEmbedding(options: TokenEmbeddingOptions): TokenEmbedding;
   learnedPositions(options: LearnedPositionsOptions): LearnedPositions;
   /** Align-corners linear interpolation of a [length, d] table to [newLength, d]. */
-  interpolatePositions(table: Tensor<Float32Array>, newLength: number, options?: { out?: Float32Array }): Tensor<Float32Array>;
+  interpolatePositions(table: Tensor<Float32Array>, newLength: number, options?: InterpolatePositionsOptions): Tensor<Float32Array>;
   transformerEmbedding(options: TransformerEmbeddingOptions): TransformerEmbedding;
   /** The tutorials' toy transformer, trained in the page. */
   trainer(options?: TrainerOptions): Trainer;
@@ -430,17 +476,17 @@ export interface Posembed {
   /** Position fields of public configs, by name. */
   readonly modelPresets: Record<string, ModelConfig>;
   /** The cos/sin cache in HF's layout: [...positions' shape (without mRoPE's 3), rotaryDim]. */
-  ropeCache(spec: RopeSpec, options: { positions: RopePositions; precision?: RopePrecision }): { cos: Tensor<Float32Array>; sin: Tensor<Float32Array> };
+  ropeCache(spec: RopeSpec, options: RopeCacheOptions): { cos: Tensor<Float32Array>; sin: Tensor<Float32Array> };
   /** A runtime's cos/sin cache judged against the spec's. */
-  checkRopeCache(spec: RopeSpec, options: { cos: RuntimeCache; sin: RuntimeCache; positions: RopePositions }): RopeCheck;
-  alibiSlopes(numHeads: number, options?: { out?: Float32Array }): Tensor<Float32Array>;
+  checkRopeCache(spec: RopeSpec, options: CheckRopeCacheOptions): RopeCheck;
+  alibiSlopes(numHeads: number, options?: AlibiSlopesOptions): Tensor<Float32Array>;
   /** [numHeads, queryLength, keyLength]; queries are the last queryLength keys; -Infinity where causal masks. */
   alibiBias(options: AlibiBiasOptions): Tensor<Float32Array>;
-  t5Bucket(relativePositions: number[] | Int32Array, options?: T5BucketOptions & { out?: Int32Array }): Tensor<Int32Array>;
+  t5Bucket(relativePositions: number[] | Int32Array, options?: T5BucketOptions): Tensor<Int32Array>;
   /** [queryLength, keyLength], bucket(key - query). */
   t5Buckets(options: T5BucketsOptions): Tensor<Int32Array>;
   /** table [numBuckets, numHeads] → [numHeads, queryLength, keyLength]. */
-  t5Bias(table: Tensor<Float32Array>, options: T5BucketOptions & { queryLength: number; keyLength: number; out?: Float32Array }): Tensor<Float32Array>;
+  t5Bias(table: Tensor<Float32Array>, options: T5BiasOptions): Tensor<Float32Array>;
   /** [(clsToken ? 1 : 0) + gridH * gridW, dModel]. */
   sincos2d(options: Sincos2dOptions): Tensor<Float32Array>;
   /** [n, d] x [m, d] → [n, m]. */
@@ -488,7 +534,7 @@ export interface PosembedGpu extends Omit<Posembed, 'backend' | 'sinusoidal' | '
   sinusoidal(options: Omit<SinusoidalOptions, 'out'>): GpuResult;
   alibiBias(options: Omit<AlibiBiasOptions, 'out'>): GpuResult;
   t5Buckets(options: Omit<T5BucketsOptions, 'out'>): GpuResult<Int32Array>;
-  t5Bias(table: Tensor<Float32Array>, options: T5BucketOptions & { queryLength: number; keyLength: number }): GpuResult;
+  t5Bias(table: Tensor<Float32Array>, options: Omit<T5BiasOptions, 'out'>): GpuResult;
   applyRope(x: Input, options?: Omit<ApplyRopeOptions, 'out'>): GpuResult;
   sincos2d(options: Omit<Sincos2dOptions, 'out'>): GpuResult;
   similarity(a: Input, b?: Input | null, options?: Omit<SimilarityOptions, 'out'>): GpuResult;

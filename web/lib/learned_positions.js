@@ -1,7 +1,7 @@
 // Learned absolute positions: a [maxLength, dModel] table looked up by position, and the align-corners
 // linear interpolation that stretches such a table to a longer length.
 import { describe, integer, options } from './validate.js';
-import { readOptions } from './op_schemas.js';
+import { readArgument, readOptions } from './op_schemas.js';
 import { floatMatrix, MAX_INT32 } from './tensor.js';
 import { HeapTable } from './table.js';
 
@@ -45,13 +45,13 @@ export class LearnedPositions extends HeapTable {
 }
 
 export function interpolatePositions(core, table, newLength, opts) {
-  const o = options('interpolatePositions options', opts, ['out']);
+  const o = readOptions('interpolatePositions', opts);
   const shape = table?.shape;
   if (!Array.isArray(shape) || shape.length !== 2) throw new TypeError(`table must be a tensor { data: Float32Array, shape: [length, dModel] }, got ${describe(table)}`);
   const length = integer('table.shape[0]', shape[0], 1, core.limits.maxLength);
   const dModel = integer('table.shape[1]', shape[1], 1, core.limits.maxDModel);
   const data = floatMatrix('table', table, length, dModel);
-  const rows = integer('newLength', newLength, 1, core.limits.maxLength);
+  const rows = readArgument('interpolatePositions', 'newLength', newLength, core.limits);
   const out = core.produce({ elements: rows * dModel, what: 'the interpolated table', out: o.out, inputs: [{ data, what: 'the table' }] },
     (outPointer, tablePointer) => core.module.interpolatePositions(tablePointer, length, dModel, rows, outPointer));
   return { data: out, shape: [rows, dModel] };

@@ -2,7 +2,8 @@
 // kebab-case: dModel → d-model), its kind, range, default and a line of documentation. The package checks options
 // through readOptions (messages name the option, what is allowed and the value); the elements take their attributes
 // from here (optionAttribute), and tests check index.d.ts, the elements, the facades and the C++ core's own checks
-// against these. A range bound given as a name ('maxLength') is the C++ core's limit of that name.
+// against these. A range bound given as a name ('maxLength') is the C++ core's limit of that name. `arguments` are
+// an op's positional ones, in order, checked through readArgument.
 import { boolean, integer, number, oneOf, options, positiveNumber } from './validate.js';
 
 const MAX_INT32 = 2 ** 31 - 1;
@@ -13,7 +14,19 @@ const oneOfValues = (values, rest = {}) => ({ type: 'enum', values, ...rest });
 const trueOrFalse = (rest = {}) => ({ type: 'boolean', ...rest });
 // Data (tensors, id lists, output arrays, nested options): the op checks these itself.
 const data = (doc) => ({ type: 'data', optional: true, doc });
+const requiredData = (doc) => ({ type: 'data', doc });
 const OUT = data('a Float32Array of exactly the result\'s size to write into');
+const INT_OUT = data('an Int32Array of exactly the result\'s size to write into');
+
+// T5's bucketing, shared by its three ops.
+const T5_BUCKETING = {
+  numBuckets: integerIn(2, 65536, { default: 32, dependsOn: 'bidirectional', attribute: 'buckets', doc: 'buckets (at least 4 when bidirectional)' }),
+  maxDistance: integerIn(2, MAX_INT32, { default: 128, dependsOn: 'numBuckets', doc: 'the distance past which buckets stop growing: above the exact buckets\' range' }),
+  bidirectional: trueOrFalse({ default: true, doc: 'false: one-directional (decoder) buckets' }),
+};
+const PRECISION = oneOfValues(['exact', 'float32', 'bfloat16', 'float16'], {
+  default: 'exact', doc: 'the cache as the exact maths, or as a float32 computation (cast to bfloat16 or float16) gives it',
+});
 
 export const OP_SCHEMAS = {
   sinusoidal: {
@@ -29,10 +42,15 @@ export const OP_SCHEMAS = {
       out: OUT,
     },
   },
+  alibiSlopes: {
+    doc: 'ALiBi\'s slope of each head [numHeads]',
+    arguments: { numHeads: integerIn(1, 4096, { doc: 'heads' }) },
+    options: { out: OUT },
+  },
   alibiBias: {
     doc: 'ALiBi\'s bias [numHeads, queryLength, keyLength]',
     options: {
-      numHeads: integerIn(1, 4096, { doc: 'heads, each with its slope' }),
+      numHeads: integerIn(1, 4096, { attribute: 'heads', doc: 'heads, each with its slope' }),
       queryLength: integerIn(1, 'maxLength', { optional: true, dependsOn: 'keyLength', doc: 'queries, the last of the keys: at most keyLength (default keyLength)' }),
       keyLength: integerIn(1, 'maxLength', { doc: 'keys' }),
       causal: trueOrFalse({ default: false, doc: 'mask (−Infinity) the keys after each query' }),
@@ -40,14 +58,29 @@ export const OP_SCHEMAS = {
       out: OUT,
     },
   },
+  t5Bucket: {
+    doc: 'T5\'s bucket of each relative position (key − query)',
+    arguments: { relativePositions: requiredData('the relative positions: an array of integers or an Int32Array') },
+    options: { ...T5_BUCKETING, out: INT_OUT },
+  },
   t5Buckets: {
     doc: 'T5\'s relative position buckets [queryLength, keyLength]',
     options: {
       queryLength: integerIn(1, 'maxLength', { doc: 'queries' }),
       keyLength: integerIn(1, 'maxLength', { doc: 'keys' }),
-      numBuckets: integerIn(2, 65536, { default: 32, dependsOn: 'bidirectional', doc: 'buckets (at least 4 when bidirectional)' }),
-      maxDistance: integerIn(2, MAX_INT32, { default: 128, dependsOn: 'numBuckets', doc: 'the distance past which buckets stop growing: above the exact buckets\' range' }),
-      bidirectional: trueOrFalse({ default: true, doc: 'false: one-directional (decoder) buckets' }),
+      ...T5_BUCKETING,
+      out: INT_OUT,
+    },
+  },
+  t5Bias: {
+    doc: 'T5\'s bias [numHeads, queryLength, keyLength], gathered from a [numBuckets, numHeads] table by bucket',
+    arguments: { table: requiredData('the learned table [numBuckets, numHeads]') },
+    options: {
+      queryLength: integerIn(1, 'maxLength', { doc: 'queries' }),
+      keyLength: integerIn(1, 'maxLength', { doc: 'keys' }),
+      queryOffset: integerIn(0, 'maxLength', { default: 0, dependsOn: 'queryLength', doc: 'a decoder\'s cached step: the queries are positions queryOffset … queryOffset + queryLength − 1' }),
+      ...T5_BUCKETING,
+      numBuckets: { ...T5_BUCKETING.numBuckets, default: undefined, optional: true, doc: 'buckets: the table\'s rows unless given (at least 4 when bidirectional)' },
       out: OUT,
     },
   },
@@ -82,6 +115,14 @@ export const OP_SCHEMAS = {
       init: data('a random table: { type: \'normal\', std, seed }'),
     },
   },
+  interpolatePositions: {
+    doc: 'a [length, dModel] table stretched to [newLength, dModel] by align-corners linear interpolation',
+    arguments: {
+      table: requiredData('the table [length, dModel]'),
+      newLength: integerIn(1, 'maxLength', { doc: 'rows of the result' }),
+    },
+    options: { out: OUT },
+  },
   transformerEmbedding: {
     doc: 'the input layer: token rows × scale + positions, with dropout when training',
     options: {
@@ -105,8 +146,42 @@ export const OP_SCHEMAS = {
       scaling: data('the scaling rule and its parameters: { type: \'default\' | \'linear\' | \'dynamic\' | \'llama3\' | \'yarn\' | \'longrope\' | \'proportional\', ... }'),
     },
   },
+  applyRope: {
+    doc: 'x [..., seq, headDim] with each vector turned by RoPE at its position',
+    arguments: { x: requiredData('the vectors: a tensor [..., seq, headDim]') },
+    options: {
+      positions: data('one position per row of x (seq), in place of offset; with a spec [seq], or [batch, seq] for x [batch, heads, seq, headDim]'),
+      offset: integerIn(0, MAX_INT32, { optional: true, dependsOn: 'x', doc: 'positions offset, offset + 1, … (default 0)' }),
+      rotaryDim: integerIn(2, 'maxDModel', { optional: true, even: true, dependsOn: 'x', doc: 'the rotated width, at most headDim (default headDim); the rest passes through' }),
+      base: numberIn(1, 'maxBase', { default: 10000, doc: 'the frequencies\' base (rope_theta)' }),
+      layout: oneOfValues(['half', 'interleaved'], { default: 'half', doc: 'GPT-NeoX/LLaMA\'s rotate_half, or GPT-J\'s interleaved pairs' }),
+      scaling: data('the scaling rule and its parameters (as ropeInvFreq\'s)'),
+      spec: data('a model\'s RopeSpec (modelPositions(config).rope), in place of offset, rotaryDim, base, layout and scaling'),
+      precision: { ...PRECISION, doc: 'with a spec: its cache as the exact maths, or as a float32 computation (cast to bfloat16 or float16) gives it' },
+      out: OUT,
+    },
+  },
+  ropeCache: {
+    doc: 'the cos/sin cache of a RopeSpec at positions, in HF\'s layout [...positions\' shape, rotaryDim]',
+    arguments: { spec: requiredData('a model\'s RopeSpec (modelPositions(config).rope)') },
+    options: {
+      positions: requiredData('the positions: [seq], [batch, seq] or, for mRoPE, [3, batch, seq]'),
+      precision: PRECISION,
+      out: OUT,
+    },
+  },
+  checkRopeCache: {
+    doc: 'whether a runtime\'s cos/sin cache is the exact maths, a float32/bf16/f16 computation of it, or a mismatch (and why)',
+    arguments: { spec: requiredData('a model\'s RopeSpec (modelPositions(config).rope)') },
+    options: {
+      cos: requiredData('the runtime\'s cos cache [...positions\' shape, rotaryDim] (or headDim)'),
+      sin: requiredData('its sin cache, the same shape'),
+      positions: requiredData('the positions the cache was made for'),
+    },
+  },
   similarity: {
     doc: 'the dot products or cosines of a\'s rows with b\'s [n, m]',
+    arguments: { a: requiredData('rows [n, d]'), b: data('rows [m, d] (default a)') },
     options: {
       metric: oneOfValues(['dot', 'cosine'], { default: 'dot', doc: 'dot product or cosine' }),
       out: OUT,
@@ -114,6 +189,7 @@ export const OP_SCHEMAS = {
   },
   pca: {
     doc: 'the centred rows of x projected on their principal axes [n, components]',
+    arguments: { x: requiredData('rows [n, d]') },
     options: {
       components: integerIn(1, 65536, { default: 2, dependsOn: 'x', doc: 'axes kept, at most min(rows, columns)' }),
       out: OUT,
@@ -153,11 +229,15 @@ export const OP_SCHEMAS = {
   },
 };
 
-// What an op's option allows, with its bounds as numbers (a core limit's name read from `limits`).
-export function resolvedOption(op, name, limits = {}) {
-  const spec = OP_SCHEMAS[op].options[name];
+// A spec with its bounds as numbers (a core limit's name read from `limits`).
+function withBounds(spec, limits) {
   const bound = (value) => (typeof value === 'string' ? limits[value] : value);
   return spec.min === undefined ? spec : { ...spec, min: bound(spec.min), max: bound(spec.max) };
+}
+
+// What an op's option allows.
+export function resolvedOption(op, name, limits = {}) {
+  return withBounds(OP_SCHEMAS[op].options[name], limits);
 }
 
 // The op's options checked against its schema: every value, or its default; absent optional ones stay undefined
@@ -175,6 +255,11 @@ export function readOptions(op, given, limits = {}) {
   return values;
 }
 
+// An op's positional argument checked against its schema (data arguments are the op's to check).
+export function readArgument(op, name, value, limits = {}) {
+  return checkValue(name, value, withBounds(OP_SCHEMAS[op].arguments[name], limits));
+}
+
 function checkValue(name, value, spec) {
   if (spec.type === 'integer') return integer(name, value, spec.min, spec.max, { even: spec.even });
   if (spec.type === 'number') return spec.exclusiveMin ? positiveNumber(name, value, spec.max) : number(name, value, spec.min, spec.max);
@@ -183,13 +268,18 @@ function checkValue(name, value, spec) {
   return value;
 }
 
-// An op option as an element attribute or command-line flag: its kebab-case name, and its kind, values, default and
-// range, where `overrides` may narrow the range (an element's size budget) or say more for its readers.
-export const kebab = (name) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+// An op option as an element attribute or command-line flag: its kebab-case name (dModel → d-model) unless the
+// schema spells it otherwise (numHeads → heads, as the trainer's), and its kind, values, default and range, where
+// `overrides` may narrow the range (an element's size budget) or say more for its readers.
+const kebab = (name) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+
+export function attributeName(op, name) {
+  return OP_SCHEMAS[op].options[name].attribute ?? kebab(name);
+}
 
 export function optionAttribute(op, name, overrides = {}) {
   const spec = OP_SCHEMAS[op].options[name];
   const type = spec.type === 'boolean' && spec.default === false ? 'flag' : spec.type;
-  const { optional, unless, dependsOn, ...rest } = spec;
+  const { optional, unless, dependsOn, attribute, ...rest } = spec;
   return { ...rest, type, option: `${op}.${name}`, ...overrides };
 }

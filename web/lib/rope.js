@@ -95,7 +95,8 @@ function positionsFor(o, seq) {
 // The checked options of applyRope. x is a tensor { data: Float32Array, shape } or, with allowGpu, a
 // GpuTensor (shape and type only).
 export function ropeParams(core, x, opts, { allowGpu = false } = {}) {
-  const o = options('applyRope options', opts, ['positions', 'offset', 'rotaryDim', 'base', 'layout', 'scaling', 'out']);
+  const { base, layout, ...o } = readOptions('applyRope', opts, core.limits);
+  if (opts?.precision !== undefined) throw new TypeError('applyRope: precision is that of a spec\'s cache; give spec too, or leave precision out');
   const isGpu = allowGpu && x !== null && typeof x === 'object' && 'buffer' in x && typeof x.read === 'function';
   if (!isGpu && (x === null || typeof x !== 'object' || !(x.data instanceof Float32Array))) {
     throw new TypeError(`x must be a tensor { data: Float32Array, shape: [..., seq, headDim] }, got ${describe(x)}`);
@@ -108,8 +109,6 @@ export function ropeParams(core, x, opts, { allowGpu = false } = {}) {
   const headDim = integer('x.shape[-1] (headDim)', shape.at(-1), 2, core.limits.maxDModel);
   const seq = integer('x.shape[-2] (seq)', shape.at(-2), 1, MAX_INT32);
   const rotaryDim = integer('rotaryDim', o.rotaryDim ?? headDim, 2, headDim, { even: true });
-  const base = number('base', o.base ?? 10000, 1, core.limits.maxBase);
-  const layout = oneOf('layout', o.layout ?? 'half', ['half', 'interleaved']);
   const positions = positionsFor(o, seq);
   const scaling = ropeScaling(o.scaling, positions.reduce((m, p) => Math.max(m, p), 0) + 1, rotaryDim / 2);
   return { shape, elements, rows: elements / (seq * headDim), headDim, seq, rotaryDim, base, layout, positions, scaling, out: o.out };
@@ -241,16 +240,12 @@ function checkedPositions(data) {
   return Int32Array.from(data, (p, i) => integer(`positions[${i}]`, p, 0, MAX_INT32));
 }
 
-export const PRECISIONS = ['exact', 'float32', 'bfloat16', 'float16'];
-
 // The cos/sin cache of spec at positions, in HF's layout: { cos, sin } [...positions' shape, rotaryDim].
 export function ropeCache(core, spec, opts) {
-  const o = options('ropeCache options', opts, ['positions', 'precision', 'out']);
+  const o = readOptions('ropeCache', opts);
   const s = checkedRopeSpec(core, spec);
   if (o.positions === undefined) throw new TypeError('ropeCache: positions is required ([seq], [batch, seq] or, for mRoPE, [3, batch, seq])');
-  const positions = cachePositions(o.positions, s.mrope);
-  const precision = oneOf('precision', o.precision ?? 'exact', PRECISIONS);
-  return computeCache(core, s, positions, precision, o.out);
+  return computeCache(core, s, cachePositions(o.positions, s.mrope), o.precision, o.out);
 }
 
 // ropeCache on checked arguments (the checker calls it for each suspect). Written a block of rows at a time through
@@ -312,7 +307,7 @@ function applyRopeSpec(core, x, opts) {
   for (const key of ['offset', 'rotaryDim', 'base', 'layout', 'scaling']) {
     if (key in opts) throw new TypeError(`applyRope: ${key} comes from the spec; give spec or ${key}, not both`);
   }
-  const o = options('applyRope options', opts, ['spec', 'positions', 'precision', 'out']);
+  const o = readOptions('applyRope', opts, core.limits);
   const s = checkedRopeSpec(core, o.spec);
   if (x === null || typeof x !== 'object' || !(x.data instanceof Float32Array)) {
     throw new TypeError(`x must be a tensor { data: Float32Array, shape: [batch, heads, seq, headDim] or [..., seq, headDim] }, got ${describe(x)}`);
@@ -330,8 +325,7 @@ function applyRopeSpec(core, x, opts) {
   if (batched && (shape.length !== 4 || shape[0] !== positions.shape[0])) {
     throw new RangeError(`positions [batch, seq] = [${positions.shape}] go with x [batch, heads, seq, headDim] of the same batch, got x [${shape}]`);
   }
-  const precision = oneOf('precision', o.precision ?? 'exact', PRECISIONS);
-  const cache = computeCache(core, s, positions, precision);
+  const cache = computeCache(core, s, positions, o.precision);
   const out = o.out === undefined ? new Float32Array(elements) : outBuffer(o.out, elements);
   const rowsOfTable = cache.cos.data.length / s.rotaryDim;
   const half = s.rotaryDim / 2;

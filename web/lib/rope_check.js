@@ -3,6 +3,7 @@
 // from the rounding steps of HF's float32 order (frequencies, the position as a float, the product, cos/sin, the
 // attention factor) and the cast to the dtype, not by comparing with one float32 computation.
 import { describe } from './validate.js';
+import { readOptions } from './op_schemas.js';
 import { cacheFrequencies, cachePositions, checkedRopeSpec, computeCache, mropeStream } from './rope.js';
 
 const ULP = 2 ** -24;               // half an ulp of 1 in float32: the relative rounding of one float32 operation
@@ -163,20 +164,17 @@ function rowsOf(data, width, rows) {
 }
 
 export function checkRopeCache(core, spec, opts) {
-  if (opts === null || typeof opts !== 'object') throw new TypeError(`checkRopeCache options must be { cos, sin, positions }, got ${describe(opts)}`);
-  for (const key of Object.keys(opts)) {
-    if (!['cos', 'sin', 'positions'].includes(key)) throw new TypeError(`checkRopeCache options: unknown option '${key}'; known options are cos, sin, positions`);
-  }
+  const o = readOptions('checkRopeCache', opts);
   const s = checkedRopeSpec(core, spec);
-  if (opts.positions === undefined) throw new TypeError('checkRopeCache: positions is required (the positions the cache was made for)');
-  const positions = cachePositions(opts.positions, s.mrope);
+  if (o.positions === undefined) throw new TypeError('checkRopeCache: positions is required (the positions the cache was made for)');
+  const positions = cachePositions(o.positions, s.mrope);
   const count = positions.data.length / positions.streams;
-  const columns = opts.cos?.shape?.at?.(-1);
+  const columns = o.cos?.shape?.at?.(-1);
   // A runtime that rotates the whole head of a partial-rotary model writes headDim columns.
   if (columns === s.headDim && s.rotaryDim < s.headDim) {
     const full = { ...s, rotaryDim: s.headDim, mropeSection: [0, 0, 0], mrope: false };
-    const cos = floatTensor('cos', opts.cos, [...positions.shape, s.headDim]);
-    const sin = floatTensor('sin', opts.sin, [...positions.shape, s.headDim]);
+    const cos = floatTensor('cos', o.cos, [...positions.shape, s.headDim]);
+    const sin = floatTensor('sin', o.sin, [...positions.shape, s.headDim]);
     const rows = rowsToCompare(count, 0);
     const reference = checkedRowsOf(core, full, positions, rows);
     const fit = measure(full, { cos: rowsOf(cos, s.headDim, rows), sin: rowsOf(sin, s.headDim, rows) }, reference, rows.map((_, k) => k), reference.bounds);
@@ -186,8 +184,8 @@ export function checkRopeCache(core, spec, opts) {
         + (fit.verdict !== 'mismatch' ? ` (its values are RoPE over all ${s.headDim} dimensions, ${fit.verdict})` : ''),
     };
   }
-  const cos = floatTensor('cos', opts.cos, [...positions.shape, s.rotaryDim]);
-  const sin = floatTensor('sin', opts.sin, [...positions.shape, s.rotaryDim]);
+  const cos = floatTensor('cos', o.cos, [...positions.shape, s.rotaryDim]);
+  const sin = floatTensor('sin', o.sin, [...positions.shape, s.rotaryDim]);
   const all = Array.from({ length: count }, (_, r) => r);
   const reference = checkedRowsOf(core, s, positions, all);
   const result = measure(s, { cos, sin }, reference, all, reference.bounds);

@@ -1,13 +1,12 @@
 // T5 relative position buckets (HF semantics, integer-exact) and the bias they gather from a table.
-import { boolean, describe, integer, options } from './validate.js';
+import { describe, integer } from './validate.js';
 import { floatMatrix, MAX_INT32 } from './tensor.js';
 import { readOptions } from './op_schemas.js';
 
-const BUCKET_OPTIONS = ['numBuckets', 'maxDistance', 'bidirectional'];
-
+// The bucketing options read by readOptions, checked where their ranges depend on one another.
 function bucketParams(o) {
-  const bidirectional = boolean('bidirectional', o.bidirectional ?? true);
-  const numBuckets = integer('numBuckets', o.numBuckets ?? 32, bidirectional ? 4 : 2, 65536);
+  const { bidirectional } = o;
+  const numBuckets = integer('numBuckets', o.numBuckets, bidirectional ? 4 : 2, 65536);
   const maxExact = Math.floor((bidirectional ? Math.floor(numBuckets / 2) : numBuckets) / 2);
   const maxDistance = integer('maxDistance', o.maxDistance ?? 128, maxExact + 1, MAX_INT32);
   return { numBuckets, maxDistance, bidirectional };
@@ -20,17 +19,12 @@ function relativePositions(value) {
 }
 
 export function t5Bucket(core, relative, opts) {
-  const o = options('t5Bucket options', opts, [...BUCKET_OPTIONS, 'out']);
+  const o = readOptions('t5Bucket', opts);
   const { numBuckets, maxDistance, bidirectional } = bucketParams(o);
   const positions = relativePositions(relative);
   const data = core.produce({ elements: positions.length, what: 'the buckets', out: o.out, type: Int32Array, inputs: [{ data: positions, what: 'the relative positions', inPlace: true }] },
     (outPointer, inPointer) => core.module.t5Buckets(numBuckets, maxDistance, bidirectional, inPointer, positions.length, outPointer));
   return { data, shape: [positions.length] };
-}
-
-function lengths(core, o) {
-  const { maxLength } = core.limits;
-  return [integer('queryLength', o.queryLength, 1, maxLength), integer('keyLength', o.keyLength, 1, maxLength)];
 }
 
 export function t5BucketsParams(core, opts) {
@@ -59,11 +53,11 @@ export function relativeBuckets(core, { queryLength, keyLength, numBuckets, maxD
 
 // table: [numBuckets, numHeads] (HF's relative_attention_bias weight) → [numHeads, queryLength, keyLength].
 export function t5BiasParams(core, table, opts) {
-  const o = options('t5Bias options', opts, ['queryLength', 'keyLength', 'queryOffset', ...BUCKET_OPTIONS, 'out']);
-  const [queryLength, keyLength] = lengths(core, o);
+  const o = readOptions('t5Bias', opts, core.limits);
+  const { queryLength, keyLength } = o;
   // A decoder's cached step: its queries are positions queryOffset .. queryOffset + queryLength - 1, as HF slices
   // the bias of the whole sequence.
-  const queryOffset = integer('queryOffset', o.queryOffset ?? 0, 0, core.limits.maxLength - queryLength);
+  const queryOffset = integer('queryOffset', o.queryOffset, 0, core.limits.maxLength - queryLength);
   const shape = table?.shape;
   if (!Array.isArray(shape) || shape.length !== 2) throw new TypeError(`table must be a tensor { data: Float32Array, shape: [numBuckets, numHeads] }, got ${describe(table)}`);
   const { numBuckets, maxDistance, bidirectional } = bucketParams({ ...o, numBuckets: o.numBuckets ?? shape[0] });

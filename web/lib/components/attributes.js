@@ -4,7 +4,7 @@
 // against this, and custom-elements.json and the JSX types are made from it.
 import { COLORMAPS } from '../colormap.js';
 import { ENCODINGS } from '../figures.js';
-import { optionAttribute } from '../op_schemas.js';
+import { OP_SCHEMAS, optionAttribute } from '../op_schemas.js';
 
 const MAX_INT32 = 2 ** 31 - 1;
 
@@ -25,10 +25,12 @@ const FRAME = {
 // The bias attributes the heatmap (alibi, t5) and <posembed-bias> share.
 const BIAS = {
   causal: optionAttribute('alibiBias', 'causal', { doc: 'alibi: mask the keys after each query' }),
-  buckets: integer(4, 1024, { default: 32, doc: 't5: buckets' }),
+  buckets: optionAttribute('t5Buckets', 'numBuckets', { min: 4, max: 1024, doc: 't5: buckets' }),
   'max-distance': optionAttribute('t5Buckets', 'maxDistance', { min: 3, doc: 't5: the distance past which buckets stop growing' }),
 };
 const COLORMAP = oneOf(Object.keys(COLORMAPS), { doc: 'the colour map (default: the encoding\'s own)' });
+// The heatmap's layout is sinusoidal's or RoPE's, as its encoding is.
+const LAYOUTS = { sinusoidal: OP_SCHEMAS.sinusoidal.options.layout.values, rope: OP_SCHEMAS.applyRope.options.layout.values };
 
 // What one element may draw at once: a heatmap's cells are computed and painted on the page's thread, which no
 // setting in range may hold for more than 200 ms (measured in Chromium: tests/browser/attributes.test.mjs).
@@ -45,15 +47,15 @@ export const ELEMENT_SCHEMAS = {
       length: integer(1, 8192, { default: 64, doc: 'rows (positions), or queries and keys (similarity, alibi, t5)' }),
       'd-model': integer(2, 4096, { even: true, doc: 'columns: sinusoidal and similarity (default 128), learned, rope and sincos2d (default 64)' }),
       base: number(1, 1e12, { exclusiveMin: true, default: 10000, doc: 'the frequencies\' base' }),
-      layout: oneOf(['interleaved', 'split', 'half'], { doc: 'sinusoidal: interleaved or split sin/cos columns; rope: half or interleaved pairs' }),
+      layout: oneOf([...new Set(Object.values(LAYOUTS).flat())], { doc: 'sinusoidal: interleaved or split sin/cos columns; rope: half or interleaved pairs' }),
       timescale: optionAttribute('sinusoidal', 'timescale', { doc: 'sinusoidal: base^(-2i/d) or tensor2tensor\'s base^(-i/(d/2-1))' }),
       offset: optionAttribute('sinusoidal', 'offset', { max: MAX_INT32, default: 0, doc: 'sinusoidal: the first position drawn' }),
       seed: integer(0, 2 ** 32 - 1, { default: 0, doc: 'learned: the random (untrained) table\'s seed' }),
       'new-length': integer(2, 8192, { doc: 'learned: the table stretched to this many rows' }),
       scaling: oneOf(['default', 'linear', 'dynamic', 'llama3', 'yarn'], { default: 'default', doc: 'rope: the scaling rule' }),
       factor: number(1, 1e6, { default: 2, doc: 'rope: the scaling factor' }),
-      metric: oneOf(['cosine', 'dot'], { default: 'cosine', doc: 'similarity: cosine or dot product' }),
-      heads: integer(1, 64, { default: 8, doc: 'alibi: heads' }),
+      metric: optionAttribute('similarity', 'metric', { default: 'cosine', doc: 'similarity: cosine or dot product' }),
+      heads: optionAttribute('alibiBias', 'numHeads', { max: 64, default: 8, doc: 'alibi: heads' }),
       head: integer(0, 63, { default: 0, doc: 'alibi: which head, below heads' }),
       ...BIAS,
       bidirectional: optionAttribute('t5Buckets', 'bidirectional', { doc: 't5: "false" for one-directional (decoder) buckets' }),
@@ -63,7 +65,12 @@ export const ELEMENT_SCHEMAS = {
       ...FRAME,
     },
     check(v) {
-      return v.head !== undefined && v.head >= v.heads ? [`head must be below heads (${v.heads}), got "${v.head}"`] : [];
+      const problems = [];
+      if (v.head !== undefined && v.head >= v.heads) problems.push(`head must be below heads (${v.heads}), got "${v.head}"`);
+      const layouts = LAYOUTS[v.encoding];
+      if (v.layout !== undefined && layouts && !layouts.includes(v.layout)) problems.push(`layout must be one of ${layouts.map((l) => `"${l}"`).join(', ')} for ${v.encoding}, got "${v.layout}"`);
+      if (v.encoding === 'sincos2d' && v['d-model'] !== undefined && v['d-model'] % 4 !== 0) problems.push(`d-model must be a multiple of 4 for sincos2d, got "${v['d-model']}"`);
+      return problems;
     },
     // What the element draws on the page's thread; the command line, which draws no page, leaves this out.
     budget(v) {
@@ -119,7 +126,7 @@ export const ELEMENT_SCHEMAS = {
     summary: 'ALiBi\'s or T5\'s attention bias, one heatmap per head',
     attributes: {
       kind: oneOf(['alibi', 't5'], { default: 'alibi', doc: 'which bias' }),
-      heads: integer(1, 64, { default: 8, doc: 'heads' }),
+      heads: optionAttribute('alibiBias', 'numHeads', { max: 64, default: 8, doc: 'heads' }),
       length: integer(1, 512, { default: 32, doc: 'queries and keys' }),
       ...BIAS,
       seed: integer(0, 2 ** 32 - 1, { default: 0, doc: 't5: the random (untrained) table\'s seed' }),
