@@ -340,6 +340,7 @@ Status validate(const RopeParams& p) {
   if (p.rotary_dim < 2 || p.rotary_dim > p.head_dim || p.rotary_dim % 2 != 0) {
     return out_of_range("rotaryDim", "an even integer in [2, headDim] = [2, " + std::to_string(p.head_dim) + "]", static_cast<double>(p.rotary_dim));
   }
+  if (!(p.base > 1.0 && p.base <= limits::kMaxBase)) return out_of_range("base", "a number in (1, 1e12]", p.base);
   return validate(p.scaling, p.rotary_dim);
 }
 

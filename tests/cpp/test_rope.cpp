@@ -445,6 +445,10 @@ TEST_CASE("RoPE rejects bad parameters", "[rope]") {
   const std::vector<int32_t> positions = {-1};
   CHECK(apply_rope({.head_dim = 8, .rotary_dim = 10}, x, 1, positions, out).message() == "rotaryDim must be an even integer in [2, headDim] = [2, 8], got 10");
   CHECK(apply_rope({.head_dim = 8, .rotary_dim = 8}, x, 1, positions, out).message() == "positions[0] must be an integer in [0, 2147483647], got -1");
+  const std::vector<int32_t> position = {0};
+  for (const double base : {1.0, 0.0, -2.0, 2e12, std::nan("")}) {
+    CHECK(apply_rope({.head_dim = 8, .rotary_dim = 8, .base = base}, x, 1, position, out).message().starts_with("base must be a number in (1, 1e12], got "));
+  }
 }
 
 }  // namespace

@@ -8,7 +8,8 @@ import { sinusoidalParams } from '../../dist/sinusoidal.js';
 import { alibiParams } from '../../dist/alibi.js';
 import { t5BucketsParams } from '../../dist/t5.js';
 import { sincos2dParams } from '../../dist/sincos2d.js';
-import { ropeScaling } from '../../dist/rope.js';
+import { ropeInvFreq, ropeParams, ropeScaling } from '../../dist/rope.js';
+import { readArgument } from '../../dist/op_schemas.js';
 
 const MAX_INT32 = 2 ** 31 - 1;
 
@@ -26,19 +27,21 @@ function packageAccepts(name, check) {
 describe('the package and the C++ core agree at every boundary', () => {
   let core;
   // Whether the core accepts the parameter named `name` (its spelling in the core's messages): it refuses it when its
-  // status names it; any other complaint (the deliberately tiny output) is past that check.
-  const coreAccepts = (name, call) => core.withHeap([[64, 'a probe output'], [64, 'probe inputs']], (out, inputs) => {
+  // status names it; any other complaint (the deliberately tiny output) is past that check. A binding that takes its
+  // output's size from the parameters themselves is given outBytes.
+  const coreAccepts = (name, call, outBytes = 64) => core.withHeap([[outBytes, 'a probe output'], [64, 'probe inputs']], (out, inputs) => {
     const status = call(out, inputs);
     return status === null || !status.message.startsWith(name);
   });
 
   before(async () => { core = await loadWasmCore({ simd: true, threads: 1 }); });
 
-  // Each case: the parameter's name in the core's messages, the values, how the package checks them, how the core does.
-  function agree(name, values, packageCheck, coreCheck, coreName) {
+  // Each case: the parameter's name in the core's messages (and the package's, where they differ), the values, how
+  // the package checks them, how the core does.
+  function agree(name, values, packageCheck, coreCheck, coreName, { packageName = coreName, outBytes } = {}) {
     for (const value of values) {
-      const byPackage = packageAccepts(coreName, () => packageCheck(value));
-      const byCore = coreAccepts(coreName, (out, inputs) => coreCheck(value, out, inputs));
+      const byPackage = packageAccepts(packageName, () => packageCheck(value));
+      const byCore = coreAccepts(coreName, (out, inputs) => coreCheck(value, out, inputs), outBytes);
       assert.equal(byPackage, byCore, `${name} = ${value}: the package ${byPackage ? 'accepts' : 'refuses'}, the core ${byCore ? 'accepts' : 'refuses'}`);
     }
   }
@@ -79,6 +82,27 @@ describe('the package and the C++ core agree at every boundary', () => {
       agree(`t5 maxDistance (bidirectional ${bidirectional})`, [exact, exact + 1, MAX_INT32, MAX_INT32 + 1],
         (v) => t5BucketsParams(core, { ...base, maxDistance: v }), (v, out, inputs) => call({ ...base, maxDistance: v }, out, inputs), 'maxDistance');
     }
+  });
+
+  it('alibiSlopes: numHeads; interpolatePositions: newLength', () => {
+    const { maxLength } = core.limits;
+    agree('alibiSlopes numHeads', [0, 1, 4096, 4097], (v) => readArgument('alibiSlopes', 'numHeads', v), (v, out) => core.module.alibiSlopes(v, out), 'numHeads',
+      { outBytes: 4096 * 4 });
+    agree('interpolatePositions newLength', [0, 1, maxLength, maxLength + 1], (v) => readArgument('interpolatePositions', 'newLength', v, core.limits),
+      (v, out, inputs) => core.module.interpolatePositions(inputs, 2, 1, v, out), 'newLength', { outBytes: maxLength * 4 });
+  });
+
+  it('RoPE: headDim, rotaryDim and base, in ropeInvFreq and applyRope', () => {
+    const { maxDModel, maxBase } = core.limits;
+    const bases = [1, 1 + 1e-9, maxBase, maxBase * (1 + 1e-9)];
+    agree('ropeInvFreq base', bases, (v) => ropeInvFreq(core, { headDim: 8, base: v }), (v, out) => core.module.ropeInvFreq(8, v, { type: 'default' }, out), 'base');
+    agree('ropeInvFreq headDim', [0, 1, 2, 3, maxDModel, maxDModel + 2], (v) => ropeInvFreq(core, { headDim: v }), (v, out) => core.module.ropeInvFreq(v, 10000, { type: 'default' }, out), 'rotaryDim',
+      { packageName: 'headDim', outBytes: maxDModel * 4 });
+    // x [1, headDim], rotated at position 0: the probe's output holds 16 floats, enough for the heads tried here.
+    const rotate = (o, out, inputs) => core.module.applyRope(o.headDim, o.rotaryDim ?? o.headDim, o.base ?? 10000, 'half', { type: 'default' }, inputs, 1, inputs, 1, out);
+    const x = (headDim) => ({ data: new Float32Array(headDim), shape: [1, headDim] });
+    agree('applyRope base', bases, (v) => ropeParams(core, x(8), { base: v }), (v, out, inputs) => rotate({ headDim: 8, base: v }, out, inputs), 'base');
+    agree('applyRope rotaryDim', [0, 1, 2, 3, 8, 9, 10], (v) => ropeParams(core, x(8), { rotaryDim: v }), (v, out, inputs) => rotate({ headDim: 8, rotaryDim: v }, out, inputs), 'rotaryDim');
   });
 
   it('sincos2d: gridH, gridW, dModel (a multiple of 4)', () => {

@@ -85,6 +85,7 @@ describe('one schema per op', () => {
         if (option.default !== undefined && spec.type !== 'flag' && !ELEMENT_DEFAULTS[`${tag} ${attribute}`]) assert.equal(spec.default, option.default, `${tag} ${attribute} default`);
         if (option.min !== undefined) {
           assert.ok(spec.min >= option.min && spec.max <= option.max, `${tag} ${attribute}: [${spec.min}, ${spec.max}] is outside ${op}.${name}'s [${option.min}, ${option.max}]`);
+          if (option.exclusiveMin && spec.min === option.min) assert.equal(spec.exclusiveMin, true, `${tag} ${attribute}: ${op}.${name} leaves out ${option.min}`);
           if (option.even) assert.equal(spec.even, true, `${tag} ${attribute} even`);
         }
       }

@@ -4,7 +4,7 @@
 // from here (optionAttribute), and tests check index.d.ts, the elements, the facades and the C++ core's own checks
 // against these. A range bound given as a name ('maxLength') is the C++ core's limit of that name. `arguments` are
 // an op's positional ones, in order, checked through readArgument.
-import { boolean, integer, number, oneOf, options, positiveNumber } from './validate.js';
+import { boolean, integer, number, oneOf, options } from './validate.js';
 
 const MAX_INT32 = 2 ** 31 - 1;
 
@@ -142,7 +142,7 @@ export const OP_SCHEMAS = {
     doc: 'RoPE\'s inverse frequencies [headDim / 2] under a scaling rule, and its attention factor',
     options: {
       headDim: integerIn(2, 'maxDModel', { even: true, doc: 'the rotated width' }),
-      base: numberIn(1, 'maxBase', { default: 10000, doc: 'the frequencies\' base (rope_theta)' }),
+      base: numberIn(1, 'maxBase', { exclusiveMin: true, default: 10000, doc: 'the frequencies\' base (rope_theta)' }),
       scaling: data('the scaling rule and its parameters: { type: \'default\' | \'linear\' | \'dynamic\' | \'llama3\' | \'yarn\' | \'longrope\' | \'proportional\', ... }'),
     },
   },
@@ -153,7 +153,7 @@ export const OP_SCHEMAS = {
       positions: data('one position per row of x (seq), in place of offset; with a spec [seq], or [batch, seq] for x [batch, heads, seq, headDim]'),
       offset: integerIn(0, MAX_INT32, { optional: true, dependsOn: 'x', doc: 'positions offset, offset + 1, … (default 0)' }),
       rotaryDim: integerIn(2, 'maxDModel', { optional: true, even: true, dependsOn: 'x', doc: 'the rotated width, at most headDim (default headDim); the rest passes through' }),
-      base: numberIn(1, 'maxBase', { default: 10000, doc: 'the frequencies\' base (rope_theta)' }),
+      base: numberIn(1, 'maxBase', { exclusiveMin: true, default: 10000, doc: 'the frequencies\' base (rope_theta)' }),
       layout: oneOfValues(['half', 'interleaved'], { default: 'half', doc: 'GPT-NeoX/LLaMA\'s rotate_half, or GPT-J\'s interleaved pairs' }),
       scaling: data('the scaling rule and its parameters (as ropeInvFreq\'s)'),
       spec: data('a model\'s RopeSpec (modelPositions(config).rope), in place of offset, rotaryDim, base, layout and scaling'),
@@ -262,7 +262,7 @@ export function readArgument(op, name, value, limits = {}) {
 
 function checkValue(name, value, spec) {
   if (spec.type === 'integer') return integer(name, value, spec.min, spec.max, { even: spec.even });
-  if (spec.type === 'number') return spec.exclusiveMin ? positiveNumber(name, value, spec.max) : number(name, value, spec.min, spec.max);
+  if (spec.type === 'number') return number(name, value, spec.min, spec.max, { exclusiveMin: spec.exclusiveMin });
   if (spec.type === 'enum') return oneOf(name, value, spec.values);
   if (spec.type === 'boolean') return boolean(name, value);
   return value;

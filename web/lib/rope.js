@@ -175,7 +175,7 @@ export function checkedRopeSpec(core, spec) {
   }
   const headDim = integer('spec.headDim', spec.headDim, 2, core.limits.maxDModel);
   const rotaryDim = integer('spec.rotaryDim', spec.rotaryDim ?? headDim, 2, headDim, { even: true });
-  const base = number('spec.base', spec.base ?? 10000, 1, core.limits.maxBase);
+  const base = number('spec.base', spec.base ?? 10000, 1, core.limits.maxBase, { exclusiveMin: true });
   const layout = oneOf('spec.layout', spec.layout ?? 'half', ['half', 'interleaved']);
   const scaling = ropeScaling(spec.scaling, undefined, rotaryDim / 2);
   let mropeSection = [0, 0, 0];

@@ -21,17 +21,18 @@ export function integer(name, value, min, max, { even = false } = {}) {
   return value;
 }
 
-export function number(name, value, min, max) {
+// A number in [min, max], or (min, max] where min itself is not allowed.
+export function number(name, value, min, max, { exclusiveMin = false } = {}) {
   if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
-  if (!(value >= min && value <= max)) throw new RangeError(`${name} must be a number in [${min}, ${max}], got ${describe(value)}`);
+  if (!((exclusiveMin ? value > min : value >= min) && value <= max)) {
+    throw new RangeError(`${name} must be a number in ${exclusiveMin ? '(' : '['}${min}, ${max}], got ${describe(value)}`);
+  }
   return value;
 }
 
 // A number above 0 (a rate: 0 itself would do nothing), up to max.
 export function positiveNumber(name, value, max) {
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
-  if (!(value > 0 && value <= max)) throw new RangeError(`${name} must be a number in (0, ${max}], got ${describe(value)}`);
-  return value;
+  return number(name, value, 0, max, { exclusiveMin: true });
 }
 
 export function oneOf(name, value, choices) {

@@ -104,7 +104,7 @@ export const ELEMENT_SCHEMAS = {
     summary: 'dials of RoPE\'s pairs turning with the position, and which dimensions pair up',
     attributes: {
       'head-dim': optionAttribute('ropeInvFreq', 'headDim', { min: 4, max: 1024, default: 64, doc: 'the head\'s width' }),
-      base: optionAttribute('ropeInvFreq', 'base', { max: 1e12, exclusiveMin: true }),
+      base: optionAttribute('ropeInvFreq', 'base', { max: 1e12 }),
       layout: oneOf(['half', 'interleaved'], { default: 'half', doc: 'half (GPT-NeoX, LLaMA) or interleaved (GPT-J) pairs' }),
       pairs: integer(1, 512, { default: 4, doc: 'dials shown, spread from the fastest pair to the slowest; at most head-dim / 2' }),
       position: integer(0, MAX_INT32, { default: 0, doc: 'the position the dials start at' }),
