@@ -493,6 +493,11 @@ Status ToyTransformer<T>::run(const Batch& batch, std::span<T> gradients, double
                                         position_table));
   }
 
+  // The token table as the model reads it: the padding row is a constant zero, not a parameter, whatever is stored
+  // there; so no loss depends on it and its gradient is 0, the output's (tied) as well as the input's.
+  std::vector<T> table(P + o.token, P + o.token + V * D);
+  std::fill_n(table.data() + toy::kPadding * D, D, T(0));
+
   // Forward, keeping what backward needs.
   struct Layer {
     std::vector<T> input, ln1, ln1_mean, ln1_std, qkv, probs, attended, middle, ln2, ln2_mean, ln2_std, fc, activated, tanh;
@@ -500,7 +505,7 @@ Status ToyTransformer<T>::run(const Batch& batch, std::span<T> gradients, double
   std::vector<Layer> saved(layers);
   std::vector<T> x(N * D);
   for (std::size_t n = 0; n < N; ++n) {
-    const T* row = P + o.token + static_cast<std::size_t>(batch.tokens[n]) * D;
+    const T* row = table.data() + static_cast<std::size_t>(batch.tokens[n]) * D;
     const std::size_t l = n % L;
     for (std::size_t k = 0; k < D; ++k) {
       T value = row[k] * scale;
@@ -564,7 +569,7 @@ Status ToyTransformer<T>::run(const Batch& batch, std::span<T> gradients, double
   std::vector<T> last(M * D), final_out(M * D), final_mean(M), final_std(M), logits(M * V, T(0)), table_t(D * V);
   for (std::size_t m = 0; m < M; ++m) std::copy_n(x.data() + batch.rows[m] * D, D, last.data() + m * D);
   layer_norm(last.data(), P + o.final_weight, P + o.final_bias, final_out.data(), final_mean.data(), final_std.data(), M, D);
-  dense::transpose(matrix(P + o.token, D), matrix(table_t.data(), V), V, D);
+  dense::transpose(matrix<const T>(table.data(), D), matrix(table_t.data(), V), V, D);
   dense::multiply_add(matrix<const T>(final_out.data(), D), matrix<const T>(table_t.data(), V), matrix(logits.data(), V), M, D, V);
   std::vector<bool> example_correct(batch.size, true);
   double loss_sum = 0;
@@ -598,9 +603,10 @@ Status ToyTransformer<T>::run(const Batch& batch, std::span<T> gradients, double
   }
   // Tied output: logits = final_out · wteᵀ.
   std::vector<T> d_final(M * D, T(0)), transposed(std::max(V * M, D * M));
-  dense::multiply_add(matrix<const T>(logits.data(), V), matrix(P + o.token, D), matrix(d_final.data(), D), M, V, D);
+  dense::multiply_add(matrix<const T>(logits.data(), V), matrix<const T>(table.data(), D), matrix(d_final.data(), D), M, V, D);
   dense::transpose(matrix<const T>(logits.data(), V), matrix(transposed.data(), M), M, V);
   dense::multiply_add(matrix<const T>(transposed.data(), M), matrix<const T>(final_out.data(), D), matrix(G + o.token, D), V, M, D);
+  std::fill_n(G + o.token + toy::kPadding * D, D, T(0));
   std::vector<T> d_last(M * D, T(0));
   layer_norm_backward(last.data(), P + o.final_weight, final_mean.data(), final_std.data(), d_final.data(), d_last.data(), G + o.final_weight,
                       G + o.final_bias, M, D);
@@ -660,7 +666,7 @@ Status ToyTransformer<T>::run(const Batch& batch, std::span<T> gradients, double
   // Into the embeddings: x0 = wte[token] * scale (+ wpe[position]).
   for (std::size_t n = 0; n < N; ++n) {
     const auto token = static_cast<std::size_t>(batch.tokens[n]);
-    if (token == toy::kPadding) continue;  // the padding row stays at zero
+    if (token == toy::kPadding) continue;
     for (std::size_t k = 0; k < D; ++k) G[o.token + token * D + k] += dx[n * D + k] * scale;
     if (c.positional == TrainerPositional::kLearned) {
       for (std::size_t k = 0; k < D; ++k) G[o.position + (n % L) * D + k] += dx[n * D + k];
@@ -726,7 +732,6 @@ void Trainer::adamw_update(std::span<const float> gradients) {
       parameters[i] = static_cast<float>(parameters[i] - c.learning_rate * update);
     }
   }
-  std::fill_n(parameters.data() + model_.layout()[0].offset + toy::kPadding * c.d_model, c.d_model, 0.0f);
 }
 
 Status Trainer::evaluate(int64_t count, int64_t min_items, int64_t max_items, double& accuracy, double& mean_loss) const {

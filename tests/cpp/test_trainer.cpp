@@ -102,6 +102,12 @@ void check_gradients(const TrainerConfig& config, std::span<const ToyExample> ex
       REQUIRE(model.loss(examples, {}, down).ok());
       p = kept;
       const double numeric = (up - down) / (2 * kStep);
+      if (info.name == "wte.weight" && i - info.offset >= toy::kPadding * static_cast<std::size_t>(config.d_model) &&
+          i - info.offset < (toy::kPadding + 1) * static_cast<std::size_t>(config.d_model)) {
+        INFO("the padding row of wte.weight, set off zero");
+        CHECK(analytic[i] == 0.0);  // no loss depends on it: the model reads it as zero
+        CHECK(numeric == 0.0);
+      }
       difference_squares += (analytic[i] - numeric) * (analytic[i] - numeric);
       analytic_squares += analytic[i] * analytic[i];
       numeric_squares += numeric * numeric;
@@ -195,7 +201,7 @@ TEST_CASE("one seed gives the same losses bit for bit, on one thread or four, on
   CHECK(one == four);
   CHECK(losses_of(config, 12) == one);
   // The native, wasm SIMD, wasm scalar and threaded suites all check this one number.
-  CHECK(hash_losses(one) == 0x07463afc9149ba49ULL);
+  CHECK(hash_losses(one) == 0xec25705668fe2c49ULL);
 }
 
 TEST_CASE("training lowers the loss and answers Max", "[trainer]") {

@@ -119,6 +119,16 @@ describe('pe.trainer', () => {
     const h = 1e-2;
     const numeric = (lossWith(h) - lossWith(-h)) / (2 * h);
     assert.ok(Math.abs(numeric - g[at]) < 0.03 * Math.abs(g[at]), `finite difference ${numeric} against ${g[at]}`);
+    // The padding row is a constant zero (setParameters keeps it so; the model reads it as zero): no loss depends
+    // on it, through the tied output layer either, so its gradient is 0 under every positional option.
+    for (const positional of ['none', 'sinusoidal', 'learned', 'rope', 'alibi']) {
+      const other = pe.trainer({ ...SMALL, positional, seed: 4 });
+      const padding = other.lossAndGradients(prompts).gradients['wte.weight'];
+      other.dispose();
+      const width = padding.shape[1];
+      assert.deepEqual([...padding.data.subarray(0, width)], new Array(width).fill(0), positional);
+      assert.ok(padding.data.subarray(width).some((v) => v !== 0), positional);
+    }
     assert.throws(() => t.lossAndGradients(['Max(1,2)', 'Sum(1,2)']), { name: 'RangeError', message: "examples[1]: 'Sum(1,2)': this task's prompts start with Max, Min or First" });
     assert.throws(() => t.lossAndGradients([]), { name: 'TypeError' });
     t.dispose();
