@@ -62,6 +62,43 @@ describe('the Train page', () => {
     await page.close();
   });
 
+  it('the token picture follows training: between frames the rows move, the picture never flips or turns over', async () => {
+    const { page, problems } = await site.open('train.html');
+    await page.waitForFunction(() => document.querySelector('#main-trainer').dataset.drawn === '0');
+    // Every drawn frame's 20 points (screen coordinates), for about 4 s of training.
+    await page.evaluate(() => {
+      const el = document.querySelector('#main-trainer');
+      window.frames20 = [];
+      new MutationObserver(() => {
+        const circles = [...el.shadowRoot.querySelectorAll('.tokens svg circle:not(.pe-cursor)')];
+        window.frames20.push(circles.map((c) => [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))]));
+      }).observe(el, { attributes: true, attributeFilter: ['data-drawn'] });
+    });
+    await click(page, '#main-trainer', '[data-action="start"]');
+    await page.waitForTimeout(4000);
+    await click(page, '#main-trainer', '[data-action="pause"]');
+    const frames = await page.evaluate(() => window.frames20);
+    assert.ok(frames.length >= 8, `${frames.length} frames drawn`);
+    // From one frame to the next (each centred), the best rotation and the best reflection onto the one before: the
+    // rotation must fit better (no mirror image) and turn by less than 45° (no swapped or flipped axes).
+    const centred = (points) => {
+      const [mx, my] = [0, 1].map((k) => points.reduce((sum, p) => sum + p[k], 0) / points.length);
+      return points.map(([x, y]) => [x - mx, y - my]);
+    };
+    for (let f = 1; f < frames.length; f++) {
+      const [a, b] = [centred(frames[f]), centred(frames[f - 1])];
+      let [m11, m12, m21, m22] = [0, 0, 0, 0];
+      a.forEach(([x, y], i) => { m11 += x * b[i][0]; m12 += x * b[i][1]; m21 += y * b[i][0]; m22 += y * b[i][1]; });
+      const rotation = Math.hypot(m11 + m22, m21 - m12);
+      const reflection = Math.hypot(m11 - m22, m12 + m21);
+      assert.ok(rotation >= reflection, `frame ${f} is the mirror image of frame ${f - 1}`);
+      const turn = Math.abs(Math.atan2(m21 - m12, m11 + m22)) * (180 / Math.PI);
+      assert.ok(turn < 45, `frame ${f} is turned ${turn.toFixed(0)}° from frame ${f - 1}`);
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('learned positions: the position table is drawn, and longer lists are refused in words', async () => {
     const { page, problems } = await site.open('train.html');
     await page.locator('#train-controls [name="positional"]').selectOption('learned');

@@ -123,3 +123,21 @@ describeEachModule('analysis', (instance) => {
     emb.dispose();
   });
 });
+
+it('alignProjection turns a PCA frame within its plane onto the one before: flipped, swapped or turned axes come back, nothing else moves', async () => {
+  const { alignProjection } = await import('../../dist/analysis.js');
+  const before = { data: Float32Array.from({ length: 40 }, (_, i) => Math.sin(i * 1.7) * (i % 2 ? 1 : 3)), shape: [20, 2] };
+  const turned = (m) => ({ data: before.data.map((_, i) => (i % 2 === 0 ? before.data[i] * m[0] + before.data[i + 1] * m[2] : before.data[i - 1] * m[1] + before.data[i] * m[3])), shape: [20, 2] });
+  const [c, s] = [Math.cos(0.4), Math.sin(0.4)];
+  for (const [what, m] of [['x flipped', [-1, 0, 0, 1]], ['both flipped', [-1, 0, 0, -1]], ['swapped', [0, 1, 1, 0]], ['turned', [c, -s, s, c]], ['turned and mirrored', [c, s, s, -c]]]) {
+    const aligned = alignProjection(turned(m), before);
+    aligned.data.forEach((v, i) => assert.ok(Math.abs(v - before.data[i]) < 1e-5, `${what}: element ${i}: ${v} against ${before.data[i]}`));
+    assert.deepEqual(aligned.shape, [20, 2]);
+  }
+  // Rows that moved a little stay where they were, give or take that move: distances between rows are kept.
+  const moved = { data: before.data.map((v, i) => -(v + 0.01 * Math.cos(i))), shape: [20, 2] };
+  const aligned = alignProjection(moved, before);
+  const distance = (d, a, b) => Math.hypot(d[2 * a] - d[2 * b], d[2 * a + 1] - d[2 * b + 1]);
+  assert.ok(Math.abs(distance(aligned.data, 3, 11) - distance(moved.data, 3, 11)) < 1e-5);
+  aligned.data.forEach((v, i) => assert.ok(Math.abs(v - before.data[i]) < 0.03, `element ${i}`));
+});

@@ -59,3 +59,33 @@ export function pca(core, x, opts) {
     (outPointer, xPointer) => core.module.pca(xPointer, rows, columns, components, outPointer));
   return { data: out, shape: [rows, components] };
 }
+
+// A 2-D projection [n, 2] turned (rotated or reflected) within its plane to lie as close as it can to `previous`
+// [n, 2], the same rows' projection a moment before (orthogonal Procrustes, which in 2-D has a closed form). The
+// principal axes of rows that move a little can change sign or swap order from one frame to the next; turned so,
+// the rows move a little on screen too, instead of the whole picture flipping.
+export function alignProjection(projected, previous) {
+  const [y, p] = [projected.data, previous.data];
+  let [m11, m12, m21, m22] = [0, 0, 0, 0];  // yᵀ p
+  for (let i = 0; i < y.length; i += 2) {
+    m11 += y[i] * p[i];
+    m12 += y[i] * p[i + 1];
+    m21 += y[i + 1] * p[i];
+    m22 += y[i + 1] * p[i + 1];
+  }
+  // The best rotation [[c, −s], [s, c]] and the best reflection [[c, s], [s, −c]]; the closer of the two.
+  const rotation = [m11 + m22, m21 - m12];
+  const reflection = [m11 - m22, m12 + m21];
+  const reflect = Math.hypot(...reflection) > Math.hypot(...rotation);
+  const [cx, sx] = reflect ? reflection : rotation;
+  const norm = Math.hypot(cx, sx);
+  if (!(norm > 0)) return projected;
+  const [c, s] = [cx / norm, sx / norm];
+  const [r11, r12, r21, r22] = reflect ? [c, s, s, -c] : [c, -s, s, c];
+  const data = new Float32Array(y.length);
+  for (let i = 0; i < y.length; i += 2) {
+    data[i] = y[i] * r11 + y[i + 1] * r21;
+    data[i + 1] = y[i] * r12 + y[i + 1] * r22;
+  }
+  return { data, shape: [...projected.shape] };
+}

@@ -134,6 +134,10 @@ export interface PosembedModelElement extends PosembedElement {
 /** The kinds <posembed-train> colours the toy tokens by: digits, operations, syntax, padding and end. */
 export const TOKEN_KINDS: readonly { name: string; colour: string; test(token: string): boolean }[];
 export function tokenKind(token: string): string;
+/** The axes of the training worker's 2-D pictures of rows: their principal plane, turned frame to frame to follow the one before. */
+export const PLANE_AXES: { x: { label: string }; y: { label: string } };
+/** A sentence saying so, for captions. */
+export const PLANE_NOTE: string;
 /**
  * A module worker that trains, as <posembed-train> does: post { type: 'configure', kind: 'trainer' | 'words', options,
  * steps, words? }, then { type: 'run' } / { type: 'pause' } / { type: 'predict', prompt } / { type: 'nearest', word, k } /

@@ -1,6 +1,6 @@
 // The Train page: the <posembed-train> elements train themselves; this script runs the comparison of every
 // positional option and the word-embedding panel, each in a training worker of its own.
-import { Figure, SERIES_COLOURS, trainingWorker } from 'posembed/components';
+import { Figure, PLANE_AXES, PLANE_NOTE, SERIES_COLOURS, trainingWorker } from 'posembed/components';
 
 const $ = (selector) => document.querySelector(selector);
 const POSITIONALS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];
@@ -83,10 +83,10 @@ function mountWords() {
     drawnAt = performance.now();
     const group = (word) => WORD_GROUPS.find((g) => g.words.includes(word)).name;
     figure.points(data.words.map((word, i) => ({ x: data.projected.data[2 * i], y: data.projected.data[2 * i + 1], label: word, group: group(word) })),
-      { groups: WORD_GROUPS, x: { label: 'first principal axis' }, y: { label: 'second principal axis' } });
+      { groups: WORD_GROUPS, ...PLANE_AXES });
     figure.caption = data.step === 0
       ? 'Untrained: the vectors are random, and the words lie anywhere.'
-      : `After ${data.step} steps: words of one kind gather, because they appear in the same sentences.`;
+      : `After ${data.step} steps: words of one kind gather, because they appear in the same sentences. ${PLANE_NOTE}`;
     $('#words-figure').dataset.step = String(data.step);
   };
   worker.postMessage({ type: 'configure', kind: 'words', options: { corpus: 'generated' }, steps: 3000, words: WORDS });

@@ -6,7 +6,7 @@
 // heads, layers, seed, learning-rate, steps (where training stops; default 3000). A change starts afresh.
 import { TOY_VOCABULARY } from '../toy_vocabulary.js';
 import { Figure } from './figure.js';
-import { TOKEN_KINDS, tokenKind, trainingWorker } from './training.js';
+import { PLANE_AXES, PLANE_NOTE, TOKEN_KINDS, tokenKind, trainingWorker } from './training.js';
 import { ELEMENT_SCHEMAS, observedAttributes, problemsMessage, readAttributes } from './attributes.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define } from './shared.js';
 
@@ -260,9 +260,9 @@ export class PosembedTrain extends LazyElement {
     }, () => {
       const projected = snapshot.projected.data;
       f.tokens.points(TOY_VOCABULARY.map((token, i) => ({ x: projected[2 * i], y: projected[2 * i + 1], label: token, group: tokenKind(token) })),
-        { groups: TOKEN_KINDS.map(({ name, colour }) => ({ name, colour })), x: { label: 'first principal axis' }, y: { label: 'second principal axis' },
+        { groups: TOKEN_KINDS.map(({ name, colour }) => ({ name, colour })), ...PLANE_AXES,
           path: { indices: DIGIT_IDS, label: 'the digits, 0 to 9 in order' } });
-      f.tokens.caption = tokenRowsCaption(trained, task);
+      f.tokens.caption = `${tokenRowsCaption(trained, task)}${trained ? ` ${PLANE_NOTE}` : ''}`;
       f.tokens.stale(false);
     }, () => {
       f.similarity.heatmap(snapshot.similarity, { colormap: 'RdBu', range: { min: -1, max: 1 }, x: { label: 'token', names: TOY_VOCABULARY },

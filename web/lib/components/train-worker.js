@@ -3,6 +3,7 @@
 // between slices. After each slice it posts a snapshot: step, loss, held-out accuracy, and the tables drawn.
 import { load, writeNpy } from '../index.js';
 import { integer } from '../validate.js';
+import { alignProjection } from '../analysis.js';
 
 const SLICE_MS = 120;
 const EVALUATE_EVERY_MS = 400;
@@ -15,16 +16,24 @@ let running = false;
 let limit = 0;        // steps to stop at
 let words = [];       // the words whose vectors are drawn
 let lastEvaluation = { at: -Infinity, accuracy: NaN, loss: NaN };
+let lastProjection = null;  // the rows' 2-D projection last posted: the next is turned to follow it
 let generation = 0;   // a configure() starts a new one; slices of an older one stop
 
 const post = (message, transfer = []) => self.postMessage(message, transfer);
+
+// Rows' 2-D PCA, turned within its plane to follow the frame before.
+function followingProjection(rows) {
+  const projected = pe.pca(rows, { components: 2 });
+  lastProjection = lastProjection ? alignProjection(projected, lastProjection) : projected;
+  return lastProjection;
+}
 
 // The toy model's tables: token rows (their 2-D PCA and cosine similarities) and, for learned positions, the
 // position table.
 function trainerSnapshot(loss) {
   const parameters = model.parameters();
   const table = parameters['wte.weight'];
-  const projected = pe.pca(table, { components: 2 });
+  const projected = followingProjection(table);
   const similarity = pe.similarity(table, null, { metric: 'cosine' });
   const positions = parameters['wpe.weight'] ?? null;
   const now = performance.now();
@@ -40,7 +49,7 @@ function wordsSnapshot(loss) {
   const chosen = words.map((word) => model.vocabulary.indexOf(word)).filter((index) => index >= 0);
   const rows = new Float32Array(chosen.length * dim);
   chosen.forEach((index, i) => rows.set(vectors.data.subarray(index * dim, (index + 1) * dim), i * dim));
-  const projected = pe.pca({ data: rows, shape: [chosen.length, dim] }, { components: 2 });
+  const projected = followingProjection({ data: rows, shape: [chosen.length, dim] });
   return { step: model.steps, loss, words: chosen.map((index) => model.vocabulary[index]), projected };
 }
 
@@ -73,6 +82,7 @@ const handlers = {
     limit = integer('steps', steps, 1, MAX_STEPS);
     words = shown;
     lastEvaluation = { at: -Infinity, accuracy: NaN, loss: NaN };
+    lastProjection = null;
     model = kind === 'trainer' ? pe.trainer(options) : pe.wordEmbeddings(options);
     const first = snapshot();
     post({ type: 'snapshot', running, ...first, vocabulary: model.vocabulary });

@@ -10,6 +10,10 @@ export const TOKEN_KINDS = [
   { name: 'padding, end', colour: SERIES_COLOURS[5], test: () => true },
 ];
 export const tokenKind = (token) => TOKEN_KINDS.find((kind) => kind.test(token)).name;
+// The axes of the worker's 2-D pictures of rows: the plane of their two principal axes, turned from one frame to the
+// next to follow the one before (train-worker.js), so they are not the principal axes themselves.
+export const PLANE_AXES = { x: { label: 'principal plane (across)' }, y: { label: 'principal plane (up)' } };
+export const PLANE_NOTE = 'The picture is the plane of the rows\' two principal axes, turned within itself to follow the frame before: rows move instead of the picture flipping.';
 // A worker that trains (see train-worker.js for its messages): one per component, and for pages that train
 // models of their own.
 export function trainingWorker() {
