@@ -51,6 +51,9 @@ describe('the Train page', () => {
     await page.waitForTimeout(800);
     assert.equal(Number(await page.locator(trainer).getAttribute('data-step')), paused, 'no steps after Pause');
     assert.match(await inShadow(page, trainer, '.status'), new RegExp(`^step ${paused} · loss \\d\\.\\d{3} · held-out accuracy \\d+\\.\\d%`));
+    // The curves' readouts follow the newest point, not the first.
+    const readStep = await inShadow(page, trainer, '.loss .pe-readout');
+    assert.ok(Number(readStep.match(/^step ([\d,]+)/)[1].replace(/,/g, '')) >= 200, `the loss readout says "${readStep}"`);
     // Ask it; then longer lists than training's.
     await click(page, trainer, '.ask button');
     await page.waitForFunction(() => /^First\(3,1,2\) → \d$/.test(document.querySelector('#main-trainer').shadowRoot.querySelector('.answer').textContent));

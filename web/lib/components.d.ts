@@ -78,7 +78,9 @@ export class Figure {
     colormap?: "RdBu" | "viridis"; missing?: boolean; x?: Axis; y?: Axis; colour?: { label?: string; missing?: string }; rowRule?: { row: number; label: string };
     describe?(row: number, column: number, value: number | undefined, byReader: boolean): string }): Colormap;
   lines(series: { label: string; x: ArrayLike<number>; y: ArrayLike<number>; colour?: string; dashed?: boolean; width?: number }[],
-    options?: { x?: Axis; y?: Axis; rules?: { x: number; label: string }[]; describe?(index: number): string }): void;
+    options?: { x?: Axis; y?: Axis; rules?: { x: number; label: string }[]; describe?(index: number): string;
+      /** Series that grow: the cursor stays on the newest point unless the reader has put it elsewhere. */
+      follow?: boolean }): void;
   points(points: { x: number; y: number; label: string; group?: string }[],
     options?: { groups?: { name: string; colour: string }[]; x?: Axis; y?: Axis; describe?(index: number): string;
       /** A thin line through these points in this order, named in the legend. */

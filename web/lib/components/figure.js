@@ -400,7 +400,8 @@ export class Figure {
   }
 
   // series: [{ label, x: number[], y: number[] (NaN leaves a gap), colour, dashed }]. options: { x: { label, log,
-  // domain }, y: { label, domain }, rules: [{ x, label }] (vertical marks, such as a training length), describe(i) }.
+  // domain }, y: { label, domain }, rules: [{ x, label }] (vertical marks, such as a training length), describe(i),
+  // follow (series that grow: the cursor stays on the newest point unless the reader has put it elsewhere) }.
   lines(series, options = {}) {
     const draw = () => {
       const available = this.#begin('lines', draw);
@@ -429,6 +430,8 @@ export class Figure {
       this.#swatches(series.map((s, i) => ({ label: s.label, colour: s.colour ?? SERIES_COLOURS[i % SERIES_COLOURS.length], line: true, dashed: s.dashed })));
       const first = series[0];
       const cursor = g.append('line').attr('class', 'pe-cursor').attr('y1', 0).attr('y2', height);
+      const atNewest = this.#cursor >= this.#cursorCount - 1;
+      if (options.follow && atNewest) this.#cursor = first.x.length - 1;
       this.#setCursor(first.x.length, (i) => cursor.attr('x1', x(first.x[i])).attr('x2', x(first.x[i])), (i) => options.describe?.(i)
         ?? `${options.x?.label ?? 'x'} ${formatValue(first.x[i])}: ${series.map((s) => `${s.label} ${formatValue(s.y[i])}`).join(', ')}`);
       this.#keyStep = this.#listKeys(first.x.length, { far: 10 });

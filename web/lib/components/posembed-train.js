@@ -252,7 +252,7 @@ export class PosembedTrain extends LazyElement {
           continue;
         }
         figure.lines([{ label, x: step.length > 1 ? step : [0, ...step], y: values.length > 1 ? values : [values[0], values[0]] }],
-          { x: { label: 'step' }, y: { label, domain } });
+          { x: { label: 'step' }, y: { label, domain }, follow: true });
         figure.stale(false);
       }
       f.loss.caption = 'The loss falls as the model learns to answer; each point is the mean over the steps since the one before.';
