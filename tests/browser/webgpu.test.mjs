@@ -13,6 +13,8 @@ import { interpolateRdBu } from 'd3-scale-chromatic';
 import { assertClose, goldenEmbeddingOptions, loadVectors } from '../js/helpers.mjs';
 import { useSite } from './browser.mjs';
 
+const rgb = (css) => css.match(/\d+/g).map(Number);
+
 describe('webgpu backend in Chromium', () => {
   const site = useSite({ siteRoot: join(REPO, 'dist'), webgpu: true });
   let page;
@@ -91,6 +93,32 @@ describe('webgpu backend in Chromium', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('a heatmap the GPU has not drawn within a second is drawn from wasm, says so, and the instance stays on WebGPU', async () => {
+    const drawn = await page.evaluate(async () => {
+      const { drawGpuHeatmap } = await import('/components.js');
+      const draw = async (backend) => {
+        const tensor = globalThis.pe.sinusoidal({ length: 8, dModel: 16 });
+        const canvas = document.createElement('canvas');
+        const started = performance.now();
+        await drawGpuHeatmap(canvas, tensor, backend, { colormap: 'RdBu', range: { min: -1, max: 1 } });
+        tensor.dispose();
+        const pixel = Array.from(canvas.getContext('2d').getImageData(1, 0, 1, 1).data.slice(0, 3));
+        return { ms: performance.now() - started, by: canvas.dataset.drawnBy, why: canvas.dataset.drawnWhy ?? null, width: canvas.width, pixel };
+      };
+      const stalled = { renderHeatmap: () => new Promise(() => {}) };  // a GPU that never finishes drawing
+      return { late: await draw(stalled), onTime: await draw(globalThis.pe), backend: globalThis.pe.backend };
+    });
+    const top = rgb(interpolateRdBu(1));  // row 0, column 1: cos 0 = 1
+    assert.equal(drawn.late.by, 'wasm');
+    assert.equal(drawn.late.why, 'the GPU had not drawn it within 1 s');
+    assert.ok(drawn.late.ms >= 1000 && drawn.late.ms < 5000, `drawn after ${drawn.late.ms} ms`);
+    assert.equal(drawn.late.width, 16);
+    assert.ok(drawn.late.pixel.every((c, k) => Math.abs(c - top[k]) <= 3), `rgb(${drawn.late.pixel})`);
+    assert.deepEqual({ ...drawn.onTime, ms: 0 }, { ms: 0, by: 'webgpu', why: null, width: 16, pixel: drawn.onTime.pixel });
+    assert.ok(drawn.onTime.pixel.every((c, k) => Math.abs(c - top[k]) <= 3), `rgb(${drawn.onTime.pixel})`);
+    assert.equal(drawn.backend, 'webgpu');
+  });
+
   it('dispose() ends an instance of its own at once and destroys its device once the queue is done', async () => {
     const { lost, messages } = await page.evaluate(async () => {
       const { load } = await import('/index.js');
@@ -117,7 +145,6 @@ describe('the site on the webgpu backend', () => {
   async function assertExplorerPicture(page) {
     const cells = [[0, 0], [1, 0], [0, 1], [4, 10], [20, 63]];
     const pixels = await page.evaluate((at) => at.map(([x, y]) => Array.from(document.querySelector('#heatmap').getContext('2d').getImageData(x, y, 1, 1).data.slice(0, 3))), cells);
-    const rgb = (css) => css.match(/\d+/g).map(Number);
     cells.forEach(([column, row], i) => {
       const angle = row / 10000 ** ((2 * Math.floor(column / 2)) / 128);
       const value = column % 2 ? Math.cos(angle) : Math.sin(angle);
@@ -129,13 +156,13 @@ describe('the site on the webgpu backend', () => {
   it('computes the explorer and the lookup walkthrough on the GPU, with the same pictures and numbers', async () => {
     const { page, problems } = await site.open('explorer.html');
     assert.equal(await page.getAttribute('html', 'data-backend'), 'webgpu');
-    // Drawn by the render pipeline: the picture is there before any value was read back.
+    // Drawn by the render pipeline, then read back once for the readout, which fills in with no pointer over it.
     await page.waitForFunction(() => document.querySelector('#heatmap').width === 128);
-    assert.match(await page.locator('#readout').textContent(), /table value \(float32\): \(reading from the GPU\)/);
+    assert.equal(await page.getAttribute('#heatmap', 'data-drawn-by'), 'webgpu');
     await assertExplorerPicture(page);
-    // Looking at a cell reads the table once, for the readout.
-    await page.locator('#heatmap').hover({ position: { x: 2, y: 2 } });
     await page.waitForFunction(() => !document.querySelector('#readout').textContent.includes('reading from the GPU'));
+    assert.match(await page.locator('#readout').textContent(), /table value \(float32\): -?\d\.\d{6}/);
+    await page.locator('#heatmap').hover({ position: { x: 2, y: 2 } });
     assert.match(await page.locator('#readout').textContent(), /table value \(float32\): -?\d\.\d{6}/);
     assert.equal(await page.locator('#lookup-steps .ids').textContent(), 'ids = [15, 17, 3, 19, 8, 19, 4, 18, 0, 0]');
     assert.deepEqual(problems, []);

@@ -41,11 +41,12 @@ export function mountExplorer(pe, root, { onDrawn = () => {} } = {}) {
   const canvas = document.createElement('canvas');
   canvas.id = 'heatmap';
   let params = null;
-  let tensor = null;  // the values on the host; on the webgpu backend read only once the readout asks
+  let tensor = null;  // the values on the host; on the webgpu backend read back once drawn, for the readout
   let onGpu = null;   // the GpuTensor drawn last, kept for that read until the next table replaces it
   let readFor = 0;    // the generation whose GpuTensor is being (or was) read
   let generation = 0;
   let timer = 0;
+  let drawnNote = '';  // why the CPU drew what the GPU was asked to
 
   function readParams() {
     const f = new FormData(form);
@@ -78,15 +79,18 @@ export function mountExplorer(pe, root, { onDrawn = () => {} } = {}) {
         if (result.buffer) {
           onGpu = result;  // drawn by the render pipeline where it lies
           await drawGpuHeatmap(canvas, result, pe, { colormap: 'RdBu', range: LIMIT });
+          drawnNote = canvas.dataset.drawnBy === 'wasm' ? ` Drawn on the CPU (wasm): ${canvas.dataset.drawnWhy}.` : '';
         } else {
           tensor = await onHost(result);  // after a WebGPU device loss: the wasm result
           drawHeatmap(canvas, tensor, { colormap: 'RdBu', range: LIMIT });
+          drawnNote = '';
         }
       } else {
         const result = await compute('sinusoidal', { params: next });
         if (current !== generation) return;
         tensor = result.tensor;
         paintPixels(canvas, result);
+        drawnNote = '';
       }
     } catch (error) {
       if (current === generation) showError(error);
@@ -96,6 +100,7 @@ export function mountExplorer(pe, root, { onDrawn = () => {} } = {}) {
     errorBox.hidden = true;
     params = next;
     frame();
+    readValues();  // the readout's stored values, read back from the GPU while the reader looks at the picture
     await onDrawn();
   }
 
@@ -128,7 +133,7 @@ export function mountExplorer(pe, root, { onDrawn = () => {} } = {}) {
       },
     });
     figure.caption = `Positions ${offset}–${offset + length - 1} (rows) by the ${dModel} dimensions (columns). The left columns turn fastest, `
-      + 'the right ones slowest; no two rows are the same.';
+      + `the right ones slowest; no two rows are the same.${drawnNote}`;
   }
 
   form.addEventListener('input', () => {

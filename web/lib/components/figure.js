@@ -35,7 +35,7 @@ export const FIGURE_STYLE = `${THEME_STYLE}
   .pe-plot .domain, .pe-plot .tick line, .pe-colourbar .domain, .pe-colourbar .tick line { stroke: var(--pe-theme-ink); }
   .pe-plot .tick text, .pe-colourbar .tick text { font-size: 11px; }
   .pe-axis-label { font-size: 12px; }
-  .pe-cursor { fill: none; stroke: var(--pe-theme-cursor); stroke-width: 2; pointer-events: none; }
+  .pe-cursor { fill: none; stroke: var(--pe-theme-cursor); stroke-width: 1.5; pointer-events: none; }
   .pe-cursor-halo { fill: none; stroke: var(--pe-theme-cursor-halo); stroke-width: 4; pointer-events: none; }
   .pe-legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; font-size: 0.8rem; margin-top: 0.3rem; align-items: center; }
   .pe-swatch { display: inline-block; width: 1.4em; height: 0.8em; margin-right: 0.35em; vertical-align: middle;
@@ -48,6 +48,9 @@ export const FIGURE_STYLE = `${THEME_STYLE}
   .pe-readout { font-family: var(--posembed-mono, ui-monospace, monospace); font-size: 0.8rem; min-height: 1.3em; margin: 0.2rem 0;
                 white-space: pre-wrap; overflow-wrap: anywhere; }
   .pe-error { color: var(--pe-theme-error); font-weight: 600; margin: 0.2rem 0; }
+  /* The cursor and its readout show while the reader points at or is in the figure (a tap focuses it), and keep
+     their room while hidden, so nothing moves: a figure at rest is only its picture. */
+  .pe-figure:not(:hover):not(:focus-within) :is(.pe-readout, .pe-cursor, .pe-cursor-halo) { visibility: hidden; }
 `;
 
 let sheet = null;
@@ -518,8 +521,13 @@ export class Figure {
           .attr('height', Math.abs(baseline - top)).attr('fill', colour);
       });
       this.#swatches(groups.map((group) => ({ label: group.name, colour: group.colour })));
-      const box = g.append('rect').attr('class', 'pe-cursor').attr('y', 0).attr('height', height).attr('width', x.bandwidth());
-      this.#setCursor(bars.length, (i) => box.attr('x', x(i)), (i) => options.describe?.(i) ?? `${bars[i].label}: ${formatValue(bars[i].value)}`);
+      // The cursor outlines the chosen bar itself (at least a sliver for a bar of 0), not the column it stands in.
+      const box = g.append('rect').attr('class', 'pe-cursor').attr('width', x.bandwidth());
+      const outline = (i) => {
+        const top = y(bars[i].value);
+        box.attr('x', x(i)).attr('y', Math.min(top, baseline) - 1).attr('height', Math.max(2, Math.abs(baseline - top)) + 2);
+      };
+      this.#setCursor(bars.length, outline, (i) => options.describe?.(i) ?? `${bars[i].label}: ${formatValue(bars[i].value)}`);
       this.#keyStep = this.#listKeys(bars.length);
       this.#pointToIndex = (event) => {
         const index = Math.floor(this.#inPlot(event)[0] / x.step());

@@ -61,16 +61,24 @@ export function drawHeatmap(canvas, tensor, options = {}) {
   return map;
 }
 
+// How long a figure waits for the GPU before it draws from wasm instead: a reader never looks at a blank figure.
+const GPU_PATIENCE_MS = 1000;
+const LATE = Symbol('late');
+
 // Draws a GpuTensor with `backend`'s render pipeline; options: { colormap, range, index }. Resolves to the
 // colormap once the page's canvas holds the picture. Where the GPU cannot draw (no webgpu context for an
 // OffscreenCanvas, a canvas WebGPU cannot present to, a lost instance or device, a heatmap past its texture
 // size), the values, read back (or computed again on wasm, where the backend has gone on) are painted with
-// canvas 2D: the reader sees the same figure, and no error.
+// canvas 2D: the reader sees the same figure, and no error. Where the GPU has not drawn within a second, the
+// values are computed on wasm and painted, and the GPU's picture, if it comes, is dropped. The canvas says which
+// drew it: data-drawn-by 'webgpu' or 'wasm', and for wasm data-drawn-why.
 export async function drawGpuHeatmap(canvas, tensor, backend, options) {
-  try {
+  let late = false;
+  const onGpu = (async () => {
     if (!gpuCanvases.has(backend)) gpuCanvases.set(backend, new OffscreenCanvas(1, 1));
     const drawn = gpuCanvases.get(backend);
     await backend.renderHeatmap(tensor, drawn, options);
+    if (late) return LATE;
     canvas.width = drawn.width;
     canvas.height = drawn.height;
     const context = heatmapContext(canvas);
@@ -81,10 +89,30 @@ export async function drawGpuHeatmap(canvas, tensor, backend, options) {
     if (!opaque(picture)) throw new Error('the WebGPU picture did not reach the canvas');
     keepPicture(canvas, picture);
     return colormap(options.colormap ?? 'RdBu', options.range);
-  } catch {
-    const { data, shape } = await tensor.read();
+  })();
+  onGpu.catch(() => {});  // a failure after the wait is over has nothing left to draw
+  let patience;
+  const waited = new Promise((resolve) => { patience = setTimeout(() => resolve(LATE), GPU_PATIENCE_MS); });
+  const paintValues = async (host, why) => {
+    const { data, shape } = host;
     const [rows, columns] = shape.slice(-2);
     const first = (options.index ?? 0) * rows * columns;
-    return drawHeatmap(canvas, { data: data.subarray(first, first + rows * columns), shape: [rows, columns] }, options);
+    const map = drawHeatmap(canvas, { data: data.subarray(first, first + rows * columns), shape: [rows, columns] }, options);
+    Object.assign(canvas.dataset, { drawnBy: 'wasm', drawnWhy: why });
+    return map;
+  };
+  try {
+    const map = await Promise.race([onGpu, waited]);
+    if (map !== LATE) {
+      canvas.dataset.drawnBy = 'webgpu';
+      delete canvas.dataset.drawnWhy;
+      return map;
+    }
+    late = true;
+    return paintValues(await (tensor.computeOnHost?.() ?? tensor.read()), `the GPU had not drawn it within ${GPU_PATIENCE_MS / 1000} s`);
+  } catch (error) {
+    return paintValues(await tensor.read(), `the GPU could not draw it (${error.message})`);
+  } finally {
+    clearTimeout(patience);
   }
 }

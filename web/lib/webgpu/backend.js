@@ -81,9 +81,10 @@ export class PosembedGpu {
     if (this.backend === 'wasm') return wrapHost(host());
     const result = gpu();
     if (result instanceof GpuTensor) {
+      result.computeOnHost = () => wrapHost(host()).read();
       result.fallback = (error) => {
         this.#fallBack(`a WebGPU error (${firstLine(error)})`);
-        return wrapHost(host()).read();
+        return result.computeOnHost();
       };
     }
     return result;

@@ -29,7 +29,8 @@ export class GpuTensor {
   }
 
   // The data, as a host tensor. If the GPU failed it (an error in its work, a lost device or instance, a failed
-  // mapAsync) and the backend gave a fallback, the result is computed again on wasm instead.
+  // mapAsync) and the backend gave a fallback, the result is computed again on wasm instead (computeOnHost(),
+  // which the backend gives its results too, does that at any time, for a caller that will not wait).
   async read() {
     if (!this.buffer) throw new Error('this GpuTensor has been disposed');
     try {
