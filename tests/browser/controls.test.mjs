@@ -61,3 +61,40 @@ describe('every control of every page at its limits', () => {
     });
   }
 });
+
+describe('sliders', () => {
+  const site = useSite();
+
+  it('dragging the explorer\'s length slider redraws the heatmap while it moves, keeps the box in step, and no task passes 100 ms', async () => {
+    const { page, problems } = await openDrawn(site, 'explorer');
+    const slider = page.locator('#controls input.slider').first();
+    assert.equal(await slider.getAttribute('aria-label'), 'length (slider)');
+    await slider.scrollIntoViewIfNeeded();
+    const box = await slider.boundingBox();
+    await page.evaluate(() => window.longTasks.splice(0));
+    const seen = new Set();
+    await page.mouse.move(box.x + 2, box.y + box.height / 2);
+    await page.mouse.down();
+    for (let i = 1; i <= 20; i++) {
+      await page.mouse.move(box.x + 2 + ((box.width - 4) * i) / 20, box.y + box.height / 2);
+      await page.waitForTimeout(40);
+      seen.add(await page.evaluate(() => document.querySelector('#heatmap').height));
+    }
+    await page.mouse.up();
+    assert.ok(seen.size >= 4, `the heatmap had ${seen.size} heights while the slider moved`);
+    await page.waitForFunction(() => document.querySelector('#heatmap').height === 1024);  // 4096 rows, drawn a row in 4
+    assert.equal(await page.locator('#controls [name="length"]').inputValue(), '4096');
+    const longest = await settle(page);
+    assert.ok(longest <= LONG_TASK_MS, `a ${longest} ms task while dragging`);
+    // A base spans decades: its slider is logarithmic, to three significant figures; typing moves the slider.
+    const base = page.locator('#controls [name="base"] + input.slider');
+    assert.equal(await base.getAttribute('aria-label'), 'base (slider, logarithmic)');
+    await base.fill('500');  // halfway between 2 and 1e12 on a log scale
+    assert.equal(await page.locator('#controls [name="base"]').inputValue(), String(Number((2 * Math.sqrt(1e12 / 2)).toPrecision(3))));
+    await page.locator('#controls [name="base"]').fill('10000');
+    assert.equal(await base.inputValue(), String(Math.round((Math.log(10000 / 2) / Math.log(1e12 / 2)) * 1000)));
+    assert.deepEqual(problems, []);
+    assert.deepEqual(await visibleErrors(page), []);
+    await page.close();
+  });
+});

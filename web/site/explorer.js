@@ -2,6 +2,7 @@
 // with its formula, the numbers substituted.
 import { Figure, drawGpuHeatmap, drawHeatmap, onHost, paintPixels } from 'posembed/components';
 import { compute } from './compute.js';
+import { redrawOnChange } from './controls.js';
 
 const LIMIT = { min: -1, max: 1 };
 
@@ -45,7 +46,6 @@ export function mountExplorer(pe, root, { onDrawn = () => {} } = {}) {
   let onGpu = null;   // the GpuTensor drawn last, kept for that read until the next table replaces it
   let readFor = 0;    // the generation whose GpuTensor is being (or was) read
   let generation = 0;
-  let timer = 0;
   let drawnNote = '';  // why the CPU drew what the GPU was asked to
 
   function readParams() {
@@ -136,11 +136,7 @@ export function mountExplorer(pe, root, { onDrawn = () => {} } = {}) {
       + `the right ones slowest; no two rows are the same.${drawnNote}`;
   }
 
-  form.addEventListener('input', () => {
-    figure.stale(true);
-    clearTimeout(timer);
-    timer = setTimeout(render, 150);
-  });
+  redrawOnChange(form, render, { onChange: () => figure.stale(true) });
   form.addEventListener('submit', (event) => event.preventDefault());
   const first = render();
   return {

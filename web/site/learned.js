@@ -2,6 +2,7 @@
 // missing, the table stretched by interpolation, and the sinusoidal table, each framed by the figure layer.
 import { load } from 'posembed';
 import { Figure, onHost } from 'posembed/components';
+import { redrawOnChange } from './controls.js';
 
 const pe = await load({ backend: 'auto' });
 const form = document.querySelector('#learned-controls');
@@ -12,7 +13,6 @@ const stretched = figure('stretched-figure', 'The learned table stretched to the
 const sinusoidal = figure('sinusoidal-figure', 'The sinusoidal table at the longer length');
 const RANGE = { min: -3, max: 3 };
 const MAX_FILE_BYTES = 64 * 2 ** 20;  // read on this thread: a position table, not a whole large model
-let timer = 0;
 let trained = null;  // { name, weights } from a file, in place of the seeded table
 
 function checked(name, value, low, high) {
@@ -92,9 +92,6 @@ document.querySelector('#trained-clear').addEventListener('click', (event) => {
   render();
 });
 
-form.addEventListener('input', () => {
-  clearTimeout(timer);
-  timer = setTimeout(render, 120);
-});
+redrawOnChange(form, render);
 form.addEventListener('submit', (event) => event.preventDefault());
 render();

@@ -1,6 +1,7 @@
 // Image patches page: sincos2d on a grid; the cosine similarity of every patch's position to a chosen one.
 import { load } from 'posembed';
 import { Figure, onHost, valueRange } from 'posembed/components';
+import { redrawOnChange } from './controls.js';
 
 const pe = await load({ backend: 'auto' });
 const form = document.querySelector('#patch-controls');
@@ -49,10 +50,6 @@ const choose = () => {
 };
 figure.plot.addEventListener('click', choose);
 figure.plot.addEventListener('keydown', (event) => { if (event.key.startsWith('Arrow')) choose(); });
-let timer = 0;
-form.addEventListener('input', () => {
-  clearTimeout(timer);
-  timer = setTimeout(render, 120);
-});
+redrawOnChange(form, render);
 form.addEventListener('submit', (event) => event.preventDefault());
 render();

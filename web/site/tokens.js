@@ -4,6 +4,7 @@
 import { decode, encode } from 'gpt-tokenizer/encoding/r50k_base';
 import { Figure, TOY_VOCABULARY, toyIds, toyTokens } from 'posembed/components';
 import { compute } from './compute.js';
+import { redrawOnChange } from './controls.js';
 
 const $ = (selector) => document.querySelector(selector);
 const form = $('#token-controls');
@@ -13,7 +14,6 @@ const pcaFigure = new Figure($('#pca-figure'), { label: "The sentence's rows pla
 let dropped = null;  // { name, shape, file } chosen from a dropped file
 let selected = 0;
 let generation = 0;
-let timer = 0;
 
 function showError(message) {
   errorBox.textContent = message;
@@ -146,10 +146,7 @@ $('#weights-remove').addEventListener('click', () => {
   $('#tensor-choice').hidden = true;
   render();
 });
-form.addEventListener('input', () => {
-  clearTimeout(timer);
-  timer = setTimeout(render, 150);
-});
+redrawOnChange(form, render);
 form.addEventListener('submit', (event) => event.preventDefault());
 await render();
 document.documentElement.dataset.ready = 'true';

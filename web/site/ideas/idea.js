@@ -1,6 +1,7 @@
-// What every idea on the tour shares: its form's values (checked, each error naming its control), drawn again a
-// moment after the reader stops typing, with the figures marked stale meanwhile and an error beside the form.
+// What every idea on the tour shares: its form's values (checked, each error naming its control), drawn again as
+// they change (controls.js), with the figures marked stale meanwhile and an error beside the form.
 import { Figure } from 'posembed/components';
+import { redrawOnChange } from '../controls.js';
 
 // An integer control's value, or a RangeError naming the control and its range.
 export function integerField(values, name, low, high, label = name) {
@@ -29,7 +30,6 @@ export function figures(section, specs) {
 export function mountIdea(section, shown, draw) {
   const form = section.querySelector('form');
   const errorLine = section.querySelector('.idea-error');
-  let timer = 0;
   let generation = 0;
   const values = () => {
     if (!form) return {};
@@ -50,11 +50,7 @@ export function mountIdea(section, shown, draw) {
     }
   };
   form?.addEventListener('submit', (event) => event.preventDefault());
-  form?.addEventListener('input', () => {
-    for (const figure of shown) figure.stale(true);
-    clearTimeout(timer);
-    timer = setTimeout(run, 150);
-  });
+  if (form) redrawOnChange(form, run, { onChange: () => { for (const figure of shown) figure.stale(true); } });
   return run();
 }
 
