@@ -270,6 +270,9 @@ describe('patches and learned pages', () => {
     const canvases = () => page.evaluate(() => Array.from(document.querySelectorAll('main .pe-plot canvas'), (c) => [c.width, c.height]));
     assert.deepEqual(await canvases(), [[32, 64], [32, 64], [32, 64]]);
     assert.match(await page.locator('#past-end').textContent(), /^lookup\(64\) → RangeError: length 64 is past maxLength 32: .*interpolatePositions.*sinusoidal/);
+    // A tutorial counts LLaMA among the models that learn positions; the configs the package reads say otherwise.
+    assert.equal(await page.getAttribute('#who-learns', 'data-schemes'),
+      'learned, 1024 rows | learned, 512 rows | RoPE, no position table | RoPE with llama3 scaling, no position table');
     // Rows 32–63 of the learned table are missing: black, and named in the colour bar.
     const black = await page.evaluate(() => Array.from(document.querySelector('#learned-figure canvas').getContext('2d').getImageData(0, 32, 1, 1).data.slice(0, 3)));
     assert.deepEqual(black, [0, 0, 0]);

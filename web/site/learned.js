@@ -95,3 +95,22 @@ document.querySelector('#trained-clear').addEventListener('click', (event) => {
 redrawOnChange(form, render);
 form.addEventListener('submit', (event) => event.preventDefault());
 render();
+
+// Which public models learn their positions, from their configs (the model presets): a tutorial (doc 000) counts
+// LLaMA among them.
+function noteWhoLearns() {
+  const scheme = (name) => {
+    const layer = pe.modelPositions(name).layer(0);
+    return layer.kind === 'learned' ? `learned, ${layer.learned.maxPositions} rows`
+      : `${layer.kind === 'rope' ? 'RoPE' : layer.kind}${layer.rope?.scaling?.type && layer.rope.scaling.type !== 'default' ? ` with ${layer.rope.scaling.type} scaling` : ''}, no position table`;
+  };
+  const models = ['gpt2', 'bert-base-uncased', 'Llama-2-7b-hf', 'Llama-3.1-8B'];
+  const note = document.querySelector('#who-learns');
+  note.textContent = 'A tutorial\'s claim, checked: the one on token embeddings (doc 000) says GPT-3, GPT-4 and LLaMA use learned positions. '
+    + `Their configs, read by the package: ${models.map((name) => `${name}: ${scheme(name)}`).join('; ')}. GPT-2 and BERT learn theirs; LLaMA `
+    + 'rotates queries and keys instead (RoPE). GPT-3 and GPT-4 publish no config. ';
+  note.append(Object.assign(document.createElement('a'), { href: './model.html', textContent: 'Any model\'s, from its config.json' }), '.');
+  note.dataset.schemes = models.map(scheme).join(' | ');
+}
+noteWhoLearns();
+

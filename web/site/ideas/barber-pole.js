@@ -29,5 +29,19 @@ export function mountBarberPole(pe, section) {
       describe: (i) => `pair ${i}: wavelength ${(10 ** y[i]).toPrecision(4)} positions`,
     });
     wavelengths.caption = `Read from row 1 of the table: each pair turns 2π/wavelength per position, and the wavelengths grow geometrically from 2π ≈ 6.3 to about ${(10 ** y[pairs - 1]).toPrecision(3)} (a straight line on this log scale).`;
-  });
+  }).then(() => noteMisprintedDivisors(pe, section.querySelector('.tutorial-note')));
+}
+
+// The tutorial on sinusoids (doc 002) prints the divisors 10000^(2i/64) of d = 64 as 1.17, 1.37, 3.98 and 6812; the
+// table says otherwise. Read from its row 1, as the figure above reads its wavelengths.
+const PRINTED = [[1, '1.17'], [2, '1.37'], [10, '3.98'], [31, '6812']];
+async function noteMisprintedDivisors(pe, note) {
+  const table = await onHost(pe.sinusoidal({ length: 2, dModel: 64 }));
+  const divisor = (i) => 1 / Math.atan2(table.data[64 + 2 * i], table.data[64 + 2 * i + 1]);
+  const measured = PRINTED.map(([i]) => divisor(i).toPrecision(i === 31 ? 4 : 3));
+  note.textContent = `A tutorial's numbers, checked: the one on sinusoids (doc 002) divides positions by 10000^(2i/64) and prints, for i = 1, 2, 10 `
+    + `and 31, ${PRINTED.map(([, printed]) => printed).join(', ')}. Read from this table at d = 64 they are ${measured.join(', ')}: 10000^(2/64) is `
+    + `${measured[0]}, not ${PRINTED[0][1]}. Its worked values (sin(1/1.17) …) inherit the slip; the picture it describes, wavelengths growing `
+    + 'geometrically from left to right, is right.';
+  note.dataset.measured = measured.join(' ');
 }
