@@ -12,6 +12,7 @@ import { BASE_STYLE, LazyElement, adoptStyles, define } from './shared.js';
 
 const TAG = 'posembed-train';
 const REDRAW_MS = 300;
+const MAX_FRAMES = 240;
 
 // The digits' rows in their order, joined by a line in the scatter: once trained, it runs from 0 to 9.
 const DIGIT_IDS = Array.from({ length: 10 }, (_, digit) => TOY_VOCABULARY.indexOf(String(digit)));
@@ -24,6 +25,9 @@ const STYLE = `
   input { font: inherit; padding: 0.25rem 0.4rem; width: 11em; }
   h3 { font-size: 1rem; margin: 1rem 0 0.25rem; }
   .answer { font-weight: 600; }
+  .replay { display: flex; gap: 0.5rem; align-items: center; margin: 0.25rem 0; }
+  .replay input { flex: 1; max-width: 40rem; width: auto; padding: 0; }
+  select { font: inherit; }
   .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
 `;
 
@@ -32,8 +36,13 @@ const TEMPLATE = `
     <button part="button" type="button" data-action="start">Start</button>
     <button part="button" type="button" data-action="pause" disabled>Pause</button>
     <button part="button" type="button" data-action="reset">Reset</button>
+    <label>pace <select name="pace" part="controls">
+      <option value="0" selected>as fast as it can</option><option value="200">200 steps a second</option>
+      <option value="50">50 steps a second</option><option value="10">10 steps a second</option></select></label>
     <span class="status"></span>
   </div>
+  <label class="replay">replay <input name="frame" type="range" min="0" max="0" value="0" disabled aria-describedby="replay-step">
+    <span id="replay-step" class="status"></span></label>
   <p class="visually-hidden" role="status"></p>
   <p class="error" part="error" hidden></p>
   <p class="caption honest"></p>
@@ -68,6 +77,32 @@ function tokenRowsCaption(trained, task) {
   return 'Tokens that play the same part drift together: the digits, the brackets and the comma. The operations stay apart, since each asks for something else.';
 }
 
+// What the learned position table has learned, measured: which rows training has not reached, and how the first
+// number's slot (position 2, after 'Max' and '(') stands to the other numbers' slots (4, 6, 8, 10).
+const FIRST_NUMBER = 2;
+const OTHER_NUMBERS = [4, 6, 8, 10];
+function positionsCaption(table, initial, trained) {
+  const intro = 'Each row is the vector added at one position; rows past maxLength do not exist.';
+  if (!trained || !initial) return `${intro} Untrained: every row is noise.`;
+  const [rows, width] = table.shape;
+  const row = (t, r) => t.data.subarray(r * width, (r + 1) * width);
+  const moved = Array.from({ length: rows }, (_, r) => Math.hypot(...row(table, r).map((v, k) => v - row(initial, r)[k])));
+  const most = Math.max(...moved);
+  const still = moved.map((m, r) => (m < 0.05 * most ? r : -1)).filter((r) => r >= 0);
+  const cosine = (a, b) => {
+    let [dot, aa, bb] = [0, 0, 0];
+    for (let k = 0; k < width; k++) [dot, aa, bb] = [dot + a[k] * b[k], aa + a[k] ** 2, bb + b[k] ** 2];
+    return dot / Math.sqrt(aa * bb);
+  };
+  const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+  const firstToOthers = mean(OTHER_NUMBERS.map((r) => cosine(row(table, FIRST_NUMBER), row(table, r))));
+  const amongOthers = mean(OTHER_NUMBERS.flatMap((a, i) => OTHER_NUMBERS.slice(i + 1).map((b) => cosine(row(table, a), row(table, b)))));
+  const unreached = still.length ? ` Rows ${still[0]}–${still.at(-1)} have hardly moved from their random start: no training question is that long, so nothing trains them.` : '';
+  const slots = ` The numbers sit at positions 2, 4, 6, …: row 2 (always the first number) against rows 4, 6, 8, 10 has cosine ${firstToOthers.toFixed(2)} on average; those four among themselves ${amongOthers.toFixed(2)}.`;
+  const lesson = firstToOthers < 0 && amongOthers > 0.3 ? ' The model has learned which slot holds the first number, the one First asks for.' : '';
+  return `${intro}${unreached}${slots}${lesson}`;
+}
+
 export class PosembedTrain extends LazyElement {
   static observedAttributes = observedAttributes(TAG);
 
@@ -76,6 +111,8 @@ export class PosembedTrain extends LazyElement {
   #fileUrls = [];  // saved files' object URLs
   #history = { step: [], loss: [], accuracy: [] };
   #latest = null;
+  #frames = [];        // the snapshots drawn so far, for the replay (thinned to MAX_FRAMES)
+  #replaying = null;   // the frame the reader went back to, or null for the latest
   #drawnAt = 0;
   #drawTimer = 0;
   #partTimer = 0;
@@ -100,6 +137,12 @@ export class PosembedTrain extends LazyElement {
     this.#root.addEventListener('click', (event) => {
       const action = event.target.closest?.('button[data-action]')?.dataset.action;
       if (action) this.#act(action);
+    });
+    $('select[name="pace"]').addEventListener('change', (event) => this.#send({ type: 'pace', stepsPerSecond: Number(event.target.value) }));
+    $('input[name="frame"]').addEventListener('input', (event) => {
+      const index = Number(event.target.value);
+      this.#replaying = index >= this.#frames.length - 1 ? null : index;
+      this.#draw();
     });
     $('.ask').addEventListener('submit', (event) => {
       event.preventDefault();
@@ -135,6 +178,8 @@ export class PosembedTrain extends LazyElement {
     this.#worker ??= this.#startWorker();
     this.#history = { step: [], loss: [], accuracy: [] };
     this.#latest = null;
+    this.#frames = [];
+    this.#replaying = null;
     this.#lastLoss = NaN;
     delete this.dataset.accuracy;
     this.#$('.error').hidden = true;
@@ -144,6 +189,7 @@ export class PosembedTrain extends LazyElement {
     for (const figure of Object.values(this.#figures)) figure.stale(true);
     this.#figures.probabilities.stale(true, 'Nothing yet: press Answer');
     this.#send({ type: 'configure', kind: 'trainer', options: this.#options, steps: values.steps });
+    this.#send({ type: 'pace', stepsPerSecond: Number(this.#$('select[name="pace"]').value) });
   }
 
   #startWorker() {
@@ -226,6 +272,8 @@ export class PosembedTrain extends LazyElement {
     }
     this.dataset.step = String(snapshot.step);
     if (Number.isFinite(snapshot.accuracy)) this.dataset.accuracy = String(snapshot.accuracy);
+    this.#keepFrame(snapshot);
+    if (this.#replaying !== null) return;  // the reader is looking back: the latest waits for the replay's end
     // Drawing at most every REDRAW_MS keeps the page's thread free while the worker posts.
     clearTimeout(this.#drawTimer);
     const wait = this.#drawnAt + REDRAW_MS - performance.now();
@@ -233,9 +281,29 @@ export class PosembedTrain extends LazyElement {
     else this.#drawTimer = setTimeout(() => this.#draw(), wait);
   }
 
+  // Keeps a snapshot's tables for the replay: a new step, or the first; when there are too many, every other older
+  // one goes, so the replay spans the whole run at a coarser grain.
+  #keepFrame(snapshot) {
+    const last = this.#frames.at(-1);
+    if (last && last.step === snapshot.step) this.#frames[this.#frames.length - 1] = snapshot;
+    else this.#frames.push(snapshot);
+    if (this.#frames.length > MAX_FRAMES && this.#replaying === null) this.#frames = this.#frames.filter((_, i) => i % 2 === 0 || i === this.#frames.length - 1);
+    const slider = this.#$('input[name="frame"]');
+    slider.max = String(this.#frames.length - 1);
+    slider.disabled = this.#frames.length < 2;
+    if (this.#replaying === null) slider.value = slider.max;
+  }
+
+  // What is on screen: the frame the reader went back to, or the latest snapshot.
+  get #shown() {
+    return this.#replaying === null ? this.#latest : this.#frames[this.#replaying];
+  }
+
   #draw() {
-    const snapshot = this.#latest;
+    const snapshot = this.#shown;
     if (!snapshot) return;
+    const replayed = this.#replaying !== null;
+    this.#$('#replay-step').textContent = replayed ? `step ${snapshot.step} of ${this.#latest.step} (move right to the end to follow training again)` : `step ${snapshot.step}`;
     this.#drawnAt = performance.now();
     const { positional, task } = this.#options;
     const f = this.#figures;
@@ -252,7 +320,7 @@ export class PosembedTrain extends LazyElement {
           continue;
         }
         figure.lines([{ label, x: step.length > 1 ? step : [0, ...step], y: values.length > 1 ? values : [values[0], values[0]] }],
-          { x: { label: 'step' }, y: { label, domain }, follow: true });
+          { x: { label: 'step' }, y: { label, domain }, follow: true, rules: replayed ? [{ x: snapshot.step, label: 'replayed' }] : [] });
         figure.stale(false);
       }
       f.loss.caption = 'The loss falls as the model learns to answer; each point is the mean over the steps since the one before.';
@@ -273,7 +341,7 @@ export class PosembedTrain extends LazyElement {
       this.#$('.positions').hidden = !snapshot.positions;
       if (snapshot.positions) {
         f.positions.heatmap(snapshot.positions, { colormap: 'RdBu', x: { label: 'dimension' }, y: { label: 'position' }, colour: { label: 'value' } });
-        f.positions.caption = 'Each row is the vector added at one position. It starts as noise and forms as training finds what positions need; rows past maxLength do not exist.';
+        f.positions.caption = positionsCaption(snapshot.positions, this.#frames[0]?.positions, trained);
         f.positions.stale(false);
       }
     }];

@@ -14,6 +14,8 @@ let model = null;     // the Trainer or WordEmbeddings being trained
 let kind = 'trainer';
 let running = false;
 let limit = 0;        // steps to stop at
+let pace = 0;         // steps a second, 0 for as many as it can
+let credit = 0;       // a paced run's steps due and not yet taken (slices take whole steps)
 let words = [];       // the words whose vectors are drawn
 let lastEvaluation = { at: -Infinity, accuracy: NaN, loss: NaN };
 let lastProjection = null;  // the rows' 2-D projection last posted: the next is turned to follow it
@@ -60,15 +62,20 @@ function snapshot(loss = NaN) {
 async function slice(current) {
   if (!running || current !== generation) return;
   const started = performance.now();
+  if (pace > 0) credit = Math.min(credit + (pace * SLICE_MS) / 1000, pace);  // no more than a second's worth saved up
+  const allowed = pace > 0 ? Math.floor(credit) : Infinity;
   let loss = NaN;
   let steps = 0;
-  while (performance.now() - started < SLICE_MS && model.steps < limit) {
+  while (performance.now() - started < SLICE_MS && model.steps < limit && steps < allowed) {
     ({ loss } = model.step(1));
     steps++;
   }
+  const busy = performance.now() - started;
+  if (pace > 0) credit -= steps;
   if (model.steps >= limit) running = false;
-  post({ type: 'snapshot', running, ...snapshot(loss), stepMs: steps ? (performance.now() - started) / steps : NaN });
-  if (running) setTimeout(() => slice(current), 0);
+  post({ type: 'snapshot', running, ...snapshot(loss), stepMs: steps ? busy / steps : NaN });
+  // A paced run waits out the rest of its slice; a free one goes straight on.
+  if (running) setTimeout(() => slice(current), pace > 0 ? Math.max(0, SLICE_MS - busy) : 0);
 }
 
 const handlers = {
@@ -86,6 +93,10 @@ const handlers = {
     model = kind === 'trainer' ? pe.trainer(options) : pe.wordEmbeddings(options);
     const first = snapshot();
     post({ type: 'snapshot', running, ...first, vocabulary: model.vocabulary });
+  },
+  // Steps a second while running: 0 for as many as the machine can.
+  pace({ stepsPerSecond }) {
+    pace = integer('stepsPerSecond', stepsPerSecond, 0, 100000);
   },
   run() {
     if (running || !model) return;
