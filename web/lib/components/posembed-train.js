@@ -86,8 +86,8 @@ function positionsCaption(table, initial, trained) {
   if (!trained || !initial) return `${intro} Untrained: every row is noise.`;
   const [rows, width] = table.shape;
   const row = (t, r) => t.data.subarray(r * width, (r + 1) * width);
-  const moved = Array.from({ length: rows }, (_, r) => Math.hypot(...row(table, r).map((v, k) => v - row(initial, r)[k])));
-  const most = Math.max(...moved);
+  const moved = Array.from({ length: rows }, (_, r) => Math.sqrt(row(table, r).reduce((sum, v, k) => sum + (v - row(initial, r)[k]) ** 2, 0)));
+  const most = moved.reduce((a, b) => Math.max(a, b), 0);
   const still = moved.map((m, r) => (m < 0.05 * most ? r : -1)).filter((r) => r >= 0);
   const cosine = (a, b) => {
     let [dot, aa, bb] = [0, 0, 0];
