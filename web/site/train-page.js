@@ -5,6 +5,15 @@ import { Figure, PLANE_AXES, PLANE_NOTE, SERIES_COLOURS, trainingWorker } from '
 const $ = (selector) => document.querySelector(selector);
 const POSITIONALS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];
 const COMPARE_STEPS = 600;
+const COMPARE_SEEDS = [0, 1, 2];
+
+// Accuracies over seeds as the table shows them: the mean, and the range the seeds spread over.
+function spread(accuracies) {
+  const percent = accuracies.map((a) => 100 * a);
+  const mean = percent.reduce((a, b) => a + b, 0) / percent.length;
+  const [low, high] = [percent.reduce((a, b) => Math.min(a, b)), percent.reduce((a, b) => Math.max(a, b))];
+  return `${mean.toFixed(1)}% (${low.toFixed(0)}–${high.toFixed(0)})`;
+}
 
 // Sends one message and waits for the reply of `type` (the worker answers in order).
 function ask(worker, message, type) {
@@ -29,19 +38,29 @@ function mountComparison() {
     body.replaceChildren();
     const worker = trainingWorker();
     try {
+      let done = 0;
       for (const positional of POSITIONALS) {
-        status.textContent = `Training with ${positional} positions…`;
-        await ask(worker, { type: 'configure', kind: 'trainer', options: { task: 'mixed', positional }, steps: COMPARE_STEPS }, 'snapshot');
-        await ask(worker, { type: 'run' }, 'snapshot');
-        const near = await ask(worker, { type: 'extrapolate', minItems: 2, maxItems: 5 }, 'extrapolation');
-        const far = await ask(worker, { type: 'extrapolate', minItems: 6, maxItems: 10 }, 'extrapolation');
+        const near = [];
+        const far = [];
+        let refused = false;
+        for (const seed of COMPARE_SEEDS) {
+          status.textContent = `Training with ${positional} positions, seed ${seed} (${++done} of ${POSITIONALS.length * COMPARE_SEEDS.length})…`;
+          await ask(worker, { type: 'configure', kind: 'trainer', options: { task: 'mixed', positional, seed }, steps: COMPARE_STEPS }, 'snapshot');
+          await ask(worker, { type: 'run' }, 'snapshot');
+          near.push((await ask(worker, { type: 'extrapolate', minItems: 2, maxItems: 5 }, 'extrapolation')).accuracy);
+          const longer = await ask(worker, { type: 'extrapolate', minItems: 6, maxItems: 10 }, 'extrapolation');
+          if (longer.refused) refused = true;
+          else far.push(longer.accuracy);
+        }
         const row = body.insertRow();
         row.dataset.positional = positional;
+        row.dataset.near = near.join(' ');
+        row.dataset.far = far.join(' ');
         row.insertCell().textContent = positional;
-        row.insertCell().textContent = `${(100 * near.accuracy).toFixed(1)}%`;
-        row.insertCell().textContent = far.refused ? 'cannot run: a learned table has no rows past position 15' : `${(100 * far.accuracy).toFixed(1)}%`;
+        row.insertCell().textContent = spread(near);
+        row.insertCell().textContent = refused ? 'cannot run: a learned table has no rows past position 15' : spread(far);
       }
-      status.textContent = 'Done. Without positions only Max and Min are learned (First needs order). Compare how much each option keeps past the lengths it trained on; learned positions cannot run there at all.';
+      status.textContent = `Done: ${POSITIONALS.length * COMPARE_SEEDS.length} models trained.`;
     } catch (error) {
       status.textContent = error.message;
     } finally {
