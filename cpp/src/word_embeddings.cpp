@@ -13,18 +13,14 @@ namespace {
 
 constexpr std::size_t kMaxWords = 100000;
 
-// The grammar: each kind of word has sentences of its own, so words of one kind share their contexts.
+// The grammar. Things (fruit, animals) have sentences of their own, so words of one kind share their contexts.
 struct Kind {
   std::vector<std::string_view> words;
   std::vector<std::string_view> frames;  // '_' is where the word goes
 };
 
-const std::vector<Kind>& grammar() {
+const std::vector<Kind>& things() {
   static const std::vector<Kind> kinds = {
-      {{"king", "queen", "prince", "princess"},
-       {"the _ rules the kingdom", "the _ wears a crown", "the _ lives in the palace", "a wise _ rules the land", "the _ sits on the throne"}},
-      {{"man", "woman", "boy", "girl"},
-       {"the _ walks to work", "the _ reads a book", "a tired _ drives a car", "the young _ goes to school", "the _ talks to a friend"}},
       {{"apple", "orange", "banana", "pear"},
        {"she eats a ripe _", "the _ is sweet", "he peels the _", "a fresh _ grows on the tree", "the _ is juicy"}},
       {{"dog", "cat", "horse", "cow"},
@@ -32,6 +28,23 @@ const std::vector<Kind>& grammar() {
   };
   return kinds;
 }
+
+// People have three attributes: rank (common or royal), gender (he or she) and age (grown or young), each with
+// frames of its own that put its words next to the person. A sentence about a person speaks of one attribute, so a
+// word's contexts mix those of its three values, and its vector comes out near a sum of three directions:
+// king − man + woman lands near queen.
+struct Person {
+  std::string_view word;
+  std::array<int, 3> values;  // rank, gender, age: 0 or 1
+};
+constexpr std::array<Person, 8> kPeople = {{{"king", {1, 0, 0}}, {"queen", {1, 1, 0}}, {"prince", {1, 0, 1}}, {"princess", {1, 1, 1}},
+                                            {"man", {0, 0, 0}}, {"woman", {0, 1, 0}}, {"boy", {0, 0, 1}}, {"girl", {0, 1, 1}}}};
+using Frames = std::array<std::string_view, 2>;
+constexpr std::array<std::array<Frames, 2>, 3> kAttributeFrames = {{
+    {{{"the common _ works in town", "a humble _ works today"}, {"the royal _ reigns over the land", "the crowned _ reigns today"}}},
+    {{{"the _ said he would come", "the _ knew he was right"}, {"the _ said she would come", "the _ knew she was right"}}},
+    {{{"the grown _ pays the bills", "an adult _ pays the bills"}, {"the young _ plays with toys", "a little _ plays with toys"}}},
+}};
 
 // Lower case, without the punctuation around a word.
 std::string normalise(std::string_view word) {
@@ -67,11 +80,19 @@ double sigmoid(double x) { return 1.0 / (1.0 + portable_exp(-x)); }
 std::vector<std::string> generated_corpus(uint64_t seed, int64_t sentences) {
   Random random(seed);
   std::vector<std::string> corpus;
-  const auto& kinds = grammar();
+  const auto pick = [&](std::size_t count) { return static_cast<std::size_t>(random.next_u64() % count); };
   for (int64_t s = 0; s < sentences; ++s) {
-    const Kind& kind = kinds[random.next_u64() % kinds.size()];
-    const std::string_view word = kind.words[random.next_u64() % kind.words.size()];
-    const std::string_view frame = kind.frames[random.next_u64() % kind.frames.size()];
+    std::string_view word, frame;
+    if (pick(2) == 0) {  // half of the sentences are about people, as many as about things
+      const Person& person = kPeople[pick(kPeople.size())];
+      const std::size_t attribute = pick(3);
+      word = person.word;
+      frame = kAttributeFrames[attribute][static_cast<std::size_t>(person.values[attribute])][pick(2)];
+    } else {
+      const Kind& kind = things()[pick(things().size())];
+      word = kind.words[pick(kind.words.size())];
+      frame = kind.frames[pick(kind.frames.size())];
+    }
     std::string sentence(frame);
     sentence.replace(sentence.find('_'), 1, word);
     corpus.push_back(std::move(sentence));

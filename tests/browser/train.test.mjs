@@ -196,6 +196,15 @@ describe('the Train page', () => {
     await page.locator('#words-nearest button').click();
     await page.waitForFunction(() => /^Nearest to king: /.test(document.querySelector('#words-result').textContent));
     assert.match(await page.locator('#words-result').textContent(), /queen/);
+    // king − man + woman, as a figure: queen first, its bar the tallest.
+    await page.locator('#words-analogy button').click();
+    await page.waitForFunction(() => document.querySelector('#analogy-figure').dataset.nearest);
+    assert.equal(await page.getAttribute('#analogy-figure', 'data-nearest'), 'queen');
+    assert.match(await page.locator('#analogy-figure figcaption').textContent(), /^king − man \+ woman after 3000 steps: nearest is queen \(cosine 0\.\d\d\)/);
+    assert.equal(await page.locator('#analogy-figure svg rect:not(.pe-cursor)').count(), 6);
+    await page.locator('#words-analogy [name="c"]').fill('duchess');
+    await page.locator('#words-analogy button').click();
+    await page.waitForFunction(() => /c: 'duchess' is not in the corpus's vocabulary/.test(document.querySelector('#analogy-figure .pe-status').textContent));
     assert.deepEqual(problems, []);
     await page.close();
   });

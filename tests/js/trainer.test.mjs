@@ -181,7 +181,7 @@ describe('pe.wordEmbeddings', () => {
   it('learns from the generated corpus: king near queen, apple near orange', () => {
     const w = pe.wordEmbeddings({ corpus: 'generated', dim: 16, window: 2, negatives: 5, seed: 0 });
     assert.ok(w.vocabulary.includes('king') && w.vocabulary.includes('orange'));
-    assert.equal(w.sentences.length, 2000);
+    assert.equal(w.sentences.length, 4000);
     const first = w.step(10);
     const last = w.step(1500);
     assert.equal(last.step, 1510);
@@ -195,6 +195,26 @@ describe('pe.wordEmbeddings', () => {
     assert.ok(w.nearest('apple', { k: 5 }).map((n) => n.word).includes('orange'));
     assert.ok(king[0].score >= king[4].score);
     w.dispose();
+  });
+
+  it('finds king − man + woman ≈ queen in the generated corpus\'s vectors, and says which word it does not know', () => {
+    for (const seed of [0, 1]) {
+      const w = pe.wordEmbeddings({ seed });
+      w.step(3000);
+      const found = w.analogy('king', 'man', 'woman', { k: 3 });
+      assert.equal(found[0].word, 'queen', `seed ${seed}: ${JSON.stringify(found)}`);
+      assert.ok(found.every(({ word }) => !['king', 'man', 'woman'].includes(word)));
+      assert.equal(w.analogy('Prince', 'boy', 'girl')[0].word, 'princess');
+      // The score is the cosine of queen's vector with king − man + woman, computed here from the vectors.
+      const { data, shape: [, d] } = w.vectors;
+      const row = (word) => data.subarray(w.vocabulary.indexOf(word) * d, (w.vocabulary.indexOf(word) + 1) * d);
+      const target = row('king').map((v, j) => v - row('man')[j] + row('woman')[j]);
+      const queen = row('queen');
+      const cosine = target.reduce((s, v, j) => s + v * queen[j], 0) / Math.hypot(...target) / Math.hypot(...queen);
+      assert.ok(Math.abs(found[0].score - cosine) < 1e-5, `${found[0].score} vs ${cosine}`);
+      assert.throws(() => w.analogy('king', 'man', 'duchess'), { name: 'RangeError', message: "c: 'duchess' is not in the corpus's vocabulary" });
+      w.dispose();
+    }
   });
 
   it('takes the caller\'s sentences and refuses what it cannot use', () => {

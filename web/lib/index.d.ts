@@ -414,7 +414,7 @@ export interface Trainer {
 export interface WordEmbeddingOptions {
   /** 'generated' (a corpus from a small grammar: royalty, people, fruit, animals) or sentences. */
   corpus?: 'generated' | string[];
-  /** Sentences of the generated corpus, [10, 100000]; default 2000. */
+  /** Sentences of the generated corpus, [10, 100000]; default 4000. */
   sentences?: number;
   /** [2, 256]; default 16. */
   dim?: number;
@@ -439,6 +439,8 @@ export interface WordEmbeddings {
   readonly vectors: Tensor<Float32Array>;
   step(n?: number): { step: number; loss: number };
   nearest(word: string, options?: { k?: number }): { word: string; score: number }[];
+  /** The k words nearest a − b + c by cosine, a, b and c left out (king − man + woman → queen). */
+  analogy(a: string, b: string, c: string, options?: { k?: number }): { word: string; score: number }[];
   dispose(): void;
 }
 

@@ -1,8 +1,9 @@
 // pe.wordEmbeddings: skip-gram word vectors learned by the C++ core (cpp/src/word_embeddings.cpp), over the
 // corpus it generates from a small grammar or over the caller's sentences.
 import { describe, integer, options } from './validate.js';
-import { readOptions } from './op_schemas.js';
+import { OP_SCHEMAS, readOptions } from './op_schemas.js';
 import { CoreHandle } from './core_handle.js';
+import { nearestRows } from './analysis.js';
 
 export class WordEmbeddings {
   #handle;
@@ -11,7 +12,7 @@ export class WordEmbeddings {
     const { corpus, sentences: generated, ...o } = readOptions('wordEmbeddings', opts);
     let sentences;
     if (corpus === 'generated') {
-      sentences = core.module.generatedCorpus(o.seed, generated ?? 2000);
+      sentences = core.module.generatedCorpus(o.seed, generated ?? OP_SCHEMAS.wordEmbeddings.options.sentences.whenGenerated);
     } else if (Array.isArray(corpus)) {
       if (generated !== undefined) throw new TypeError("sentences is the size of the generated corpus; with corpus: string[], leave it out");
       if (corpus.length > 1e6) throw new RangeError(`corpus must hold at most 1000000 sentences, got ${corpus.length}`);
@@ -58,6 +59,28 @@ export class WordEmbeddings {
     const k = integer('k', o.k ?? 5, 1, Math.max(1, this.vocabulary.length - 1));
     const { indices, scores } = this.#handle.call('word embedding', 'nearest', word, k);
     return indices.map((index, i) => ({ word: this.vocabulary[index], score: scores[i] }));
+  }
+
+  // The k words nearest a − b + c by cosine (a, b and c left out): [{ word, score }], best first. king − man + woman
+  // is the classic: the generated corpus gives its people a rank, a gender and an age to find.
+  analogy(a, b, c, opts) {
+    const o = options('analogy options', opts, ['k']);
+    const vocabulary = this.vocabulary;
+    const ids = [['a', a], ['b', b], ['c', c]].map(([name, word]) => {
+      if (typeof word !== 'string') throw new TypeError(`${name} must be a word (a string), got ${describe(word)}`);
+      const id = vocabulary.indexOf(word.toLowerCase());
+      if (id < 0) throw new RangeError(`${name}: '${word}' is not in the corpus's vocabulary`);
+      return id;
+    });
+    const k = integer('k', o.k ?? 5, 1, Math.max(1, vocabulary.length - 3));
+    const { handle, core } = this.#handle.live('word embedding');
+    const dim = this.config.dim;
+    const vectors = core.f32(handle.vectorsPointer(), vocabulary.length * dim);
+    const [ia, ib, ic] = ids.map((id) => id * dim);
+    const query = Float32Array.from({ length: dim }, (_, j) => vectors[ia + j] - vectors[ib + j] + vectors[ic + j]);
+    const found = nearestRows(core, handle.vectorsPointer(), vocabulary.length, dim, query, { k: Math.min(vocabulary.length, k + 3), metric: 'cosine' });
+    return Array.from(found.indices, (index, i) => ({ word: vocabulary[index], score: found.scores[i] }))
+      .filter(({ word }) => !ids.some((id) => vocabulary[id] === word)).slice(0, k);
   }
 
   dispose() {

@@ -84,10 +84,23 @@ function mountWords() {
   const start = $('#words-start');
   const pause = $('#words-pause');
   const result = $('#words-result');
+  const analogy = new Figure($('#analogy-figure'), { label: 'The words nearest a − b + c, by cosine', title: 'Nearest to a − b + c' });
   let drawnAt = 0;
+  let trainedSteps = 0;
   worker.onmessage = ({ data }) => {
     if (data.type === 'error') {
-      result.textContent = data.message;
+      if (data.request === 'analogy') analogy.stale(true, data.message);
+      else result.textContent = data.message;
+      return;
+    }
+    if (data.type === 'analogy') {
+      analogy.bars(data.found.map(({ word, score }) => ({ label: word, value: score, group: WORD_GROUPS.find((g) => g.words.includes(word))?.name ?? 'other' })),
+        { groups: [...WORD_GROUPS, { name: 'other', colour: SERIES_COLOURS[5] }], x: { label: 'word' }, y: { label: 'cosine with a − b + c', domain: [-1, 1] } });
+      analogy.caption = trainedSteps === 0
+        ? `${data.a} − ${data.b} + ${data.c} on untrained vectors: random words, since nothing has been learned yet. Press Start above.`
+        : `${data.a} − ${data.b} + ${data.c} after ${trainedSteps} steps: nearest is ${data.found[0].word} (cosine ${data.found[0].score.toFixed(2)}). The three words themselves are left out, as is usual.`;
+      analogy.stale(false);
+      $('#analogy-figure').dataset.nearest = data.found[0].word;
       return;
     }
     if (data.type === 'nearest') {
@@ -95,6 +108,7 @@ function mountWords() {
       return;
     }
     if (data.type !== 'snapshot') return;
+    trainedSteps = data.step;
     start.disabled = data.running;
     pause.disabled = !data.running;
     $('#words-status').textContent = `step ${data.step}${Number.isFinite(data.loss) ? ` · loss ${data.loss.toFixed(3)}` : ''}`;
@@ -114,6 +128,12 @@ function mountWords() {
   $('#words-nearest').addEventListener('submit', (event) => {
     event.preventDefault();
     worker.postMessage({ type: 'nearest', word: new FormData(event.target).get('word'), k: 5 });
+  });
+  $('#words-analogy').addEventListener('submit', (event) => {
+    event.preventDefault();
+    analogy.stale(true);
+    const { a, b, c } = Object.fromEntries(new FormData(event.target));
+    worker.postMessage({ type: 'analogy', a, b, c, k: 6 });
   });
 }
 

@@ -114,6 +114,9 @@ const handlers = {
   nearest({ word, k }) {
     return { type: 'nearest', word, nearest: model.nearest(word, { k }) };
   },
+  analogy({ a, b, c, k }) {
+    return { type: 'analogy', a, b, c, found: model.analogy(a, b, c, { k }) };
+  },
   // Accuracy on longer lists than training's (or why it cannot be measured).
   extrapolate({ minItems, maxItems }) {
     try {
