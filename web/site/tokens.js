@@ -5,6 +5,7 @@ import { decode, encode } from 'gpt-tokenizer/encoding/r50k_base';
 import { Figure, TOY_VOCABULARY, toyIds, toyTokens } from 'posembed/components';
 import { compute } from './compute.js';
 import { redrawOnChange } from './controls.js';
+import { mountOneHot } from './one-hot.js';
 
 const $ = (selector) => document.querySelector(selector);
 const form = $('#token-controls');
@@ -148,5 +149,5 @@ $('#weights-remove').addEventListener('click', () => {
 });
 redrawOnChange(form, render);
 form.addEventListener('submit', (event) => event.preventDefault());
-await render();
+await Promise.all([render(), mountOneHot($('#one-hot'))]);
 document.documentElement.dataset.ready = 'true';
