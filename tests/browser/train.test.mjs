@@ -197,8 +197,9 @@ describe('the Train page', () => {
     await page.waitForFunction(() => /^Nearest to king: /.test(document.querySelector('#words-result').textContent));
     assert.match(await page.locator('#words-result').textContent(), /queen/);
     // king − man + woman, as a figure: queen first, its bar the tallest.
+    assert.match(await page.locator('#analogy-figure figcaption').textContent(), /on untrained vectors: random words/);
     await page.locator('#words-analogy button').click();
-    await page.waitForFunction(() => document.querySelector('#analogy-figure').dataset.nearest);
+    await page.waitForFunction(() => /after 3000 steps/.test(document.querySelector('#analogy-figure figcaption').textContent));
     assert.equal(await page.getAttribute('#analogy-figure', 'data-nearest'), 'queen');
     assert.match(await page.locator('#analogy-figure figcaption').textContent(), /^king − man \+ woman after 3000 steps: nearest is queen \(cosine 0\.\d\d\)/);
     assert.equal(await page.locator('#analogy-figure svg rect:not(.pe-cursor)').count(), 6);

@@ -123,6 +123,7 @@ function mountWords() {
     $('#words-figure').dataset.step = String(data.step);
   };
   worker.postMessage({ type: 'configure', kind: 'words', options: { corpus: 'generated' }, steps: 3000, words: WORDS });
+  worker.postMessage({ type: 'analogy', a: 'king', b: 'man', c: 'woman', k: 6 });  // the untrained answer, said to be so
   start.addEventListener('click', () => worker.postMessage({ type: 'run' }));
   pause.addEventListener('click', () => worker.postMessage({ type: 'pause' }));
   $('#words-nearest').addEventListener('submit', (event) => {
