@@ -87,6 +87,10 @@ describe('the guided tour (index.html)', () => {
     const measured = (await page.locator('#barber .tutorial-note').getAttribute('data-measured')).split(' ');
     assert.deepEqual(measured, [1, 2, 10, 31].map((i) => (10000 ** ((2 * i) / 64)).toPrecision(i === 31 ? 4 : 3)));
     assert.match(await page.locator('#barber .tutorial-note').textContent(), /prints, for i = 1, 2, 10 and 31, 1\.17, 1\.37, 3\.98, 6812\. Read from this table at d = 64 they are 1\.33, 1\.78, 17\.8, 7499/);
+    // Check yourself: PE(2, 4) at d = 64 and row 0's pattern, read from the package's table.
+    assert.equal(await page.locator('#barber [data-answer="pe-2-4"] .value').textContent(), Math.sin(2 / 10000 ** (4 / 64)).toFixed(4));
+    assert.equal(await page.locator('#barber [data-answer="row-0"] .value').textContent(), '0, 1, 0, 1, 0, 1, 0, 1, …');
+    assert.equal(await page.locator('#barber .check-yourself').count(), 3);
   });
 
   it('5 · permutation: without positions the outputs are the same rows reordered; with positions they differ', async () => {
@@ -147,6 +151,7 @@ describe('the guided tour (index.html)', () => {
       assert.ok(Math.abs(await score() - first) < 1e-4, `after moving both by ${shift + 1}: ${await score()} vs ${first}`);
     }
     // A click on a cell puts the query and the key there.
+    await page.locator('#relative-rope .pe-plot canvas').scrollIntoViewIfNeeded();
     const box = await page.locator('#relative-rope .pe-plot canvas').boundingBox();
     await page.mouse.click(box.x + (box.width / 32) * 7.5, box.y + (box.height / 32) * 3.5);
     await page.waitForFunction(() => document.querySelector('#relative-rope .rope-score').textContent.includes('m = 3, k rotated to n = 7'));

@@ -1,6 +1,6 @@
 // The Train page: the <posembed-train> elements train themselves; this script runs the comparison of every
 // positional option and the word-embedding panel, each in a training worker of its own.
-import { Figure, PLANE_AXES, PLANE_NOTE, SERIES_COLOURS, trainingWorker } from 'posembed/components';
+import { Figure, PLANE_AXES, PLANE_NOTE, SERIES_COLOURS, TOY_VOCABULARY, trainingWorker } from 'posembed/components';
 
 const $ = (selector) => document.querySelector(selector);
 const POSITIONALS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi'];
@@ -138,6 +138,11 @@ function mountWords() {
   });
 }
 
+// The embedding layer's parameter count, for the check-yourself answer: the token table's rows × d_model.
+function showEmbeddingParameters(dModel) {
+  $('[data-answer="embedding-parameters"] .value').textContent = `${TOY_VOCABULARY.length} × ${dModel} = ${TOY_VOCABULARY.length * dModel}`;
+}
+
 // The form's choices become the main trainer's attributes (each change starts it afresh).
 function mountControls() {
   const form = $('#train-controls');
@@ -157,7 +162,9 @@ function mountControls() {
     trainer.setAttribute('positional', values.get('positional'));
     trainer.setAttribute('d-model', String(dModel));
     trainer.setAttribute('seed', String(seed));
+    showEmbeddingParameters(dModel);
   });
+  showEmbeddingParameters(Number(new FormData(form).get('dModel')));
 }
 
 mountControls();

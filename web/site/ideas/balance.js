@@ -69,18 +69,19 @@ export function mountBalance(pe, section) {
     ], { x: { label: 'd_model', log: true }, y: { label: 'average row length' } });
     norms.caption = `A position row always has length √(d/2) (${Math.sqrt(dModel / 2).toFixed(2)} at d = ${dModel}); an unscaled token row stays near 1. `
       + '×√d keeps the two in step at every width.';
-  }).then(() => noteUnitInitialisation(pe, section.querySelector('.tutorial-note')));
+  }).then(() => noteUnitInitialisation(pe, section.querySelector('.tutorial-note'), tables));
 }
 
 // The tutorial on token embeddings (doc 000) argues for ×√d from tables drawn with standard deviation about 1. Measured
 // at its d = 512, that argument turns around: such rows are already longer than positions, and ×√d makes them longer.
-async function noteUnitInitialisation(pe, note) {
+async function noteUnitInitialisation(pe, note, tables) {
   const dModel = 512;
   const embedding = pe.tokenEmbedding({ vocabSize: VOCABULARY, dModel, init: { std: 1, seed: 0 } });
   const unit = embedding.weights;
   embedding.dispose();
   const positions = meanNorm(await onHost(pe.sinusoidal({ length: VOCABULARY, dModel })));
   const [plain, scaled] = [meanNorm(unit), meanNorm(unit, Math.sqrt(dModel))];
+  note.closest('section').querySelector('[data-answer="times-ten"] .value').textContent = meanNorm(tables(dModel), Math.sqrt(dModel)).toFixed(1);
   note.textContent = `A tutorial's argument, checked: the one on token embeddings (doc 000) starts from tables drawn with standard deviation `
     + `about 1. Measured here at d = ${dModel}, such a token row has length ${plain.toFixed(1)} and ×√${dModel} makes it ${scaled.toFixed(0)}, while a `
     + `position row has ${positions.toFixed(1)}: from there, ×√d would bury the positions. The argument holds for tables drawn with `

@@ -36,7 +36,11 @@ export function mountBarberPole(pe, section) {
 // table says otherwise. Read from its row 1, as the figure above reads its wavelengths.
 const PRINTED = [[1, '1.17'], [2, '1.37'], [10, '3.98'], [31, '6812']];
 async function noteMisprintedDivisors(pe, note) {
-  const table = await onHost(pe.sinusoidal({ length: 2, dModel: 64 }));
+  const table = await onHost(pe.sinusoidal({ length: 3, dModel: 64 }));
+  // The check-yourself answers: PE(2, 4) and row 0, read from the same table.
+  const section = note.closest('section');
+  section.querySelector('[data-answer="pe-2-4"] .value').textContent = table.data[2 * 64 + 4].toFixed(4);
+  section.querySelector('[data-answer="row-0"] .value').textContent = `${Array.from(table.data.subarray(0, 8), (v) => v.toFixed(0)).join(', ')}, …`;
   const divisor = (i) => 1 / Math.atan2(table.data[64 + 2 * i], table.data[64 + 2 * i + 1]);
   const measured = PRINTED.map(([i]) => divisor(i).toPrecision(i === 31 ? 4 : 3));
   note.textContent = `A tutorial's numbers, checked: the one on sinusoids (doc 002) divides positions by 10000^(2i/64) and prints, for i = 1, 2, 10 `
