@@ -135,6 +135,23 @@ describe('the guided tour (index.html)', () => {
     assert.equal(await page.locator('#add-concat .pe-readout').nth(2).textContent(), `position·position: ${expected.toFixed(4)}`);
   });
 
+  it('8 · why sines and cosines: a pair is a point on a circle, and R_k · PE(p) is PE(p + k) from the table', async () => {
+    const gap = () => page.locator('#relative-circle').evaluate((s) => Number(s.dataset.gap));
+    assert.ok(await gap() < 1e-6, `${await gap()}`);
+    assert.equal(await page.locator('#relative-circle svg circle:not(.pe-cursor)').count(), 48);
+    for (const [pair, p, k] of [[0, 0, 40], [31, 10, 37], [12, 47, 0]]) {
+      await setField(page, '#relative-circle', 'pair', pair);
+      await setField(page, '#relative-circle', 'p', p);
+      await setField(page, '#relative-circle', 'k', k);
+      await page.waitForFunction((text) => document.querySelector('#relative-circle .rotation-check').textContent.startsWith(text), `R_${k} · PE(${p}) for pair ${pair}:`);
+      assert.ok(await gap() < 1e-6, `pair ${pair}, p ${p}, k ${k}: ${await gap()}`);
+    }
+    await setField(page, '#relative-circle', 'k', 1);  // p = 47: no position 48
+    await page.waitForFunction(() => /k \(at most 47 − p\) must be an integer in \[0, 0\], got 1/.test(document.querySelector('#relative-circle .idea-error').textContent));
+    await setField(page, '#relative-circle', 'p', 3);
+    await page.waitForFunction(() => document.querySelector('#relative-circle .idea-error').hidden);
+  });
+
   it('8 · relative: PE(p)·PE(p + k) the same for every p; RoPE\'s score unchanged when both positions move', async () => {
     await page.locator('#relative-dots .pe-plot').focus();
     for (let k = 0; k < 30; k++) {

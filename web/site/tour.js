@@ -9,6 +9,7 @@ import { mountCounting } from './ideas/counting.js';
 import { mountExtrapolation } from './ideas/extrapolation.js';
 import { mountPermutation } from './ideas/permutation.js';
 import { mountRopeShift, mountScoresByDistance, mountSinusoidDots } from './ideas/relative.js';
+import { mountRotation } from './ideas/rotation.js';
 
 const pe = await load();
 const section = (id) => document.getElementById(id);
@@ -30,6 +31,7 @@ await Promise.all([
   mountPermutation(pe, section('permutation')),
   mountBalance(pe, section('balance')),
   mountAddConcat(pe, section('add-concat')),
+  mountRotation(pe, section('relative-circle')),
   mountSinusoidDots(pe, section('relative-dots')),
   mountRopeShift(pe, section('relative-rope')),
   mountScoresByDistance(pe, section('relative-all')),

@@ -462,8 +462,8 @@ export class Figure {
         const pad = (max - min || 1) * 0.08;
         return [min - pad, max + pad];
       };
-      const x = scaleLinear().domain(span(points.map((p) => p.x))).range([0, side]);
-      const y = scaleLinear().domain(span(points.map((p) => p.y))).range([side, 0]);
+      const x = scaleLinear().domain(options.x?.domain ?? span(points.map((p) => p.x))).range([0, side]);
+      const y = scaleLinear().domain(options.y?.domain ?? span(points.map((p) => p.y))).range([side, 0]);
       this.#axes(g, x, y, side, side, options);
       const groups = options.groups ?? [];
       const colourOf = (p) => groups.find((group) => group.name === p.group)?.colour ?? SERIES_COLOURS[0];
