@@ -111,9 +111,12 @@ describe('the guided tour (index.html)', () => {
     await page.locator('#balance .pe-plot').nth(1).focus();
     await page.keyboard.press('End');
     const text = await page.locator('#balance .pe-readout').nth(1).textContent();
-    const [, unscaled, scaled, position] = text.match(/^d_model 1024: token row ([\d.]+), token row × √d ([\d.]+), position row ([\d.]+)$/).map(Number);
+    const [, unscaled, scaled, position, learned] = text.match(/^d_model 1024: token row ([\d.]+), token row × √d ([\d.]+), sinusoidal position row ([\d.]+), learned position row \(std 0\.02\) ([\d.]+)$/).map(Number);
     assert.ok(Math.abs(position - Math.sqrt(512)) < 1e-3, text);
     assert.ok(Math.abs(unscaled - 1) < 0.1 && Math.abs(scaled - 32) < 3, text);
+    assert.ok(Math.abs(learned - 0.02 * 32) < 0.05, text);
+    const learnedAt512 = Number(await page.locator('#balance').getAttribute('data-learned-at512'));
+    assert.ok(Math.abs(learnedAt512 - 0.02 * Math.sqrt(512)) < 0.04, `${learnedAt512}`);
     await page.locator('#balance [name="scale"]').uncheck();
     await page.waitForFunction(() => /Unscaled/.test(document.querySelector('#balance figcaption').textContent));
     // The tutorial's std ≈ 1 tables at d = 512: rows of about √512, ×√512 about 512, positions √256 = 16.

@@ -31,6 +31,14 @@ export function mountBalance(pe, section) {
     { label: 'How the values of token rows and position rows are spread' },
     { label: 'Average length of a row against d_model' },
   ]);
+  const learnedTable = (dModel) => {
+    const table = pe.learnedPositions({ maxLength: VOCABULARY, dModel, init: { type: 'normal', std: 0.02, seed: 0 } });
+    try {
+      return table.weights;
+    } finally {
+      table.dispose();
+    }
+  };
   const tables = (dModel) => {
     const embedding = pe.tokenEmbedding({ vocabSize: VOCABULARY, dModel, init: { std: 1 / Math.sqrt(dModel), seed: 0 } });
     try {
@@ -55,20 +63,26 @@ export function mountBalance(pe, section) {
     spread.caption = form.scale
       ? `Scaled by √${dModel}: token values spread over about ±2, as wide as the positions' ±1. Neither drowns the other when they are added.`
       : `Unscaled: token values huddle within ±${(2 / Math.sqrt(dModel)).toFixed(2)} while positions fill ±1. Added together, the sum is mostly position.`;
-    const curves = { unscaled: [], scaled: [], positions: [] };
+    const curves = { unscaled: [], scaled: [], positions: [], learned: [] };
     for (const d of SIZES) {
       const t = tables(d);
       curves.unscaled.push(meanNorm(t));
       curves.scaled.push(meanNorm(t, Math.sqrt(d)));
       curves.positions.push(meanNorm(await onHost(pe.sinusoidal({ length: VOCABULARY, dModel: d }))));
+      curves.learned.push(meanNorm(learnedTable(d)));
     }
     norms.lines([
       { label: 'token row', x: SIZES, y: curves.unscaled },
       { label: 'token row × √d', x: SIZES, y: curves.scaled },
-      { label: 'position row', x: SIZES, y: curves.positions, dashed: true },
+      { label: 'sinusoidal position row', x: SIZES, y: curves.positions, dashed: true },
+      { label: 'learned position row (std 0.02)', x: SIZES, y: curves.learned, dashed: true },
     ], { x: { label: 'd_model', log: true }, y: { label: 'average row length' } });
-    norms.caption = `A position row always has length √(d/2) (${Math.sqrt(dModel / 2).toFixed(2)} at d = ${dModel}); an unscaled token row stays near 1. `
-      + '×√d keeps the two in step at every width.';
+    const at = SIZES.indexOf(512);
+    norms.caption = `A sinusoidal position row always has length √(d/2) (${Math.sqrt(dModel / 2).toFixed(2)} at d = ${dModel}); an unscaled token row stays near 1. `
+      + '×√d keeps the two in step at every width. A learned position table drawn with standard deviation 0.02, as GPT-2\'s and BERT\'s start, '
+      + `has rows of 0.02·√d (${curves.learned[at].toFixed(2)} at d = 512, against ${curves.scaled[at].toFixed(1)} for a scaled token row): `
+      + 'added to scaled token rows it starts as a whisper, and training must grow it. GPT-2 does not scale its token rows, and draws them with 0.02 too.';
+    section.dataset.learnedAt512 = String(curves.learned[at]);
   }).then(() => noteUnitInitialisation(pe, section.querySelector('.tutorial-note'), tables));
 }
 
