@@ -344,15 +344,17 @@ describe('ALiBi and T5 page', () => {
       const canvas = document.querySelector('#alibi').shadowRoot.querySelector('canvas');
       return Array.from(canvas.getContext('2d').getImageData(canvas.width - 1, 0, 1, 1).data.slice(0, 3)).some((v) => v > 0);
     });
-    // One colour scale by default: the heads with smaller slopes are lighter at the farthest cell (ALiBi's ramp:
-    // farther is more negative, darker in viridis). Each head over its own range: the same colour in every head.
+    // Each head over its own range by default (the page's choice): the same colour in every head's farthest cell.
+    // One colour scale for all: the heads with smaller slopes are lighter there (ALiBi's ramp: farther is more
+    // negative, darker in viridis), and the caption says why a gentle head looks flat.
     const corners = () => page.evaluate(() => Array.from(document.querySelector('#alibi').shadowRoot.querySelectorAll('canvas'),
       (canvas) => Array.from(canvas.getContext('2d').getImageData(canvas.width - 1, 0, 1, 1).data.slice(0, 3))));
-    assert.match(await page.locator('#alibi').evaluate((el) => el.shadowRoot.querySelector('.caption').textContent), /One colour scale for all heads\.$/);
-    const shared = await corners();
-    await page.uncheck('#alibi-controls [name="shared"]');
-    await page.waitForFunction(() => document.querySelector('#alibi').shadowRoot.querySelector('.caption').textContent.endsWith('Each head coloured over its own range.'));
+    const caption = () => page.locator('#alibi').evaluate((el) => el.shadowRoot.querySelector('.caption').textContent);
+    assert.match(await caption(), /Each head coloured over its own range: compare their shapes here, not their sizes/);
     const perHead = await corners();
+    await page.check('#alibi-controls [name="shared"]');
+    await page.waitForFunction(() => /One colour scale for all heads, so sizes compare/.test(document.querySelector('#alibi').shadowRoot.querySelector('.caption').textContent));
+    const shared = await corners();
     assert.deepEqual(perHead[1], perHead[0]);
     assert.deepEqual(perHead[2], perHead[0]);
     const lightness = (rgb) => rgb[0] + rgb[1] + rgb[2];

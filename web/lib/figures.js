@@ -43,7 +43,8 @@ export async function encodingFigure(pe, encoding, o = {}) {
     return {
       ...POSITION_BY_DIMENSION, y: { label: 'position', names: (row) => String(options.offset + row) },
       tensor: await onHost(pe.sinusoidal(options)), range: { min: -1, max: 1 }, colormap: 'RdBu',
-      caption: `Sinusoidal positions ${options.offset ? `${options.offset}–${options.offset + length - 1} ` : ''}[${length} × ${options.dModel}], ${options.layout} sin/cos columns. Left columns change fast down the rows, right ones slowly: every row is a different mix.`,
+      caption: `Sinusoidal positions ${options.offset ? `${options.offset}–${options.offset + length - 1} ` : ''}[${length} × ${options.dModel}], ${options.layout} sin/cos columns`
+        + `${options.timescale === 't2t' ? ', tensor2tensor\'s timescale' : ''}. Left columns change fast down the rows, right ones slowly: every row is a different mix.`,
     };
   }
   if (encoding === 'learned') {

@@ -7,10 +7,10 @@ import { redrawOnChange } from './controls.js';
 const pe = await load({ backend: 'auto' });
 const form = document.querySelector('#learned-controls');
 const errorLine = document.querySelector('#learned-error');
-const figure = (id, label) => new Figure(document.querySelector(`#${id}`), { label });
-const learned = figure('learned-figure', 'The learned table, with no rows past its end');
-const stretched = figure('stretched-figure', 'The learned table stretched to the longer length by interpolation');
-const sinusoidal = figure('sinusoidal-figure', 'The sinusoidal table at the longer length');
+const figure = (id, label, title) => new Figure(document.querySelector(`#${id}`), { label, title });
+const learned = figure('learned-figure', 'The learned table, with no rows past its end', 'Learned: no rows past its end');
+const stretched = figure('stretched-figure', 'The learned table stretched to the longer length by interpolation', 'Learned, stretched by interpolation');
+const sinusoidal = figure('sinusoidal-figure', 'The sinusoidal table at the longer length', 'Sinusoidal: a formula');
 const RANGE = { min: -3, max: 3 };
 const MAX_FILE_BYTES = 64 * 2 ** 20;  // read on this thread: a position table, not a whole large model
 let trained = null;  // { name, weights } from a file, in place of the seeded table
@@ -35,12 +35,14 @@ async function render() {
     learned.heatmap(padded, { ...axes, range: RANGE, colour: { label: 'value', missing: 'no row (past maxLength)' },
       rowRule: newLength > maxLength ? { row: maxLength, label: `maxLength ${maxLength}` } : undefined });
     learned.caption = `${trained ? `Trained table from ${trained.name}` : 'Untrained (random) learned table'}, [${maxLength} × ${dModel}]. `
-      + `Positions ${maxLength} and later have no row${newLength > maxLength ? ' (black)' : ''}.`;
+      + `Positions ${maxLength} and later have no row${newLength > maxLength ? ' (black)' : ''}. `
+      + `Colours from −3 to 3${trained ? '' : ': random values drawn with standard deviation 1, nearly all within ±3'}.`;
     stretched.heatmap(pe.interpolatePositions(weights, newLength), { ...axes, range: RANGE, colour: { label: 'value' } });
     stretched.caption = `The same table stretched to ${newLength} rows: row p is a blend of rows near p × ${((maxLength - 1) / Math.max(newLength - 1, 1)).toFixed(3)}. `
-      + `${newLength > maxLength ? 'Neighbouring rows become near copies: positions blur together.' : 'Shrunk, rows are skipped.'}`;
+      + `${newLength > maxLength ? 'Neighbouring rows become near copies: positions blur together.' : 'Shrunk, rows are skipped.'} Colours from −3 to 3, as the table's.`;
     sinusoidal.heatmap(await onHost(pe.sinusoidal({ length: newLength, dModel })), { ...axes, range: { min: -1, max: 1 }, colour: { label: 'value' } });
-    sinusoidal.caption = `The sinusoidal table at ${newLength} positions: a formula, so every position has a row, whatever the length.`;
+    sinusoidal.caption = `The sinusoidal table at ${newLength} positions: a formula, so every position has a row, whatever the length. `
+      + 'Colours from −1 to 1, the range of sines and cosines (a different scale from the learned tables beside it).';
     const past = document.querySelector('#past-end');
     try {
       const rows = table.lookup(newLength);

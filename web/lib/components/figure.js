@@ -17,6 +17,8 @@ const BARE_MARGIN = { top: 2, right: 2, bottom: 2, left: 2 };
 const MAX_HEIGHT = 420;
 const MAX_CELL = 40;
 const CHARACTER_WIDTH = 7;  // px of an 11-px tick label's character, for spacing category labels
+const FEW_ROWS = 40;         // a heatmap of at most this many rows gives each a line's height
+const MIN_ROW_HEIGHT = 13;
 
 export const FIGURE_STYLE = `${THEME_STYLE}
   .pe-figure { margin: 0.75rem 0; max-width: 100%; font-family: var(--posembed-font, system-ui, sans-serif);
@@ -203,10 +205,19 @@ export class Figure {
     return Math.floor(this.element.clientWidth || this.element.parentElement?.clientWidth || 640);
   }
 
-  #margin() { return this.axes ? AXIS_MARGIN : BARE_MARGIN; }
+  // Room beyond the usual margins, set by a drawing whose labels need it: slanted category labels below, long row
+  // names to the left (so the axis title never sits on them).
+  #extraBottom = 0;
+  #extraLeft = 0;
+
+  #margin() {
+    return this.axes ? { ...AXIS_MARGIN, bottom: AXIS_MARGIN.bottom + this.#extraBottom, left: AXIS_MARGIN.left + this.#extraLeft } : BARE_MARGIN;
+  }
 
   #begin(kind, redraw) {
     this.#redraw = redraw;
+    this.#extraBottom = 0;
+    this.#extraLeft = 0;
     this.#width = this.#availableWidth();
     this.errorLine.hidden = true;
     this.stale(false);
@@ -236,7 +247,8 @@ export class Figure {
     const left = axisLeft(y).ticks(Math.max(2, Math.floor(height / 40)));
     if (yTickValues) left.tickValues(yTickValues);
     if (yFormat) left.tickFormat(yFormat);
-    g.append('g').attr('transform', `translate(0,${height})`).call(bottom);
+    const xTicks = g.append('g').attr('transform', `translate(0,${height})`).call(bottom);
+    if (xAxis.slanted) xTicks.selectAll('.tick text').attr('text-anchor', 'end').attr('dx', '-0.5em').attr('dy', '0.2em').attr('transform', 'rotate(-45)');
     g.append('g').call(left);
     g.append('text').attr('class', 'pe-axis-label').attr('x', width / 2).attr('y', height + margin.bottom - 6)
       .attr('text-anchor', 'middle').text(xAxis.label ?? '');
@@ -320,16 +332,22 @@ export class Figure {
     const name = options.colormap ?? 'RdBu';
     const map = colormap(name, options.range);
     canvas.setAttribute('aria-hidden', 'true');
+    const nameOf = (names) => (typeof names === 'function' ? names : names ? (i) => names[i] : (i) => String(i));
+    const xName = nameOf(options.x?.names);
+    const yName = nameOf(options.y?.names);
     const draw = () => {
       const available = this.#begin('heatmap', draw);
+      let widestRow = 0;
+      for (let r = 0; r < Math.min(rows, FEW_ROWS); r++) widestRow = Math.max(widestRow, String(yName(r)).length);
+      this.#extraLeft = Math.max(0, Math.ceil(widestRow * CHARACTER_WIDTH) + 30 - AXIS_MARGIN.left);
       const margin = this.#margin();
       const plotWidth = Math.max(60, available - margin.left - margin.right);
       // Square cells, unless the table is so tall that they would leave most of the width empty: then the
-      // cells are stretched across it.
+      // cells are stretched across it; and a few rows (tokens, heads) are never thinner than a line of text.
       const cell = Math.min(plotWidth / columns, this.maxHeight / rows, MAX_CELL);
       const fill = this.maxHeight / rows < plotWidth / columns && cell * columns < plotWidth / 3;
       const width = fill ? plotWidth : cell * columns;
-      const height = fill ? Math.min(this.maxHeight, Math.max(80, rows * cell)) : cell * rows;
+      const height = fill ? Math.min(this.maxHeight, Math.max(80, rows * cell)) : Math.max(cell * rows, rows <= FEW_ROWS ? rows * MIN_ROW_HEIGHT : 0);
       const g = this.#svg(width, height);
       canvas.style.left = `${margin.left}px`;
       canvas.style.top = `${margin.top}px`;
@@ -338,9 +356,6 @@ export class Figure {
       this.plot.prepend(canvas);
       const x = scaleBand().domain(Array.from({ length: columns }, (_, i) => i)).range([0, width]);
       const y = scaleBand().domain(Array.from({ length: rows }, (_, i) => i)).range([0, height]);
-      const nameOf = (names) => (typeof names === 'function' ? names : names ? (i) => names[i] : (i) => String(i));
-      const xName = nameOf(options.x?.names);
-      const yName = nameOf(options.y?.names);
       this.#axes(g, x, y, width, height, options, xName, yName, categoryTicks(columns, width, xName, true), categoryTicks(rows, height, yName, false));
       if (options.rowRule) {
         const at = y(options.rowRule.row) ?? height;
@@ -502,8 +517,12 @@ export class Figure {
   bars(bars, options = {}) {
     const draw = () => {
       const available = this.#begin('bars', draw);
-      const margin = this.#margin();
-      const width = Math.max(120, Math.min(available, 760) - margin.left - margin.right);
+      const { left, right } = this.#margin();
+      const width = Math.max(120, Math.min(available, 760) - left - right);
+      // Labels too wide to stand side by side are slanted, every one kept, where each bar still has a line's room.
+      const longest = bars.reduce((most, b) => Math.max(most, String(b.label).length), 1);
+      const slanted = !options.x?.ticks && bars.length * (longest * CHARACTER_WIDTH + 6) > width && width / bars.length >= 14;
+      if (slanted) this.#extraBottom = Math.ceil(longest * CHARACTER_WIDTH * Math.SQRT1_2) - 8;
       const height = Math.min(this.maxHeight, Math.max(200, Math.round(width * 0.4)));
       const g = this.#svg(width, height);
       const x = scaleBand().domain(bars.map((_, i) => i)).range([0, width]).padding(0.15);
@@ -512,7 +531,9 @@ export class Figure {
         ? scaleLog().domain(options.y?.domain ?? [min / 2, max * 2]).range([height, 0]).nice()
         : scaleLinear().domain(options.y?.domain ?? [Math.min(0, min), Math.max(0, max) || 1]).range([height, 0]).nice();
       const baseline = options.y?.log ? height : y(0);
-      this.#axes(g, x, y, width, height, options, (i) => bars[i].label, null, options.x?.ticks ?? categoryTicks(bars.length, width, (i) => bars[i].label, true));
+      const every = Array.from({ length: bars.length }, (_, i) => i);
+      this.#axes(g, x, y, width, height, { ...options, x: { ...options.x, slanted } }, (i) => bars[i].label, null,
+        options.x?.ticks ?? (slanted ? every : categoryTicks(bars.length, width, (i) => bars[i].label, true)));
       const groups = options.groups ?? [];
       bars.forEach((b, i) => {
         const colour = b.colour ?? groups.find((group) => group.name === b.group)?.colour ?? SERIES_COLOURS[0];

@@ -98,7 +98,8 @@ export class PosembedBias extends LazyElement {
       }
       root.querySelector('.shared-legend').replaceChildren(...(legend && !perHead ? [colourBar(colourScale(name, shared), name, 320, { label: 'bias, all heads' }, missing)] : []));
       root.querySelector('.caption').textContent = values.caption
-        ?? `${caption} ${perHead ? 'Each head coloured over its own range.' : 'One colour scale for all heads.'}`;
+        ?? `${caption} ${perHead ? 'Each head coloured over its own range: compare their shapes here, not their sizes (one scale for all heads shows those).'
+          : 'One colour scale for all heads, so sizes compare: a head whose values span little of it looks nearly flat (a scale per head shows its shape).'}`;
       errorBox.hidden = true;
       this.dataset.rendered = String(generation);
       this.announce('render', { kind: values.kind, shape: [heads, length, length], range: shared });

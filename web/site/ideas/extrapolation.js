@@ -9,6 +9,7 @@ const ENCODINGS = {
   sinusoidal: {
     async table(pe, length) { return onHost(pe.sinusoidal({ length, dModel: D_MODEL })); },
     caption: 'The sinusoids simply go on: the rows past the training length are new combinations, never seen in training, but well defined.',
+    colours: 'sines and cosines',
   },
   learned: {
     async table(pe, length, trained) {
@@ -21,6 +22,7 @@ const ENCODINGS = {
     range: { min: -3, max: 3 },
     missing: 'no row: the table ends at the training length',
     caption: 'An untrained (random) learned table has one row per position it was made for, and nothing after: the model cannot be given position 40 of a 32-row table.',
+    colours: 'random values drawn with standard deviation 1, nearly all within ±3',
   },
   stretched: {
     async table(pe, length, trained) {
@@ -31,6 +33,7 @@ const ENCODINGS = {
     },
     range: { min: -3, max: 3 },
     caption: 'Stretching the (untrained, random) learned table by linear interpolation covers the longer length, with each row spread over two positions: neighbours become near copies.',
+    colours: 'random values drawn with standard deviation 1, nearly all within ±3',
   },
   rope: {
     async table(pe, length) {
@@ -38,7 +41,9 @@ const ENCODINGS = {
       return onHost(pe.applyRope(ones, {}));
     },
     range: { min: -1.5, max: 1.5 },
-    caption: 'RoPE turns each pair a fixed angle per position, forever: past the training length, the slow pairs reach angles never seen in training.',
+    caption: 'RoPE adds nothing to a row; it turns a query or key. Here it turns a query of ones (1 in every dimension), so the colours show the turning itself: '
+      + 'each pair a fixed angle per position, forever, and past the training length the slow pairs reach angles never seen in training.',
+    colours: 'a pair of ones turned: each number within ±√2',
   },
   'rope-linear': {
     async table(pe, length) {
@@ -46,7 +51,8 @@ const ENCODINGS = {
       return onHost(pe.applyRope(ones, { scaling: { type: 'linear', factor: 2 } }));
     },
     range: { min: -1.5, max: 1.5 },
-    caption: 'RoPE with linear scaling ×2 turns every pair half as fast: twice the length covers the same angles as training did.',
+    caption: 'RoPE with linear scaling ×2, turning a query of ones: every pair turns half as fast, so twice the length covers the same angles as training did.',
+    colours: 'a pair of ones turned: each number within ±√2',
   },
 };
 
@@ -63,6 +69,8 @@ export function mountExtrapolation(pe, section) {
       y: { label: 'position' }, colour: { label: 'value', missing: encoding.missing },
       rowRule: { row: trained, label: `training length ${trained}` },
     });
-    figure.caption = `Positions 0–${trained - 1} were seen in training, ${trained}–${length - 1} were not. ${encoding.caption}`;
+    const { min, max } = encoding.range ?? { min: -1, max: 1 };
+    figure.caption = `Positions 0–${trained - 1} were seen in training, ${trained}–${length - 1} were not. ${encoding.caption} `
+      + `Colours from ${min} to ${max}: ${encoding.colours}.`;
   });
 }

@@ -22,28 +22,29 @@ async function selfAttention(pe, x) {
   return { data: out, shape: [n, d] };
 }
 
-// The largest difference between row r of b and the row of a holding the same token: 0 when b's outputs are
-// a's outputs reordered.
+// Row r of b minus the row of a holding the same token: all 0 when b's outputs are a's outputs reordered.
 function permutedDifference(a, tokensA, b, tokensB) {
-  let largest = 0;
+  const data = new Float32Array(b.data.length);
   tokensB.forEach((token, r) => {
-    const match = tokensA.indexOf(token);
-    const ra = rows(a, match);
+    const ra = rows(a, tokensA.indexOf(token));
     const rb = rows(b, r);
-    for (let c = 0; c < ra.length; c++) largest = Math.max(largest, Math.abs(ra[c] - rb[c]));
+    for (let c = 0; c < ra.length; c++) data[r * ra.length + c] = rb[c] - ra[c];
   });
-  return largest;
+  let largest = 0;
+  for (const v of data) largest = Math.max(largest, Math.abs(v));
+  return { tensor: { data, shape: [...b.shape] }, largest };
 }
 
 export function mountPermutation(pe, section) {
-  const [left, right] = figures(section, [
+  const [left, right, change] = figures(section, [
     { label: 'Attention output for the first expression', in: '.left' },
     { label: 'Attention output for the second expression', in: '.right' },
+    { label: 'Each output row of the second expression minus the first\'s row for the same token', title: 'second − first, token by token' },
   ]);
   const verdict = section.querySelector('.verdict');
   let embedding = null;
   let seedOf = -1;
-  return mountIdea(section, [left, right], async (form) => {
+  return mountIdea(section, [left, right, change], async (form) => {
     const seed = integerField(form, 'seed', 0, 4294967295, 'seed');
     const texts = [form.first, form.second];
     const tokens = texts.map((text) => toyTokens(text));
@@ -70,7 +71,15 @@ export function mountPermutation(pe, section) {
       figure.heatmap(outputs[i], { range, x: { label: 'dimension' }, y: { label: 'position · token', names: tokens[i].map((t, p) => `${p} ${t}`) }, colour: { label: 'output' } });
       figure.caption = `Output of one attention layer for ${texts[i]}${form.positions ? ', positions added' : ', no positions'}.`;
     });
-    const difference = permutedDifference(outputs[0], tokens[0], outputs[1], tokens[1]);
+    const { tensor: differences, largest: difference } = permutedDifference(outputs[0], tokens[0], outputs[1], tokens[1]);
+    // Its own colour range, stated: a difference far too small to see on the ±3 of the outputs shows here.
+    const limit = Math.max(difference, 1e-6);
+    change.heatmap(differences, { range: { min: -limit, max: limit }, x: { label: 'dimension' },
+      y: { label: 'position · token', names: tokens[1].map((t, p) => `${p} ${t}`) }, colour: { label: 'difference' } });
+    change.caption = difference === 0
+      ? 'All zero: every output row of the second expression is exactly the first\'s row for the same token, reordered.'
+      : `Colours from −${limit.toPrecision(2)} to ${limit.toPrecision(2)}, ${Math.round(3 / limit)} times finer than the outputs above, where the difference `
+        + 'is too small to see: positions change every row a little, differently at each position.';
     const last = tokens[0].length - 1;
     let lastDifference = 0;
     rows(outputs[0], last).forEach((v, c) => { lastDifference = Math.max(lastDifference, Math.abs(v - outputs[1].data[last * D_MODEL + c])); });

@@ -1,6 +1,6 @@
 // Relative position: PE(p)·PE(p + k) depends on k only; RoPE's q·k depends on m − n only; and the score each
 // encoding gives one query and one key as the distance between them grows, past the length it was made for.
-import { onHost } from 'posembed/components';
+import { onHost, valueRange } from 'posembed/components';
 import { dot, figures, integerField, mountIdea, rows } from './idea.js';
 
 const D_MODEL = 64;
@@ -106,10 +106,21 @@ export function mountScoresByDistance(pe, section) {
       { label: 'ALiBi (head 4 of 8)', y: distances.map((k) => base * scale - slope * k) },
       { label: 'T5 (untrained bias per bucket)', y: distances.map((k) => base * scale + bucketBias[buckets.data[k]]) },
     ];
+    // ALiBi's straight line falls far below the others at long lengths: the axis keeps to the others' range, and
+    // ALiBi's line stops where it leaves it, which the caption says.
+    const alibi = series.find((s) => s.label.startsWith('ALiBi'));
+    const others = valueRange(series.filter((s) => s !== alibi).flatMap((s) => s.y));
+    const pad = 0.1 * (others.max - others.min || 1);
+    const domain = [others.min - pad, others.max + pad];
+    const leaves = alibi.y.findIndex((v) => v < domain[0]);
+    alibi.y = alibi.y.map((v) => (v < domain[0] ? NaN : v));
     figure.lines(series.map((s) => ({ ...s, x: distances })), {
-      x: { label: 'distance between query and key' }, y: { label: 'score q·k / √d' }, rules: [{ x: trained, label: `training length ${trained}` }],
+      x: { label: 'distance between query and key' }, y: { label: 'score q·k / √d', domain }, rules: [{ x: trained, label: `training length ${trained}` }],
     });
+    section.dataset.alibiLeavesAt = String(leaves);
     figure.caption = 'Past the training length: the sinusoids and RoPE go on with values never seen in training; the learned table has no rows (the line stops); '
-      + 'linear scaling slows every RoPE pair so that twice the length fits, dynamic raises the base for this length, llama3 and YaRN slow only the slow pairs; ALiBi keeps falling in a straight line; T5 puts every far distance in its last bucket, a flat line.';
+      + 'linear scaling slows every RoPE pair so that twice the length fits, dynamic raises the base for this length, llama3 and YaRN slow only the slow pairs; '
+      + `ALiBi keeps falling in a straight line${leaves >= 0 ? `, off the bottom of this plot from distance ${leaves} (it reaches ${(base * scale - slope * far).toFixed(1)} at ${far})` : ''}; `
+      + 'T5 puts every far distance in its last bucket, a flat line.';
   });
 }
