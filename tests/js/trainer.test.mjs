@@ -97,6 +97,13 @@ describe('pe.trainer', () => {
     t.dispose();
   });
 
+  it('ties its output layer to the token table: the only [vocabulary, d_model] parameter is wte.weight', () => {
+    const t = pe.trainer({ ...SMALL, positional: 'learned' });
+    const tables = Object.entries(t.parameters()).filter(([, { shape }]) => shape.join() === `20,${SMALL.dModel}`).map(([name]) => name);
+    assert.deepEqual(tables, ['wte.weight']);
+    t.dispose();
+  });
+
   it('lossAndGradients gives the loss of the prompts given and a gradient for every parameter, matching a finite difference', () => {
     const t = pe.trainer({ ...SMALL, positional: 'sinusoidal', seed: 4 });
     const prompts = ['Max(1,6,2)', 'Min(3,0)', 'First(9,4,4,1)'];

@@ -364,7 +364,9 @@ export class PosembedTrain extends LazyElement {
     const f = this.#figures.probabilities;
     f.bars(Array.from(probabilities, (value, i) => ({ label: TOY_VOCABULARY[i], value, group: tokenKind(TOY_VOCABULARY[i]) })),
       { groups: TOKEN_KINDS.map(({ name, colour }) => ({ name, colour })), x: { label: 'token' }, y: { label: 'probability', domain: [0, 1] } });
-    f.caption = `The model's probabilities for the first token of its answer to ${prompt}.`;
+    f.caption = `The model's probabilities for the first token of its answer to ${prompt}. They come from the token table itself: the model's `
+      + 'last vector is compared (dot product) with every row of the table, and a softmax turns the scores into probabilities. Input and output share one '
+      + 'table (weight tying), so there is no second one to learn, and a token\'s row must serve both to read it and to say it.';
     f.stale(false);
   }
 
