@@ -93,6 +93,21 @@ describe('the guided tour (index.html)', () => {
     assert.equal(await page.locator('#barber .check-yourself').count(), 3);
   });
 
+  it('4 · dropout once, after the sum: zeroed cells, the rest the plain sum × 1/(1 − p)', async () => {
+    const read = () => page.locator('#dropout').evaluate((s) => [Number(s.dataset.zeroed), Number(s.dataset.largestDifference)]);
+    for (const p of [0.1, 0.5, 0]) {
+      await setField(page, '#dropout', 'p', p);
+      await page.waitForFunction((text) => document.querySelector('#dropout .dropout-check').textContent.includes(text), `at p = ${p})`);
+      const [zeroed, largest] = await read();
+      // 256 cells: zeroed ~ Binomial(256, p), within five standard deviations.
+      assert.ok(Math.abs(zeroed - 256 * p) <= 5 * Math.sqrt(256 * p * (1 - p)) + 1e-9, `p = ${p}: ${zeroed} zeroed`);
+      assert.ok(largest < 1e-5, `p = ${p}: ${largest}`);
+    }
+    await setField(page, '#dropout', 'p', 0.95);
+    await page.waitForFunction(() => /dropout p must be a number in \[0, 0\.9\], got 0\.95/.test(document.querySelector('#dropout .idea-error').textContent));
+    await setField(page, '#dropout', 'p', 0.1);
+  });
+
   it('5 · permutation: without positions the outputs are the same rows reordered; with positions they differ', async () => {
     const difference = () => page.locator('#permutation').evaluate((s) => Number(s.dataset.permutedDifference));
     assert.ok(await difference() < 1e-5, `without positions: ${await difference()}`);

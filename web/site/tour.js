@@ -10,6 +10,7 @@ import { mountExtrapolation } from './ideas/extrapolation.js';
 import { mountPermutation } from './ideas/permutation.js';
 import { mountRopeShift, mountScoresByDistance, mountSinusoidDots } from './ideas/relative.js';
 import { mountRotation } from './ideas/rotation.js';
+import { mountDropout } from './ideas/dropout.js';
 
 const pe = await load();
 const section = (id) => document.getElementById(id);
@@ -32,6 +33,7 @@ await Promise.all([
   mountBalance(pe, section('balance')),
   mountAddConcat(pe, section('add-concat')),
   mountRotation(pe, section('relative-circle')),
+  mountDropout(pe, section('dropout')),
   mountSinusoidDots(pe, section('relative-dots')),
   mountRopeShift(pe, section('relative-rope')),
   mountScoresByDistance(pe, section('relative-all')),
