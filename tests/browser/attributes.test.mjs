@@ -36,7 +36,7 @@ describe('element attributes in the author\'s words', () => {
     const cases = [
       ['posembed-heatmap', { encoding: 'alibi', heads: '0' }, '<posembed-heatmap>: heads must be an integer in [1, 64], got "0"'],
       ['posembed-heatmap', { length: '0', 'd-model': '7' }, '<posembed-heatmap>: 2 attributes need fixing: length must be an integer in [1, 8192], got "0"; d-model must be an even integer in [2, 4096], got "7"'],
-      ['posembed-heatmap', { encoding: 'similarity', metric: 'manhattan' }, '<posembed-heatmap>: metric must be one of "cosine", "dot", got "manhattan"'],
+      ['posembed-heatmap', { encoding: 'similarity', metric: 'manhattan' }, '<posembed-heatmap>: metric must be one of "dot", "cosine", got "manhattan"'],
       ['posembed-heatmap', { encoding: 'alibi', heads: '4', head: '4' }, '<posembed-heatmap>: head must be below heads (4), got "4"'],
       ['posembed-bias', { kind: 't5', heads: '-1' }, '<posembed-bias>: heads must be an integer in [1, 64], got "-1"'],
       ['posembed-bias', { kind: 't5', buckets: 'NaN' }, '<posembed-bias>: buckets must be an integer in [4, 1024], got "NaN"'],

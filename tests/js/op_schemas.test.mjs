@@ -93,6 +93,23 @@ describe('one schema per op', () => {
     assert.ok(taken >= 17, `${taken} attributes taken from ops`);
   });
 
+  it('an attribute several encodings read lies within the range of every option it feeds (sincos2d\'s multiple of 4 checked by the element)', () => {
+    let fed = 0;
+    for (const [tag, { attributes }] of Object.entries(ELEMENT_SCHEMAS)) {
+      for (const [attribute, spec] of Object.entries(attributes)) {
+        for (const feed of spec.feeds ?? []) {
+          fed++;
+          const [op, name] = feed.split('.');
+          const option = resolvedOption(op, name, pe.limits);
+          assert.ok(spec.min >= option.min && spec.max <= option.max, `${tag} ${attribute}: [${spec.min}, ${spec.max}] is outside ${feed}'s [${option.min}, ${option.max}]`);
+          if (option.exclusiveMin && spec.min === option.min) assert.equal(spec.exclusiveMin, true, `${tag} ${attribute}: ${feed} leaves out ${option.min}`);
+          if (option.even) assert.equal(spec.even, true, `${tag} ${attribute}: ${feed} is even`);
+        }
+      }
+    }
+    assert.ok(fed >= 9, `${fed} options fed`);
+  });
+
   it('an attribute that means one thing for one encoding and another for the next is checked for the encoding drawn', () => {
     const problems = (given) => readValues('posembed-heatmap', (name) => given[name] ?? null).problems;
     assert.deepEqual(problems({ encoding: 'rope', layout: 'split' }), ['layout must be one of "half", "interleaved" for rope, got "split"']);

@@ -44,9 +44,12 @@ export const ELEMENT_SCHEMAS = {
     summary: 'a heatmap of one encoding, or of the author\'s own matrix set as element.data',
     attributes: {
       encoding: oneOf(ENCODINGS, { default: 'sinusoidal', doc: 'which table to draw' }),
-      length: integer(1, 8192, { default: 64, doc: 'rows (positions), or queries and keys (similarity, alibi, t5)' }),
-      'd-model': integer(2, 4096, { even: true, doc: 'columns: sinusoidal and similarity (default 128), learned, rope and sincos2d (default 64)' }),
-      base: number(1, 1e12, { exclusiveMin: true, default: 10000, doc: 'the frequencies\' base' }),
+      // An attribute that several encodings read is held (tests/js/op_schemas.test.mjs) within each option it feeds.
+      length: integer(1, 8192, { default: 64, feeds: ['sinusoidal.length', 'learnedPositions.maxLength', 'alibiBias.keyLength', 't5Buckets.keyLength'],
+        doc: 'rows (positions), or queries and keys (similarity, alibi, t5)' }),
+      'd-model': integer(2, 4096, { even: true, feeds: ['sinusoidal.dModel', 'learnedPositions.dModel'],
+        doc: 'columns: sinusoidal and similarity (default 128), learned, rope and sincos2d (default 64)' }),
+      base: number(1, 1e12, { exclusiveMin: true, default: 10000, feeds: ['sinusoidal.base', 'applyRope.base', 'sincos2d.base'], doc: 'the frequencies\' base' }),
       layout: oneOf([...new Set(Object.values(LAYOUTS).flat())], { doc: 'sinusoidal: interleaved or split sin/cos columns; rope: half or interleaved pairs' }),
       timescale: optionAttribute('sinusoidal', 'timescale', { doc: 'sinusoidal: base^(-2i/d) or tensor2tensor\'s base^(-i/(d/2-1))' }),
       offset: optionAttribute('sinusoidal', 'offset', { max: MAX_INT32, default: 0, doc: 'sinusoidal: the first position drawn' }),
