@@ -47,6 +47,13 @@ export function addSliders(root = document) {
       box.dispatchEvent(new Event('input', { bubbles: true }));
     });
     box.addEventListener('input', (event) => { if (event.isTrusted) follow(); });
+    // A box whose range follows another control's value takes its slider's range with it.
+    new MutationObserver(() => {
+      const moved = scaleOf(box);
+      Object.assign(slider, { min: String(moved.min), max: String(moved.max) });
+      Object.assign(scale, moved);
+      follow();
+    }).observe(box, { attributes: true, attributeFilter: ['min', 'max'] });
     box.after(slider);
   }
 }

@@ -10,6 +10,14 @@ const POSITIONS = 48;
 export function mountRotation(pe, section) {
   const [circle] = figures(section, [{ label: 'One pair of sinusoid columns, each position a point on the unit circle' }]);
   const equation = section.querySelector('.rotation-check');
+  // p + k is a position of the table: each box's range follows the other's value.
+  const { p: pBox, k: kBox } = section.querySelector('form').elements;
+  const linkRanges = () => {
+    kBox.max = String(POSITIONS - 1 - (Number(pBox.value) || 0));
+    pBox.max = String(POSITIONS - 1 - (Number(kBox.value) || 0));
+  };
+  section.querySelector('form').addEventListener('input', linkRanges);
+  linkRanges();
   return mountIdea(section, [circle], async (form) => {
     const pair = integerField(form, 'pair', 0, D_MODEL / 2 - 1, 'pair i');
     const p = integerField(form, 'p', 0, POSITIONS - 1, 'position p');
