@@ -111,6 +111,8 @@ describe('the guided tour (index.html)', () => {
   it('5 · permutation: without positions the outputs are the same rows reordered; with positions they differ', async () => {
     const difference = () => page.locator('#permutation').evaluate((s) => Number(s.dataset.permutedDifference));
     assert.ok(await difference() < 1e-5, `without positions: ${await difference()}`);
+    // A recurrent network over the same rows, no positions: its last states differ for the two orders.
+    assert.ok(await page.locator('#permutation').evaluate((s) => Number(s.dataset.recurrentApart)) > 0.05);
     assert.match(await page.locator('#permutation .verdict').textContent(), /^Without positions: .* the last rows are identical/);
     await page.locator('#permutation [name="positions"]').check();
     await page.waitForFunction(() => /^With positions/.test(document.querySelector('#permutation .verdict').textContent));

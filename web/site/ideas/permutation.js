@@ -35,16 +35,45 @@ function permutedDifference(a, tokensA, b, tokensB) {
   return { tensor: { data, shape: [...b.shape] }, largest };
 }
 
+// A plain recurrent network's state after each token, h_t = tanh(W h_(t−1) + U x_t), with seeded weights: it reads
+// the rows one after another, so its state carries their order with no positions added.
+function recurrentStates(x, seed) {
+  const [n, d] = x.shape;
+  let state = seed >>> 0;
+  const random = () => {  // mulberry32, uniform in [-1, 1) scaled for a stable recurrence
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((((t ^ (t >>> 14)) >>> 0) / 2 ** 32) * 2 - 1) / Math.sqrt(d);
+  };
+  const [w, u] = [Float64Array.from({ length: d * d }, random), Float64Array.from({ length: d * d }, random)];
+  const states = [];
+  let h = new Float64Array(d);
+  for (let t = 0; t < n; t++) {
+    const next = new Float64Array(d);
+    for (let i = 0; i < d; i++) {
+      let sum = 0;
+      for (let j = 0; j < d; j++) sum += w[i * d + j] * h[j] + u[i * d + j] * x.data[t * d + j];
+      next[i] = Math.tanh(sum);
+    }
+    states.push(next);
+    h = next;
+  }
+  return states;
+}
+
 export function mountPermutation(pe, section) {
-  const [left, right, change] = figures(section, [
+  const [left, right, change, recurrent] = figures(section, [
     { label: 'Attention output for the first expression', in: '.left' },
     { label: 'Attention output for the second expression', in: '.right' },
     { label: 'Each output row of the second expression minus the first\'s row for the same token', title: 'second − first, token by token' },
+    { label: 'How far apart a recurrent network\'s states are after each token of the two expressions', title: 'an RNN, for contrast: no positions added' },
   ]);
   const verdict = section.querySelector('.verdict');
   let embedding = null;
   let seedOf = -1;
-  return mountIdea(section, [left, right, change], async (form) => {
+  return mountIdea(section, [left, right, change, recurrent], async (form) => {
     const seed = integerField(form, 'seed', 0, 4294967295, 'seed');
     const texts = [form.first, form.second];
     const tokens = texts.map((text) => toyTokens(text));
@@ -58,8 +87,10 @@ export function mountPermutation(pe, section) {
       seedOf = seed;
     }
     const outputs = [];
+    const states = [];
     for (const t of tokens) {
       const x = await onHost(embedding.lookup(toyIds(t)));
+      states.push(recurrentStates(x, seed));
       if (form.positions) {
         const positions = await onHost(pe.sinusoidal({ length: t.length, dModel: D_MODEL }));
         x.data.forEach((v, i) => { x.data[i] = v + positions.data[i]; });
@@ -76,14 +107,21 @@ export function mountPermutation(pe, section) {
     const limit = Math.max(difference, 1e-6);
     change.heatmap(differences, { range: { min: -limit, max: limit }, x: { label: 'dimension' },
       y: { label: 'position · token', names: tokens[1].map((t, p) => `${p} ${t}`) }, colour: { label: 'difference' } });
-    change.caption = difference === 0
-      ? 'All zero: every output row of the second expression is exactly the first\'s row for the same token, reordered.'
-      : `Colours from −${limit.toPrecision(2)} to ${limit.toPrecision(2)}, ${Math.round(3 / limit)} times finer than the outputs above, where the difference `
-        + 'is too small to see: positions change every row a little, differently at each position.';
+    const scale = `Colours from −${limit.toPrecision(2)} to ${limit.toPrecision(2)}, ${Math.round(3 / limit)} times finer than the outputs above`;
+    change.caption = !form.positions
+      ? `${scale}: what is left is float32 rounding (the same numbers summed in another order); the rows are the same, reordered.`
+      : `${scale}, where the difference is too small to see: positions change every row a little, differently at each position.`;
     const last = tokens[0].length - 1;
     let lastDifference = 0;
     rows(outputs[0], last).forEach((v, c) => { lastDifference = Math.max(lastDifference, Math.abs(v - outputs[1].data[last * D_MODEL + c])); });
     section.dataset.permutedDifference = String(difference);
+    const apart = states[0].map((h, t) => Math.sqrt(h.reduce((sum, v, i) => sum + (v - states[1][t][i]) ** 2, 0)));
+    section.dataset.recurrentApart = String(apart.at(-1));
+    recurrent.lines([{ label: 'distance between the two states', x: apart.map((_, t) => t), y: apart }],
+      { x: { label: 'tokens read' }, y: { label: 'distance', domain: [0, apart.reduce((a, b) => Math.max(a, b), 1)] } });
+    recurrent.caption = `A recurrent network (untrained, random weights, the same rows, no positions) reads the tokens one after another: its state after `
+      + `the last token is ${apart.at(-1).toFixed(3)} apart for the two expressions, since the order went into it step by step. That is why an RNN needs `
+      + 'no positional encoding; the price is reading one token at a time, where attention reads them all at once.';
     verdict.textContent = form.positions
       ? `With positions: the rows are no longer a reordering (largest difference ${difference.toFixed(4)} between a token's rows), and the last rows differ by ${lastDifference.toFixed(4)}: the model can tell which number came first.`
       : `Without positions: each row of the second output is the row of the same token in the first (largest difference ${difference.toFixed(6)}), and the last rows are identical (difference ${lastDifference.toFixed(6)}). Attention cannot see order, so First is unanswerable.`;
