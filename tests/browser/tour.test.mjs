@@ -30,11 +30,27 @@ describe('the guided tour (index.html)', () => {
   });
   after(() => page?.close());
 
+  it('10 · what a positional encoding should do, each property measured on each encoding', async () => {
+    const cell = (property, encoding) => page.locator(`#desiderata tbody tr:nth-child(${property}) td[data-encoding="${encoding}"]`);
+    const holds = async (property, encoding) => (await cell(property, encoding).getAttribute('data-holds')) === 'true';
+    // Rows: bounded, past the training length, relative, nothing to learn, far distances apart.
+    assert.deepEqual(await Promise.all(['sinusoidal', 'learned', 'rope', 'alibi', 't5'].map((e) => holds(2, e))), [true, false, true, true, true]);
+    assert.deepEqual(await Promise.all(['sinusoidal', 'learned', 'rope', 'alibi', 't5'].map((e) => holds(4, e))), [true, false, true, true, false]);
+    assert.equal(await holds(1, 'alibi'), false);
+    assert.equal(await holds(5, 't5'), false);
+    // The numbers behind them, against float64: ALiBi's head 1 slope is 2^-1 for 8 heads, at distance 63.
+    assert.match(await cell(1, 'alibi').textContent(), /bias at distance 63 is -31\.5$/);
+    assert.match(await cell(2, 'learned').textContent(), /lookup\(64\) → RangeError: length 64 is past maxLength 32$/);
+    const spread = Number((await cell(3, 'sinusoidal').textContent()).match(/largest difference ([\d.e+-]+)\)/)[1]);
+    assert.ok(spread < 1e-4, `${spread}`);
+    assert.match(await cell(5, 't5').textContent(), /distances from 32 on share one bucket \(distance 32: bucket (\d+), distance 63: bucket \1\)/);
+  });
+
   it('presents the ideas in the tutorials\' order, each with a caption and an accessible name', async () => {
     const titles = await page.locator('main h2').allTextContents();
     assert.deepEqual(titles.map((t) => t.replace(/^\d+ · /, '')), ['Why not just count?', 'A binary clock', 'Sines and cosines: the barber pole',
       'From text to rows: the lookup', 'Without positions, order is invisible', 'Why multiply by √d_model', 'Add, or put side by side?',
-      'Relative position', 'Past the training length', 'Further']);
+      'Relative position', 'Past the training length', 'What a positional encoding should do', 'Further']);
     const figures = await page.locator('main .pe-figure').evaluateAll((all) => all.map((f) => ({
       name: f.querySelector('.pe-plot').getAttribute('aria-label'), caption: f.querySelector('figcaption').textContent })));
     assert.ok(figures.length >= 14, `${figures.length} figures`);

@@ -11,6 +11,7 @@ import { mountPermutation } from './ideas/permutation.js';
 import { mountRopeShift, mountScoresByDistance, mountSinusoidDots } from './ideas/relative.js';
 import { mountRotation } from './ideas/rotation.js';
 import { mountDropout } from './ideas/dropout.js';
+import { mountDesiderata } from './ideas/desiderata.js';
 
 const pe = await load();
 const section = (id) => document.getElementById(id);
@@ -38,5 +39,6 @@ await Promise.all([
   mountRopeShift(pe, section('relative-rope')),
   mountScoresByDistance(pe, section('relative-all')),
   mountExtrapolation(pe, section('extrapolation')),
+  mountDesiderata(pe, section('desiderata')),
 ]);
 document.documentElement.dataset.ready = 'true';
