@@ -53,6 +53,9 @@ describe('the Train page', () => {
     await page.waitForTimeout(800);
     assert.equal(Number(await page.locator(trainer).getAttribute('data-step')), paused, 'no steps after Pause');
     assert.match(await inShadow(page, trainer, '.status'), new RegExp(`^step ${paused} · loss \\d\\.\\d{3} · held-out accuracy \\d+\\.\\d%`));
+    // The token table's values grow as training pushes its rows apart.
+    const [start, end] = (await inShadow(page, trainer, '.range figcaption')).match(/grows from (\d+\.\d\d) at the start to (\d+\.\d\d)/).slice(1).map(Number);
+    assert.ok(end > start, `${start} → ${end}`);
     // The curves' readouts follow the newest point, not the first.
     const readStep = await inShadow(page, trainer, '.loss .pe-readout');
     assert.ok(Number(readStep.match(/^step ([\d,]+)/)[1].replace(/,/g, '')) >= 200, `the loss readout says "${readStep}"`);

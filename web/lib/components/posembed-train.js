@@ -46,7 +46,7 @@ const TEMPLATE = `
   <p class="visually-hidden" role="status"></p>
   <p class="error" part="error" hidden></p>
   <p class="caption honest"></p>
-  <div class="grid"><div class="loss"></div><div class="accuracy"></div></div>
+  <div class="grid"><div class="loss"></div><div class="accuracy"></div><div class="range"></div></div>
   <div class="grid"><div class="tokens"></div><div class="similarity"></div></div>
   <div class="positions"></div>
   <h3>Ask it</h3>
@@ -109,7 +109,7 @@ export class PosembedTrain extends LazyElement {
   #root;
   #worker = null;
   #fileUrls = [];  // saved files' object URLs
-  #history = { step: [], loss: [], accuracy: [] };
+  #history = { step: [], loss: [], accuracy: [], largest: [] };
   #latest = null;
   #frames = [];        // the snapshots drawn so far, for the replay (thinned to MAX_FRAMES)
   #replaying = null;   // the frame the reader went back to, or null for the latest
@@ -129,6 +129,7 @@ export class PosembedTrain extends LazyElement {
     this.#figures = {
       loss: new Figure($('.loss'), { label: 'Training loss by step', title: 'Loss (cross-entropy on the answers)' }),
       accuracy: new Figure($('.accuracy'), { label: 'Held-out accuracy by step', title: 'Held-out accuracy' }),
+      range: new Figure($('.range'), { label: 'The largest value in the token table by step', title: 'Token table: largest |value|' }),
       tokens: new Figure($('.tokens'), { label: 'The 20 token rows projected to two dimensions', title: 'Token rows, 2-D (PCA)' }),
       similarity: new Figure($('.similarity'), { label: 'Cosine similarity of every pair of token rows', title: 'Cosine similarity of token rows' }),
       positions: new Figure($('.positions'), { label: 'The learned position table', title: 'Learned position table' }),
@@ -176,7 +177,7 @@ export class PosembedTrain extends LazyElement {
     }
     this.#options = PosembedTrain.#trainerOptions(values);
     this.#worker ??= this.#startWorker();
-    this.#history = { step: [], loss: [], accuracy: [] };
+    this.#history = { step: [], loss: [], accuracy: [], largest: [] };
     this.#latest = null;
     this.#frames = [];
     this.#replaying = null;
@@ -258,6 +259,7 @@ export class PosembedTrain extends LazyElement {
       this.#history.step.push(snapshot.step);
       this.#history.loss.push(snapshot.loss);
       this.#history.accuracy.push(snapshot.accuracy);
+      this.#history.largest.push(snapshot.largest);
     }
     this.#$('[data-action="start"]').disabled = snapshot.running;
     this.#$('[data-action="pause"]').disabled = !snapshot.running;
@@ -311,10 +313,11 @@ export class PosembedTrain extends LazyElement {
     this.#$('.honest').textContent = trained
       ? `After ${snapshot.step} steps of training on ${task === 'mixed' ? 'Max, Min and First' : task} with ${positional} positions.`
       : 'Untrained: every table is random until you press Start. Nothing in these pictures means anything yet.';
-    const { step, loss, accuracy } = this.#history;
+    const { step, loss, accuracy, largest } = this.#history;
     // One figure per task: the page's thread is never held for all of them at once.
     const parts = [() => {
-      for (const [figure, values, label, domain] of [[f.loss, loss, 'loss', undefined], [f.accuracy, accuracy, 'accuracy', [0, 1]]]) {
+      for (const [figure, values, label, domain] of [[f.loss, loss, 'loss', undefined], [f.accuracy, accuracy, 'accuracy', [0, 1]],
+        [f.range, largest, 'largest |value|', undefined]]) {
         if (values.length === 0) {
           figure.stale(true, 'Nothing yet: press Start');
           continue;
@@ -325,6 +328,10 @@ export class PosembedTrain extends LazyElement {
       }
       f.loss.caption = 'The loss falls as the model learns to answer; each point is the mean over the steps since the one before.';
       f.accuracy.caption = 'Share of 256 held-out questions answered right. Guessing would get about 10%.';
+      f.range.caption = largest.length
+        ? `The token table's largest |value| grows from ${this.#frames[0]?.largest?.toFixed(2) ?? '–'} at the start to ${largest.at(-1).toFixed(2)}: training pushes `
+          + 'rows apart so that the tokens it must tell apart point different ways, and larger values make sharper scores after the tied output layer.'
+        : 'The token table\'s largest |value|, as training goes on.';
     }, () => {
       const projected = snapshot.projected.data;
       f.tokens.points(TOY_VOCABULARY.map((token, i) => ({ x: projected[2 * i], y: projected[2 * i + 1], label: token, group: tokenKind(token) })),

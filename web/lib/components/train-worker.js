@@ -38,11 +38,13 @@ function trainerSnapshot(loss) {
   const projected = followingProjection(table);
   const similarity = pe.similarity(table, null, { metric: 'cosine' });
   const positions = parameters['wpe.weight'] ?? null;
+  let largest = 0;
+  for (const v of table.data) largest = Math.max(largest, Math.abs(v));
   const now = performance.now();
   if (now - lastEvaluation.at > EVALUATE_EVERY_MS || !running) {
     lastEvaluation = { at: now, ...model.evaluate({ count: 256 }) };
   }
-  return { step: model.steps, loss, accuracy: lastEvaluation.accuracy, heldOutLoss: lastEvaluation.loss, projected, similarity, positions };
+  return { step: model.steps, loss, accuracy: lastEvaluation.accuracy, heldOutLoss: lastEvaluation.loss, projected, similarity, positions, largest };
 }
 
 function wordsSnapshot(loss) {
