@@ -249,6 +249,9 @@ describe('patches and learned pages', () => {
 
   it('patches: the chosen patch is the most similar to itself, keys move it, the cls token shifts the table', async () => {
     const { page, problems } = await site.open('patches.html');
+    // MAE's layout: the first half of each row follows the patch's column (its grid[0] is the horizontal coordinate).
+    assert.equal(await page.getAttribute('#patch-readout', 'data-first-half'), 'column');
+    assert.match(await page.locator('#patch-readout').textContent(), /The first 128 numbers of each row encode the patch's column \(they change only when the column does\), the last 128 its row\.$/);
     const pixel = (x, y) => page.evaluate(([px, py]) => Array.from(document.querySelector('#patches-figure canvas').getContext('2d').getImageData(px, py, 1, 1).data.slice(0, 3)), [x, y]);
     assert.deepEqual(await pixel(4, 3), rgb(interpolateViridis(1)));
     await page.focus('#patches-figure .pe-plot');
@@ -259,7 +262,7 @@ describe('patches and learned pages', () => {
     const positions = pe.sincos2d({ gridH: 14, gridW: 14, dModel: 256 });
     const query = { data: positions.data.slice((3 * 14 + 5) * 256, (3 * 14 + 6) * 256), shape: [1, 256] };
     const lowest = Math.min(...pe.similarity(query, positions, { metric: 'cosine' }).data);
-    assert.match(await page.locator('#patch-readout').textContent(), new RegExp(`${lowest.toFixed(4)} to the least similar patch$`));
+    assert.match(await page.locator('#patch-readout').textContent(), new RegExp(`${lowest.toFixed(4)} to the least similar patch\\.`));
     await page.check('#patch-controls [name="clsToken"]');
     await page.waitForFunction(() => document.querySelector('#patch-readout').textContent.includes('after the cls row'));
     assert.deepEqual(problems, []);

@@ -10,6 +10,24 @@ const table = document.querySelector('#patch-table');
 let chosen = { row: 3, column: 4 };
 let current = null;
 
+// Which half of the columns encodes which coordinate, read from the table: the first half changes along a row of
+// patches (it encodes the column, as MAE's code lays it out) and the second down a column, or the other way.
+function whichHalf(patches, { gridH, gridW, dModel }) {
+  if (gridH < 2 || gridW < 2) return '';
+  const half = dModel / 2;
+  const change = (from, to, columns) => {
+    let sum = 0;
+    for (const c of columns) sum += Math.abs(patches.data[to * dModel + c] - patches.data[from * dModel + c]);
+    return sum;
+  };
+  const first = Array.from({ length: half }, (_, c) => c);
+  const alongRow = change(0, 1, first);          // patch (0, 0) to (0, 1): the column moves
+  const downColumn = change(0, gridW, first);    // patch (0, 0) to (1, 0): the row moves
+  const [mine, other] = alongRow > 0 && downColumn === 0 ? ['column', 'row'] : ['row', 'column'];
+  document.querySelector('#patch-readout').dataset.firstHalf = mine;
+  return `The first ${half} numbers of each row encode the patch's ${mine} (they change only when the ${mine} does), the last ${half} its ${other}.`;
+}
+
 async function render() {
   const f = new FormData(form);
   const options = { gridH: Number(f.get('gridH')), gridW: Number(f.get('gridW')), dModel: Number(f.get('dModel')), clsToken: f.get('clsToken') === 'on' };
@@ -31,7 +49,7 @@ async function render() {
     figure.caption = `Brightest at the chosen patch and fading with distance, along its row and its column alike: the position says where a patch is in both directions. `
       + 'Click a patch, or focus the grid and use the arrow keys, to choose another.';
     document.querySelector('#patch-readout').textContent = `patch (row ${chosen.row}, column ${chosen.column})${options.clsToken ? ', after the cls row' : ''}: `
-      + `cosine similarity 1 to itself, ${least.toFixed(4)} to the least similar patch`;
+      + `cosine similarity 1 to itself, ${least.toFixed(4)} to the least similar patch. ${whichHalf(patches, options)}`;
     for (const [name, value] of Object.entries({ 'grid-h': options.gridH, 'grid-w': options.gridW, 'd-model': options.dModel })) table.setAttribute(name, String(value));
     errorBox.hidden = true;
     document.documentElement.dataset.ready = 'true';
