@@ -9,7 +9,8 @@ import { alibiParams } from '../../dist/alibi.js';
 import { t5BucketsParams } from '../../dist/t5.js';
 import { sincos2dParams } from '../../dist/sincos2d.js';
 import { ropeInvFreq, ropeParams, ropeScaling } from '../../dist/rope.js';
-import { readArgument } from '../../dist/op_schemas.js';
+import { readArgument, readOptions } from '../../dist/op_schemas.js';
+import { pca } from '../../dist/analysis.js';
 
 const MAX_INT32 = 2 ** 31 - 1;
 
@@ -103,6 +104,21 @@ describe('the package and the C++ core agree at every boundary', () => {
     const x = (headDim) => ({ data: new Float32Array(headDim), shape: [1, headDim] });
     agree('applyRope base', bases, (v) => ropeParams(core, x(8), { base: v }), (v, out, inputs) => rotate({ headDim: 8, base: v }, out, inputs), 'base');
     agree('applyRope rotaryDim', [0, 1, 2, 3, 8, 9, 10], (v) => ropeParams(core, x(8), { rotaryDim: v }), (v, out, inputs) => rotate({ headDim: 8, rotaryDim: v }, out, inputs), 'rotaryDim');
+  });
+
+  it('tokenEmbedding: vocabSize, dModel; pca: components', () => {
+    const { maxVocabSize, maxDModel } = core.limits;
+    const options = (o) => readOptions('tokenEmbedding', { init: {}, ...o }, core.limits);
+    // One id looked up: the probe's output holds the one row the core writes for a shape it accepts.
+    const lookup = (vocabSize, dModel, out, inputs) => {
+      core.view(Int32Array, inputs, 1)[0] = 0;  // id 0: its row is the probe's own memory, whatever the table's size
+      return core.module.tokenEmbeddingLookup(inputs, vocabSize, dModel, -1, 1, inputs, 1, out);
+    };
+    agree('tokenEmbedding vocabSize', [0, 1, maxVocabSize, maxVocabSize + 1], (v) => options({ vocabSize: v, dModel: 4 }), (v, out, inputs) => lookup(v, 4, out, inputs), 'vocabSize');
+    agree('tokenEmbedding dModel', [0, 1, maxDModel, maxDModel + 1], (v) => options({ vocabSize: 4, dModel: v }), (v, out, inputs) => lookup(4, v, out, inputs), 'dModel',
+      { outBytes: (maxDModel + 1) * 4 });
+    const x = { data: new Float32Array(12).map((_, i) => Math.sin(i)), shape: [4, 3] };  // components at most min(4, 3)
+    agree('pca components', [0, 1, 3, 4], (v) => pca(core, x, { components: v }), (v, out, inputs) => core.module.pca(inputs, 4, 3, v, out), 'components');
   });
 
   it('sincos2d: gridH, gridW, dModel (a multiple of 4)', () => {
