@@ -60,3 +60,15 @@ export function dot(a, b) {
   for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
   return sum;
 }
+
+// A seeded vector with entries in [-1, 1] (mulberry32), the same numbers on every visit.
+export function seededVector(seed, n) {
+  let state = seed >>> 0;
+  return Float32Array.from({ length: n }, () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
+  });
+}

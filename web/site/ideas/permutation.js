@@ -2,7 +2,7 @@
 // tutorials' sketch) over First(1,6,2) and First(6,2,1). Without positions the outputs are the same rows in
 // another order, so "which number came first" cannot be read off; with positions added they differ.
 import { TOY_VOCABULARY, onHost, toyIds, toyTokens } from 'posembed/components';
-import { figures, integerField, mountIdea, rows } from './idea.js';
+import { figures, integerField, mountIdea, rows, seededVector } from './idea.js';
 
 const D_MODEL = 16;
 
@@ -39,15 +39,9 @@ function permutedDifference(a, tokensA, b, tokensB) {
 // the rows one after another, so its state carries their order with no positions added.
 function recurrentStates(x, seed) {
   const [n, d] = x.shape;
-  let state = seed >>> 0;
-  const random = () => {  // mulberry32, uniform in [-1, 1) scaled for a stable recurrence
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((((t ^ (t >>> 14)) >>> 0) / 2 ** 32) * 2 - 1) / Math.sqrt(d);
-  };
-  const [w, u] = [Float64Array.from({ length: d * d }, random), Float64Array.from({ length: d * d }, random)];
+  // Uniform in [-1, 1], scaled by 1/√d for a stable recurrence.
+  const weights = Float64Array.from(seededVector(seed, 2 * d * d), (v) => v / Math.sqrt(d));
+  const [w, u] = [weights.subarray(0, d * d), weights.subarray(d * d)];
   const states = [];
   let h = new Float64Array(d);
   for (let t = 0; t < n; t++) {

@@ -1,23 +1,11 @@
 // Relative position: PE(p)·PE(p + k) depends on k only; RoPE's q·k depends on m − n only; and the score each
 // encoding gives one query and one key as the distance between them grows, past the length it was made for.
 import { onHost, valueRange } from 'posembed/components';
-import { dot, figures, integerField, mountIdea, rows } from './idea.js';
+import { dot, figures, integerField, mountIdea, rows, seededVector } from './idea.js';
 
 const D_MODEL = 64;
 const HEAD_DIM = 16;
 const GRID = 32;
-
-// A seeded vector with entries in [-1, 1] (mulberry32), so the page shows the same q and k on every visit.
-function seededVector(seed, n) {
-  let state = seed >>> 0;
-  return Float32Array.from({ length: n }, () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
-  });
-}
 
 // q (at each of `positions`) rotated by RoPE: [positions.length, HEAD_DIM].
 async function rotated(pe, vector, positions, scaling) {
