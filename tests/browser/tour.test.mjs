@@ -109,6 +109,44 @@ describe('the guided tour (index.html)', () => {
     assert.equal(await page.locator('#barber .check-yourself').count(), 3);
   });
 
+  it('3 · every position its own signature: distances by offset for three bases, near collisions only with few columns', async () => {
+    // ‖PE(p) − PE(p + k)‖ in float64: each pair contributes 2 − 2 cos(ω_i k).
+    const apart = (base, dModel, k) => {
+      let sum = 0;
+      for (let i = 0; i < dModel / 2; i++) sum += 2 - 2 * Math.cos(k * base ** (-2 * i / dModel));
+      return Math.sqrt(sum);
+    };
+    const table = () => page.locator('#signature tbody tr').evaluateAll((rows) => rows.map((row) => ({
+      base: Number(row.dataset.base), collides: row.dataset.collides === 'true', still: Number(row.dataset.still),
+      cells: Array.from(row.cells, (cell) => cell.textContent) })));
+    let measured = await table();
+    assert.deepEqual(measured.map((row) => row.base), [100, 1e4, 1e6]);
+    for (const row of measured) {
+      assert.equal(row.cells[1], apart(row.base, 64, 1).toFixed(3));
+      assert.equal(row.collides, false);
+      // Pairs turning under π/4 over 1023 positions.
+      const still = Array.from({ length: 32 }, (_, i) => row.base ** (-2 * i / 64) * 1023 < Math.PI / 4).filter(Boolean).length;
+      assert.equal(row.still, still);
+    }
+    assert.match(measured[0].cells[3], /^544 \(comes round within the length\)$/);
+    assert.match(await page.locator('#signature figcaption').textContent(), /Base 100's slowest pair comes round every 544 positions/);
+    assert.equal(await page.locator('#signature .pe-legend').textContent(), 'base 100base 10⁴base 10⁶');
+    // Four pairs: in 1024 positions every base puts a far position closer than a neighbour, at the offset float64 finds.
+    await setField(page, '#signature', 'dModel', 8);
+    await page.waitForFunction(() => document.querySelectorAll('#signature tbody tr[data-collides="true"]').length === 3);
+    measured = await table();
+    for (const row of measured) {
+      const distances = Array.from({ length: 1024 }, (_, k) => apart(row.base, 8, k));
+      let closest = 10;
+      for (let k = 11; k < 1024; k++) if (distances[k] < distances[closest]) closest = k;
+      assert.ok(distances[closest] < distances[1]);
+      assert.equal(row.cells[2], `${distances[closest].toFixed(3)} at k = ${closest}: closer than a neighbour`);
+    }
+    assert.match(await page.locator('#signature figcaption').textContent(), /With only 4 pairs, base 100, base 10⁴, base 10⁶ put a far position closer than a neighbour/);
+    await setField(page, '#signature', 'dModel', 64);
+    await page.waitForFunction(() => document.querySelectorAll('#signature tbody tr[data-collides="true"]').length === 0);
+  });
+
   it('4 · dropout once, after the sum: zeroed cells, the rest the plain sum × 1/(1 − p)', async () => {
     const read = () => page.locator('#dropout').evaluate((s) => [Number(s.dataset.zeroed), Number(s.dataset.largestDifference)]);
     for (const p of [0.1, 0.5, 0]) {

@@ -10,6 +10,7 @@ import { mountExtrapolation } from './ideas/extrapolation.js';
 import { mountPermutation } from './ideas/permutation.js';
 import { mountRopeShift, mountScoresByDistance, mountSinusoidDots } from './ideas/relative.js';
 import { mountRotation } from './ideas/rotation.js';
+import { mountSignature } from './ideas/signature.js';
 import { mountDropout } from './ideas/dropout.js';
 import { mountDesiderata } from './ideas/desiderata.js';
 
@@ -30,6 +31,7 @@ await Promise.all([
   mountCounting(pe, section('counting')),
   mountBinaryClock(pe, section('binary')),
   mountBarberPole(pe, section('barber')),
+  mountSignature(pe, section('signature')),
   mountPermutation(pe, section('permutation')),
   mountBalance(pe, section('balance')),
   mountAddConcat(pe, section('add-concat')),
