@@ -367,4 +367,38 @@ describe('ALiBi and T5 page', () => {
     assert.ok(lightness(shared[steep]) < lightness(shared[middle]) && lightness(shared[middle]) < lightness(shared[shallow]), `corners ${JSON.stringify(shared)}`);
     assert.deepEqual(problems, []);
   });
+
+  it('relative position vectors: Shaw\'s clipped offsets flat past K, Transformer-XL\'s sinusoid of the offset never flat', async () => {
+    const { page, problems } = await site.open('bias.html');
+    const section = '#relative-vectors';
+    // The index map: clip(j − i, −8, 8) at known cells, read through the keyboard readout.
+    await page.locator(`${section} .pe-plot`).first().focus();
+    await page.keyboard.press('PageDown');
+    await page.keyboard.press('End');
+    assert.match(await page.locator(`${section} .pe-readout`).first().textContent(), /query 47, key 47: vector a_0/);
+    await page.keyboard.press('Home');
+    assert.match(await page.locator(`${section} .pe-readout`).first().textContent(), /query 47, key 0: vector a_-8/);
+    assert.equal(await page.getAttribute(section, 'data-shaw-distinct-past-clip'), '1');
+    // Transformer-XL's term at k = 1 and k = 47 against float64: (q + v) · R_k with R's sines first, then cosines.
+    const { seededVector } = await import('../../web/site/ideas/idea.js');
+    const [q, v] = [seededVector(7, 64), seededVector(11, 64)];
+    const xl = (k) => {
+      let sum = 0;
+      for (let i = 0; i < 32; i++) {
+        const angle = k * 10000 ** (-2 * i / 64);
+        sum += (q[i] + v[i]) * Math.sin(angle) + (q[32 + i] + v[32 + i]) * Math.cos(angle);
+      }
+      return sum;
+    };
+    const readout = await page.locator(`${section} > .readout`).textContent();
+    const [, atOne, atLast] = readout.match(/k = 1: Shaw [-\d.]+, Transformer-XL ([-\d.]+); k = 47: Shaw [-\d.]+, Transformer-XL ([-\d.]+)\./);
+    assert.ok(Math.abs(Number(atOne) - xl(1)) < 2e-4 && Math.abs(Number(atLast) - xl(47)) < 2e-4, `${readout} vs ${xl(1)}, ${xl(47)}`);
+    // K past the length: every offset has its own vector, and the caption says so.
+    await page.fill(`${section} [name="clip"]`, '60');
+    await page.waitForFunction((s) => Array.from(document.querySelectorAll(`${s} figcaption`)).some((c) => /K reaches past this length/.test(c.textContent)), section);
+    await page.fill(`${section} [name="clip"]`, '0');
+    await page.waitForFunction((s) => !document.querySelector(`${s} .idea-error`).hidden, section);
+    assert.match(await page.locator(`${section} .idea-error`).textContent(), /^clipping distance K must be an integer in \[1, 64\], got 0$/);
+    assert.deepEqual(problems, []);
+  });
 });

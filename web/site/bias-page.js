@@ -1,6 +1,7 @@
 // The ALiBi and T5 page's controls: they set the components' attributes, and plot the T5 bucket function.
 import { load } from 'posembed';
 import { Figure } from 'posembed/components';
+import { mountRelativeVectors } from './ideas/relative-vectors.js';
 
 const pe = await load({ backend: 'auto' });
 const bucketFigure = new Figure(document.querySelector('#t5-figure'), { label: 'The T5 bucket of each relative position' });
@@ -40,7 +41,6 @@ function plotBuckets() {
   matrix.setAttribute('buckets', String(options.numBuckets));
   matrix.setAttribute('max-distance', String(options.maxDistance));
   matrix.setAttribute('bidirectional', String(options.bidirectional));
-  document.documentElement.dataset.ready = 'true';
 }
 
 alibiForm.addEventListener('input', updateAlibi);
@@ -60,3 +60,5 @@ t5Form.addEventListener('input', () => {
 linkBucketRanges();
 for (const form of [alibiForm, t5Form]) form.addEventListener('submit', (event) => event.preventDefault());
 plotBuckets();
+await mountRelativeVectors(pe, document.querySelector('#relative-vectors'));
+document.documentElement.dataset.ready = 'true';
