@@ -268,6 +268,48 @@ describe('patches and learned pages', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('patches: other 2-D positions, a learned row per patch and a factorised row + column, untrained, against sin-cos', async () => {
+    const { page, problems } = await site.open('patches.html');
+    // The same seeded tables in Node, and the mean cosine to patch (2, 5) along its row and column and elsewhere.
+    const [gridH, gridW, dModel, chosen] = [8, 8, 128, 2 * 8 + 5];
+    const table = (maxLength, seed) => pe.learnedPositions({ maxLength, dModel, init: { type: 'normal', std: 0.02, seed } }).weights.data;
+    const [perPatch, byRow, byColumn] = [table(gridH * gridW, 1), table(gridH, 2), table(gridW, 3)];
+    const factorised = new Float64Array(gridH * gridW * dModel);
+    for (let p = 0; p < gridH * gridW; p++) {
+      for (let i = 0; i < dModel; i++) factorised[p * dModel + i] = byRow[Math.floor(p / gridW) * dModel + i] + byColumn[(p % gridW) * dModel + i];
+    }
+    const means = (data) => {
+      const row = (p) => data.subarray(p * dModel, (p + 1) * dModel);
+      const cosine = (a, b) => a.reduce((s, v, i) => s + v * b[i], 0) / Math.sqrt(a.reduce((s, v) => s + v * v, 0) * b.reduce((s, v) => s + v * v, 0));
+      const groups = { line: [], other: [] };
+      for (let p = 0; p < gridH * gridW; p++) {
+        if (p === chosen) continue;
+        const sameLine = Math.floor(p / gridW) === 2 || p % gridW === 5;
+        groups[sameLine ? 'line' : 'other'].push(cosine(row(chosen), row(p)));
+      }
+      return [groups.line, groups.other].map((g) => g.reduce((s, v) => s + v, 0) / g.length);
+    };
+    const sincos = pe.sincos2d({ gridH, gridW, dModel }).data;
+    const expected = [sincos, perPatch, factorised].map(means);
+    const shown = JSON.parse(await page.getAttribute('#patch-kinds', 'data-means'));
+    for (const [kind, [line, other]] of shown.entries()) {
+      assert.ok(Math.abs(line - expected[kind][0]) < 1e-3 && Math.abs(other - expected[kind][1]) < 1e-3, `${kind}: ${shown[kind]} vs ${expected[kind]}`);
+    }
+    // What each kind knows before training: sin-cos and the factorised table favour the row and column; a table per
+    // patch does not (its rows are independent random vectors).
+    assert.ok(expected[0][0] > expected[0][1]);
+    assert.ok(expected[2][0] > 0.3 && Math.abs(expected[2][1]) < 0.15, `${expected[2]}`);
+    assert.ok(Math.abs(expected[1][0]) < 0.15 && Math.abs(expected[1][1]) < 0.15, `${expected[1]}`);
+    const captions = await page.locator('#patch-kinds figcaption').allTextContents();
+    assert.match(captions[1], /^8,192 parameters \(64 patches × 128\), random before training/);
+    assert.match(captions[2], /^2,048 parameters \(\(8 \+ 8\) × 128\)/);
+    // The chosen patch must be on the grid, and the error says which grid.
+    await page.fill('#patch-kinds [name="gridH"]', '2');
+    await page.waitForFunction(() => !document.querySelector('#patch-kinds .idea-error').hidden);
+    assert.equal(await page.locator('#patch-kinds .idea-error').textContent(), 'patch row (below 2, the grid\'s rows) must be an integer in [0, 1], got 2');
+    assert.deepEqual(problems, []);
+  });
+
   it('learned: the table with its missing rows shown as missing, stretched by interpolation, and the lookup past maxLength refused', async () => {
     const { page, problems } = await site.open('learned.html');
     const canvases = () => page.evaluate(() => Array.from(document.querySelectorAll('main .pe-plot canvas'), (c) => [c.width, c.height]));

@@ -93,6 +93,12 @@ describe('the guided tour (index.html)', () => {
       labels: Array.from(f.querySelectorAll('.pe-axis-label'), (t) => t.textContent), bar: f.querySelector('.pe-colourbar').textContent }));
     assert.deepEqual(frame.labels, ['dimension', 'position']);
     assert.match(frame.bar, /red = negative, white = 0, blue = positive/);
+    // One legend line: the colour words beside the ramp, not under it.
+    const [ramp, words] = await page.locator('#barber .pe-figure').nth(0).evaluate((f) => ['svg', 'span'].map((tag) => {
+      const box = f.querySelector(`.pe-colourbar > ${tag}`).getBoundingClientRect();
+      return { left: box.left, right: box.right, top: box.top, bottom: box.bottom };
+    }));
+    assert.ok(words.left >= ramp.right && words.top < ramp.bottom, `ramp ${JSON.stringify(ramp)}, words ${JSON.stringify(words)}`);
     await page.locator('#barber .pe-plot').nth(1).focus();
     await page.keyboard.press('End');
     // Pair 63 of d = 128: wavelength 2π·10000^(126/128).

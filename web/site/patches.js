@@ -2,6 +2,7 @@
 import { load } from 'posembed';
 import { Figure, onHost, valueRange } from 'posembed/components';
 import { redrawOnChange } from './controls.js';
+import { mountPatchKinds } from './ideas/patch-kinds.js';
 
 const pe = await load({ backend: 'auto' });
 const form = document.querySelector('#patch-controls');
@@ -52,7 +53,6 @@ async function render() {
       + `cosine similarity 1 to itself, ${least.toFixed(4)} to the least similar patch. ${whichHalf(patches, options)}`;
     for (const [name, value] of Object.entries({ 'grid-h': options.gridH, 'grid-w': options.gridW, 'd-model': options.dModel })) table.setAttribute(name, String(value));
     errorBox.hidden = true;
-    document.documentElement.dataset.ready = 'true';
   } catch (error) {
     errorBox.textContent = error.message;
     errorBox.hidden = false;
@@ -70,4 +70,5 @@ figure.plot.addEventListener('click', choose);
 figure.plot.addEventListener('keydown', (event) => { if (event.key.startsWith('Arrow')) choose(); });
 redrawOnChange(form, render);
 form.addEventListener('submit', (event) => event.preventDefault());
-render();
+await Promise.all([render(), mountPatchKinds(pe, document.querySelector('#patch-kinds'))]);
+document.documentElement.dataset.ready = 'true';

@@ -44,7 +44,7 @@ export const FIGURE_STYLE = `${THEME_STYLE}
                border: 1px solid #0003; }
   .pe-swatch.line { height: 0; border: 0; border-top: 3px solid; }
   .pe-swatch.dashed { border-top-style: dashed; }
-  .pe-colourbar { font-size: 0.8rem; margin-top: 0.3rem; }
+  .pe-colourbar { font-size: 0.8rem; margin-top: 0.3rem; display: flex; flex-wrap: wrap; align-items: flex-start; column-gap: 0.75rem; }
   .pe-colourbar svg { display: block; overflow: visible; }
   .pe-figure figcaption { font-size: 0.85rem; color: var(--pe-theme-muted); margin-top: 0.3rem; max-width: 70ch; }
   .pe-readout { font-family: var(--posembed-mono, ui-monospace, monospace); font-size: 0.8rem; min-height: 1.3em; margin: 0.2rem 0;
