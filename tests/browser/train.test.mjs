@@ -28,6 +28,17 @@ describe('the Train page', () => {
     assert.equal(await inShadow(page, trainer, '.tokens svg path.pe-path', (path) => path.getAttribute('d').split('L').length), 10, 'a line through the ten digits');
     assert.equal(await inShadow(page, trainer, '.loss .pe-status'), 'Nothing yet: press Start', 'an untrained curve says what it waits for');
     await page.evaluate(() => window.longTasks.splice(0));
+    // Frame gaps: the time between animation frames while training, which a reader sees as stutter.
+    await page.evaluate(() => {
+      window.frameGaps = [];
+      let last = performance.now();
+      const tick = (now) => {
+        window.frameGaps.push(now - last);
+        last = now;
+        if (!window.stopFrames) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
     await click(page, trainer, '[data-action="start"]');
     // The page answers while the worker trains: a round trip through its event loop stays quick.
     const delays = [];
@@ -39,6 +50,10 @@ describe('the Train page', () => {
     const longest = await page.evaluate(() => window.longTasks.splice(0).reduce((a, b) => Math.max(a, b), 0));
     assert.ok(longest <= 100, `a ${longest} ms task on the page's thread while training`);
     assert.ok(Math.max(...delays) < 100, `the page's event loop waited ${Math.max(...delays)} ms`);
+    const gaps = await page.evaluate(() => { window.stopFrames = true; return window.frameGaps.slice(1); });
+    assert.ok(gaps.length >= 60, `${gaps.length} frames while training`);
+    const widest = gaps.reduce((a, b) => Math.max(a, b), 0);
+    assert.ok(widest <= 100, `a ${widest.toFixed(0)} ms gap between frames while training`);
     assert.match(await inShadow(page, trainer, '.honest'), /^After \d+ steps of training on Max, Min and First with learned positions/);
     const curve = await inShadow(page, trainer, '.loss svg path[stroke="#1f5fbf"]', (path) => path.getAttribute('d').split('L').length);
     assert.ok(curve >= 3, `the loss curve has ${curve} points`);
