@@ -1,11 +1,11 @@
-// Reading .npy and .safetensors files for the JS package (the full modules only): the headers parsed, each
-// tensor converted to float32 into the heap buffer the package gives.
+// Weight files for the JS package (the full modules only): headers parsed from a file's first bytes (the package
+// reads them, from bytes or lazily from a Blob), and float tensors converted to float32 a chunk at a time.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <cstdint>
 #include <span>
-#include <vector>
+#include <string>
 
 #include "js_values.hpp"
 #include "posembed/weight_files.hpp"
@@ -15,39 +15,62 @@ namespace {
 
 using namespace bindings;
 
-Status stored_tensors(std::span<const uint8_t> file, bool npy, std::vector<StoredTensor>& tensors) {
-  if (!npy) return read_safetensors_header(file, tensors);
-  tensors.assign(1, {});
-  return read_npy_header(file, tensors[0]);
+val js_tensor(const StoredTensor& tensor) {
+  val entry = val::object();
+  entry.set("name", tensor.name);
+  entry.set("dtype", tensor.dtype == FileDType::kOther ? tensor.dtype_text : std::string(dtype_name(tensor.dtype)));
+  entry.set("known", tensor.dtype != FileDType::kOther);
+  val shape = val::array();
+  for (int64_t n : tensor.shape) shape.call<void>("push", static_cast<double>(n));
+  entry.set("shape", shape);
+  entry.set("offset", static_cast<double>(tensor.data_offset));
+  entry.set("bytes", static_cast<double>(tensor.byte_count));
+  entry.set("fortranOrder", tensor.fortran_order);
+  return entry;
 }
 
-// { error: null, tensors: [{ name, shape }] } or { error: { name, message } }.
-val js_weight_file_info(uintptr_t file, double size, bool npy) {
-  std::vector<StoredTensor> tensors;
-  const Status status = stored_tensors(heap_span<const uint8_t>(file, size), npy, tensors);
+// { error: null, size } : the bytes from the file's start that hold its header, from its first bytes.
+val js_weight_header_size(uintptr_t first, double count, double file_size, bool npy) {
+  const auto bytes = heap_span<const uint8_t>(first, count);
+  uint64_t size = 0;
+  const auto total = static_cast<uint64_t>(file_size);
+  const Status status = npy ? npy_header_size(bytes, total, size) : safetensors_header_size(bytes, total, size);
   val result = val::object();
   result.set("error", to_js(status));
-  if (!status.ok()) return result;
-  val list = val::array();
-  for (const auto& tensor : tensors) {
-    val entry = val::object();
-    entry.set("name", tensor.name);
-    val shape = val::array();
-    for (int64_t n : tensor.shape) shape.call<void>("push", static_cast<double>(n));
-    entry.set("shape", shape);
-    list.call<void>("push", entry);
-  }
-  result.set("tensors", list);
+  result.set("size", static_cast<double>(size));
   return result;
 }
 
-val js_read_weight_tensor(uintptr_t file, double size, bool npy, double index, uintptr_t out, double count) {
-  const auto bytes = heap_span<const uint8_t>(file, size);
-  std::vector<StoredTensor> tensors;
-  POSEMBED_RETURN_IF_ERROR_JS(stored_tensors(bytes, npy, tensors));
-  const auto i = static_cast<std::size_t>(to_int64(index));
-  if (i >= tensors.size()) return to_js(Status::range_error("tensor index out of range"));
-  return to_js(read_tensor_data(bytes, tensors[i], heap_span<float>(out, count)));
+// { error: null, tensors: [{ name, dtype, known, shape, offset, bytes, fortranOrder }], metadata: [[key, value]] }.
+val js_weight_file_info(uintptr_t start, double count, double file_size, bool npy) {
+  const auto bytes = heap_span<const uint8_t>(start, count);
+  WeightFileHeader header;
+  Status status;
+  if (npy) {
+    header.tensors.emplace_back();
+    status = read_npy_header(bytes, static_cast<uint64_t>(file_size), header.tensors[0]);
+  } else {
+    status = read_safetensors_header(bytes, static_cast<uint64_t>(file_size), header);
+  }
+  val result = val::object();
+  result.set("error", to_js(status));
+  if (!status.ok()) return result;
+  val tensors = val::array();
+  for (const auto& tensor : header.tensors) tensors.call<void>("push", js_tensor(tensor));
+  val metadata = val::array();
+  for (const auto& [key, value] : header.metadata) {
+    val pair = val::array();
+    pair.call<void>("push", key);
+    pair.call<void>("push", value);
+    metadata.call<void>("push", pair);
+  }
+  result.set("tensors", tensors);
+  result.set("metadata", metadata);
+  return result;
+}
+
+val js_convert_to_float(std::string dtype, uintptr_t bytes, double byte_count, uintptr_t out, double count) {
+  return to_js(convert_to_float(dtype_from_name(dtype), heap_span<const uint8_t>(bytes, byte_count), heap_span<float>(out, count)));
 }
 
 }  // namespace
@@ -55,6 +78,7 @@ val js_read_weight_tensor(uintptr_t file, double size, bool npy, double index, u
 
 EMSCRIPTEN_BINDINGS(posembed_weight_files) {
   using namespace emscripten;
+  function("weightHeaderSize", &posembed::js_weight_header_size);
   function("weightFileInfo", &posembed::js_weight_file_info);
-  function("readWeightTensor", &posembed::js_read_weight_tensor);
+  function("convertToFloat", &posembed::js_convert_to_float);
 }

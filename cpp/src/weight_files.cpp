@@ -1,8 +1,9 @@
 #include "posembed/weight_files.hpp"
 
 #include <algorithm>
-#include <limits>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -11,7 +12,7 @@ namespace posembed {
 namespace {
 
 // Any count above this cannot be held anyway (and count * 8 bytes cannot overflow).
-constexpr std::size_t kMaxElements = std::numeric_limits<std::size_t>::max() / 8;
+constexpr uint64_t kMaxElements = std::numeric_limits<uint64_t>::max() / 8;
 
 // std::bit_cast is missing from the libc++ of Emscripten 3.1.6.
 template <class To, class From>
@@ -22,18 +23,8 @@ To bits_as(From from) {
   return to;
 }
 
-Status malformed(std::string_view format, std::size_t offset, const std::string& what) {
+Status malformed(std::string_view format, uint64_t offset, const std::string& what) {
   return Status::format_error(std::string(format) + ": " + what + " (at byte " + std::to_string(offset) + ")");
-}
-
-std::size_t element_size(FileDType dtype) {
-  switch (dtype) {
-    case FileDType::kF32: return 4;
-    case FileDType::kF16:
-    case FileDType::kBF16: return 2;
-    case FileDType::kF64: return 8;
-  }
-  return 4;
 }
 
 uint64_t read_le(std::span<const uint8_t> bytes) {
@@ -43,12 +34,12 @@ uint64_t read_le(std::span<const uint8_t> bytes) {
 }
 
 // Product of the shape, or nullopt when it overflows or exceeds kMaxElements.
-std::optional<std::size_t> element_count(const std::vector<int64_t>& shape) {
-  std::size_t count = 1;
+std::optional<uint64_t> element_count(const std::vector<int64_t>& shape) {
+  uint64_t count = 1;
   for (int64_t n : shape) {
     if (n < 0) return std::nullopt;
-    if (n != 0 && count > kMaxElements / static_cast<std::size_t>(n)) return std::nullopt;
-    count *= static_cast<std::size_t>(n);
+    if (n != 0 && count > kMaxElements / static_cast<uint64_t>(n)) return std::nullopt;
+    count *= static_cast<uint64_t>(n);
   }
   return count;
 }
@@ -196,73 +187,201 @@ float half_to_float(uint16_t h) {
   return bits_as<float>(bits);
 }
 
-float element_at(const uint8_t* p, FileDType dtype) {
-  switch (dtype) {
-    case FileDType::kF32: return bits_as<float>(static_cast<uint32_t>(read_le({p, 4})));
-    case FileDType::kF16: return half_to_float(static_cast<uint16_t>(read_le({p, 2})));
-    case FileDType::kBF16: return bits_as<float>(static_cast<uint32_t>(read_le({p, 2})) << 16);
-    case FileDType::kF64: return static_cast<float>(bits_as<double>(read_le({p, 8})));
+// F8 E4M3 (the "fn" variant: no infinities, S.1111.111 is NaN, bias 7) and E5M2 (IEEE-like: the top byte of an
+// F16) to float32, exactly.
+float e4m3_to_float(uint8_t b) {
+  const bool negative = b & 0x80u;
+  const uint32_t exponent = (b >> 3) & 0xfu;
+  const uint32_t mantissa = b & 0x7u;
+  float magnitude;
+  if (exponent == 0xf && mantissa == 0x7) magnitude = std::numeric_limits<float>::quiet_NaN();
+  else if (exponent == 0) magnitude = std::ldexp(static_cast<float>(mantissa), -9);  // subnormal: mantissa × 2^-6 / 8
+  else magnitude = std::ldexp(1.0f + static_cast<float>(mantissa) / 8.0f, static_cast<int>(exponent) - 7);
+  return negative ? -magnitude : magnitude;
+}
+
+template <class Convert>
+void convert_each(std::span<const uint8_t> bytes, std::size_t size, std::span<float> out, Convert convert) {
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = convert(bytes.subspan(i * size, size));
+}
+
+struct DTypeName {
+  FileDType dtype;
+  const char* name;
+  std::size_t size;
+  const char* npy;  // NumPy's little-endian descr, or nullptr
+};
+constexpr DTypeName kDTypes[] = {
+    {FileDType::kF64, "F64", 8, "<f8"}, {FileDType::kF32, "F32", 4, "<f4"}, {FileDType::kF16, "F16", 2, "<f2"},
+    {FileDType::kBF16, "BF16", 2, nullptr}, {FileDType::kF8E4M3, "F8_E4M3", 1, nullptr}, {FileDType::kF8E5M2, "F8_E5M2", 1, nullptr},
+    {FileDType::kI64, "I64", 8, "<i8"}, {FileDType::kI32, "I32", 4, "<i4"}, {FileDType::kI16, "I16", 2, "<i2"}, {FileDType::kI8, "I8", 1, "|i1"},
+    {FileDType::kU64, "U64", 8, "<u8"}, {FileDType::kU32, "U32", 4, "<u4"}, {FileDType::kU16, "U16", 2, "<u2"}, {FileDType::kU8, "U8", 1, "|u1"},
+    {FileDType::kBool, "BOOL", 1, "|b1"},
+};
+
+const DTypeName* find_dtype(FileDType dtype) {
+  for (const auto& entry : kDTypes) if (entry.dtype == dtype) return &entry;
+  return nullptr;
+}
+
+// The tensors' bytes tile the data exactly: sorted by offset, each begins where the one before ends, and the last
+// ends where the file does. An overlap, a hole or trailing bytes are each named with where they are.
+Status check_tiling(std::vector<StoredTensor>& tensors, uint64_t data_start, uint64_t data_size) {
+  std::stable_sort(tensors.begin(), tensors.end(), [](const StoredTensor& a, const StoredTensor& b) {
+    return a.data_offset != b.data_offset ? a.data_offset < b.data_offset : a.byte_count < b.byte_count;
+  });
+  uint64_t expected = data_start;
+  const StoredTensor* previous = nullptr;
+  for (const auto& tensor : tensors) {
+    if (tensor.data_offset < expected) {
+      return malformed("safetensors", tensor.data_offset, "tensor '" + tensor.name + "' overlaps tensor '" + previous->name + "': its data begins " +
+                                                              std::to_string(expected - tensor.data_offset) + " bytes before the other's ends");
+    }
+    if (tensor.data_offset > expected) {
+      return malformed("safetensors", expected, "bytes " + std::to_string(expected - data_start) + " to " + std::to_string(tensor.data_offset - data_start) +
+                                                    " of the data belong to no tensor (a hole before tensor '" + tensor.name + "')");
+    }
+    expected = tensor.data_offset + tensor.byte_count;
+    previous = &tensor;
   }
-  return 0.0f;
+  if (expected != data_start + data_size) {
+    return malformed("safetensors", expected, "the last " + std::to_string(data_start + data_size - expected) + " bytes of the data belong to no tensor");
+  }
+  return {};
+}
+
+// Where a top-level key first appears a second time in the header text (the byte offset), for a duplicate name.
+std::size_t second_occurrence(std::string_view text, const std::string& key, std::size_t header_offset) {
+  const std::string quoted = nlohmann::json(key).dump();
+  const std::size_t first = text.find(quoted);
+  const std::size_t second = first == std::string_view::npos ? first : text.find(quoted, first + quoted.size());
+  return header_offset + (second == std::string_view::npos ? 0 : second);
 }
 
 }  // namespace
 
-Status read_npy_header(std::span<const uint8_t> file, StoredTensor& tensor) {
+const char* dtype_name(FileDType dtype) {
+  const auto* entry = find_dtype(dtype);
+  return entry ? entry->name : "other";
+}
+
+FileDType dtype_from_name(std::string_view name) {
+  for (const auto& entry : kDTypes) if (name == entry.name) return entry.dtype;
+  return FileDType::kOther;
+}
+
+std::size_t element_size(FileDType dtype) {
+  const auto* entry = find_dtype(dtype);
+  return entry ? entry->size : 0;
+}
+
+bool is_float(FileDType dtype) {
+  switch (dtype) {
+    case FileDType::kF64: case FileDType::kF32: case FileDType::kF16: case FileDType::kBF16: case FileDType::kF8E4M3: case FileDType::kF8E5M2:
+      return true;
+    default:
+      return false;
+  }
+}
+
+Status npy_header_size(std::span<const uint8_t> first, uint64_t file_size, uint64_t& size) {
   static constexpr uint8_t kMagic[] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
-  if (file.size() < 10 || !std::equal(std::begin(kMagic), std::end(kMagic), file.begin())) {
+  if (first.size() < 10 || !std::equal(std::begin(kMagic), std::end(kMagic), first.begin())) {
     return malformed("npy", 0, "not an .npy file: it does not start with \\x93NUMPY");
   }
-  const uint8_t major = file[6];
+  const uint8_t major = first[6];
   if (major < 1 || major > 3) return malformed("npy", 6, "format version " + std::to_string(major) + " is not 1, 2 or 3");
   const std::size_t length_bytes = major == 1 ? 2 : 4;
   const std::size_t header_start = 8 + length_bytes;
-  if (file.size() < header_start) return malformed("npy", 8, "the file ends inside the header length");
-  const auto header_length = static_cast<std::size_t>(read_le(file.subspan(8, length_bytes)));
-  if (header_length > file.size() - header_start) {
-    return malformed("npy", 8, "the header length " + std::to_string(header_length) + " runs past the end of the file (" + std::to_string(file.size()) + " bytes)");
+  if (first.size() < header_start) return malformed("npy", 8, "the file ends inside the header length");
+  const auto header_length = read_le(first.subspan(8, length_bytes));
+  if (header_length > file_size - header_start) {
+    return malformed("npy", 8, "the header length " + std::to_string(header_length) + " runs past the end of the file (" + std::to_string(file_size) + " bytes)");
   }
-  const std::string_view header(reinterpret_cast<const char*>(file.data() + header_start), header_length);
-  std::string descr;
+  size = header_start + header_length;
+  return {};
+}
+
+Status read_npy_header(std::span<const uint8_t> start, uint64_t file_size, StoredTensor& tensor) {
+  uint64_t header_end = 0;
+  POSEMBED_RETURN_IF_ERROR(npy_header_size(start, file_size, header_end));
+  if (start.size() < header_end) return malformed("npy", start.size(), "the header needs the first " + std::to_string(header_end) + " bytes");
+  const std::size_t header_start = start[6] == 1 ? 10 : 12;
+  const std::string_view header(reinterpret_cast<const char*>(start.data() + header_start), header_end - header_start);
   tensor = {};
-  POSEMBED_RETURN_IF_ERROR(NpyHeaderParser(header, header_start).parse(descr, tensor.fortran_order, tensor.shape));
-  if (descr == "<f4") tensor.dtype = FileDType::kF32;
-  else if (descr == "<f2") tensor.dtype = FileDType::kF16;
-  else if (descr == "<f8") tensor.dtype = FileDType::kF64;
-  else return malformed("npy", header_start, "dtype '" + descr + "' is not supported (posembed reads little-endian floats: <f4, <f2, <f8)");
+  POSEMBED_RETURN_IF_ERROR(NpyHeaderParser(header, header_start).parse(tensor.dtype_text, tensor.fortran_order, tensor.shape));
+  tensor.dtype = FileDType::kOther;
+  for (const auto& entry : kDTypes) {
+    const std::string_view descr = tensor.dtype_text;
+    // One-byte types carry no byte order: NumPy writes '|', and '<' means the same.
+    if (entry.npy && (descr == entry.npy || (entry.size == 1 && descr.size() == 3 && descr[0] == '<' && descr.substr(1) == entry.npy + 1))) tensor.dtype = entry.dtype;
+  }
+  if (tensor.dtype == FileDType::kOther) {
+    return malformed("npy", header_start, "dtype '" + tensor.dtype_text +
+                                              "' is not supported (posembed reads little-endian numbers: <f8, <f4, <f2, <i8, <i4, <i2, |i1, <u8, <u4, <u2, |u1, |b1)");
+  }
   const auto count = element_count(tensor.shape);
   if (!count) return malformed("npy", header_start, "the shape " + shape_text(tensor.shape) + " is too large");
   tensor.element_count = *count;
-  tensor.data_offset = header_start + header_length;
-  const std::size_t payload = file.size() - tensor.data_offset;
-  const std::size_t needed = *count * element_size(tensor.dtype);
-  if (payload < needed) {
-    return malformed("npy", tensor.data_offset, "the data is " + std::to_string(payload) + " bytes, shorter than the " + std::to_string(needed) +
+  tensor.byte_count = *count * element_size(tensor.dtype);
+  tensor.data_offset = header_end;
+  const uint64_t payload = file_size - header_end;
+  if (payload < tensor.byte_count) {
+    return malformed("npy", tensor.data_offset, "the data is " + std::to_string(payload) + " bytes, shorter than the " + std::to_string(tensor.byte_count) +
                                                     " bytes the shape " + shape_text(tensor.shape) + " needs");
   }
   return {};
 }
 
-Status read_safetensors_header(std::span<const uint8_t> file, std::vector<StoredTensor>& tensors) {
-  tensors.clear();
-  if (file.size() < 8) return malformed("safetensors", 0, "the file is shorter than its 8-byte header length");
-  const uint64_t header_length = read_le(file.first(8));
-  if (header_length > file.size() - 8) {
-    return malformed("safetensors", 0, "the header length " + std::to_string(header_length) + " runs past the end of the file (" + std::to_string(file.size()) + " bytes)");
+Status safetensors_header_size(std::span<const uint8_t> first, uint64_t file_size, uint64_t& size) {
+  if (first.size() < kSafetensorsPreamble || file_size < kSafetensorsPreamble) return malformed("safetensors", 0, "the file is shorter than its 8-byte header length");
+  const uint64_t header_length = read_le(first.first(8));
+  if (header_length > kMaxSafetensorsHeader) {
+    return malformed("safetensors", 0, "the header length " + std::to_string(header_length) + " is over the format's limit of " + std::to_string(kMaxSafetensorsHeader) + " bytes");
   }
-  const auto* header_begin = file.data() + 8;
-  const auto* header_end = header_begin + header_length;
-  const nlohmann::json header = nlohmann::json::parse(header_begin, header_end, nullptr, /*allow_exceptions=*/false);
+  if (header_length > file_size - 8) {
+    return malformed("safetensors", 0, "the header length " + std::to_string(header_length) + " runs past the end of the file (" + std::to_string(file_size) + " bytes)");
+  }
+  size = 8 + header_length;
+  return {};
+}
+
+Status read_safetensors_header(std::span<const uint8_t> start, uint64_t file_size, WeightFileHeader& result) {
+  result = {};
+  uint64_t data_start = 0;
+  POSEMBED_RETURN_IF_ERROR(safetensors_header_size(start, file_size, data_start));
+  if (start.size() < data_start) return malformed("safetensors", start.size(), "the header needs the first " + std::to_string(data_start) + " bytes");
+  const auto* header_begin = start.data() + 8;
+  const auto* header_end = start.data() + data_start;
+  // Top-level names as they come, to find a repeated one (a JSON object keeps only the last of equal keys).
+  std::vector<std::string> names;
+  const auto note_names = [&names](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    if (depth == 1 && event == nlohmann::json::parse_event_t::key) names.push_back(parsed.get<std::string>());
+    return true;
+  };
+  const nlohmann::json header = nlohmann::json::parse(header_begin, header_end, note_names, /*allow_exceptions=*/false);
   if (header.is_discarded()) {
     JsonErrorPosition sax;
     nlohmann::json::sax_parse(header_begin, header_end, &sax);
     return malformed("safetensors", 8 + (sax.position > 0 ? sax.position - 1 : 0), "the header is not valid JSON");
   }
   if (!header.is_object()) return malformed("safetensors", 8, "the header is not a JSON object");
-  const std::size_t data_start = 8 + static_cast<std::size_t>(header_length);
-  const std::size_t data_size = file.size() - data_start;
+  if (names.size() != header.size()) {
+    std::sort(names.begin(), names.end());
+    const auto repeated = std::adjacent_find(names.begin(), names.end());
+    const std::string_view text(reinterpret_cast<const char*>(header_begin), data_start - 8);
+    return malformed("safetensors", second_occurrence(text, *repeated, 8), "the name '" + *repeated + "' appears twice in the header");
+  }
+  const uint64_t data_size = file_size - data_start;
   for (const auto& [name, entry] : header.items()) {
-    if (name == "__metadata__") continue;
+    if (name == "__metadata__") {
+      if (!entry.is_object()) return malformed("safetensors", 8, "__metadata__ is not a JSON object of strings");
+      for (const auto& [key, value] : entry.items()) {
+        if (!value.is_string()) return malformed("safetensors", 8, "__metadata__['" + key + "'] is not a string (the format's metadata holds only strings)");
+        result.metadata.emplace_back(key, value.get<std::string>());
+      }
+      continue;
+    }
     const std::string where = "tensor '" + name + "'";
     if (!entry.is_object()) return malformed("safetensors", 8, where + " is not a JSON object");
     const auto dtype = entry.find("dtype");
@@ -274,11 +393,8 @@ Status read_safetensors_header(std::span<const uint8_t> file, std::vector<Stored
     }
     StoredTensor tensor;
     tensor.name = name;
-    const auto& type = dtype->get_ref<const std::string&>();
-    if (type == "F32") tensor.dtype = FileDType::kF32;
-    else if (type == "F16") tensor.dtype = FileDType::kF16;
-    else if (type == "BF16") tensor.dtype = FileDType::kBF16;
-    else return malformed("safetensors", 8, where + " has dtype '" + type + "', which is not supported (F32, F16, BF16)");
+    tensor.dtype_text = dtype->get<std::string>();
+    tensor.dtype = dtype_from_name(tensor.dtype_text);
     for (const auto& n : *shape) {
       if (!n.is_number_unsigned()) return malformed("safetensors", 8, where + " has a shape entry that is not a non-negative integer");
       tensor.shape.push_back(static_cast<int64_t>(std::min<uint64_t>(n.get<uint64_t>(), uint64_t{1} << 62)));
@@ -288,54 +404,52 @@ Status read_safetensors_header(std::span<const uint8_t> file, std::vector<Stored
     }
     const uint64_t begin = (*offsets)[0].get<uint64_t>();
     const uint64_t end = (*offsets)[1].get<uint64_t>();
-    if (begin > end || end > data_size) {
-      return malformed("safetensors", data_start, where + " has data_offsets [" + std::to_string(begin) + ", " + std::to_string(end) +
-                                                      "] outside the " + std::to_string(data_size) + " bytes of data");
+    const std::string range = "[" + std::to_string(begin) + ", " + std::to_string(end) + "]";
+    if (begin > end) return malformed("safetensors", 8, where + " has data_offsets " + range + " out of order (its data would end before it begins)");
+    if (end > data_size) {
+      return malformed("safetensors", data_start + std::min(begin, data_size),
+                       where + " has data_offsets " + range + " outside the " + std::to_string(data_size) + " bytes of data");
     }
     const auto count = element_count(tensor.shape);
-    if (!count || *count * element_size(tensor.dtype) != end - begin) {
-      return malformed("safetensors", data_start + static_cast<std::size_t>(begin),
-                       where + " has shape " + shape_text(tensor.shape) + " of " + type + ", which does not fit its " + std::to_string(end - begin) + " bytes");
+    if (!count) return malformed("safetensors", 8, where + " has shape " + shape_text(tensor.shape) + ", too large");
+    // A dtype posembed does not know is kept (its bytes are the file's); only reading that tensor is refused.
+    if (tensor.dtype != FileDType::kOther && *count * element_size(tensor.dtype) != end - begin) {
+      return malformed("safetensors", data_start + begin,
+                       where + " has shape " + shape_text(tensor.shape) + " of " + tensor.dtype_text + ", which does not fit its " + std::to_string(end - begin) + " bytes");
     }
     tensor.element_count = *count;
-    tensor.data_offset = data_start + static_cast<std::size_t>(begin);
-    tensors.push_back(std::move(tensor));
+    tensor.byte_count = end - begin;
+    tensor.data_offset = data_start + begin;
+    result.tensors.push_back(std::move(tensor));
   }
-  std::sort(tensors.begin(), tensors.end(), [](const StoredTensor& a, const StoredTensor& b) { return a.data_offset < b.data_offset; });
-  return {};
+  return check_tiling(result.tensors, data_start, data_size);
 }
 
-Status read_tensor_data(std::span<const uint8_t> file, const StoredTensor& tensor, std::span<float> out) {
-  const std::size_t size = element_size(tensor.dtype);
-  if (tensor.data_offset > file.size() || tensor.element_count > (file.size() - tensor.data_offset) / size) {
-    return malformed("weights", tensor.data_offset, "the tensor's data runs past the end of the file");
-  }
-  if (out.size() != tensor.element_count) return output_size_error(tensor.element_count, out.size());
-  const uint8_t* data = file.data() + tensor.data_offset;
-  if (!tensor.fortran_order || tensor.shape.size() < 2) {
-    if (tensor.dtype == FileDType::kF32) {
-      if (!out.empty()) std::memcpy(out.data(), data, out.size() * sizeof(float));  // both little-endian: a copy
-    } else {
-      for (std::size_t i = 0; i < out.size(); ++i) out[i] = element_at(data + i * size, tensor.dtype);
-    }
-    return {};
-  }
-  // Column-major payload: walk the row-major output and step through the file by Fortran strides.
-  const std::size_t rank = tensor.shape.size();
-  std::vector<std::size_t> stride(rank), index(rank, 0);
-  std::size_t s = 1;
-  for (std::size_t axis = 0; axis < rank; ++axis) {
-    stride[axis] = s;
-    s *= static_cast<std::size_t>(tensor.shape[axis]);
-  }
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    std::size_t source = 0;
-    for (std::size_t axis = 0; axis < rank; ++axis) source += index[axis] * stride[axis];
-    out[i] = element_at(data + source * size, tensor.dtype);
-    for (std::size_t axis = rank; axis-- > 0;) {
-      if (++index[axis] < static_cast<std::size_t>(tensor.shape[axis])) break;
-      index[axis] = 0;
-    }
+Status convert_to_float(FileDType dtype, std::span<const uint8_t> bytes, std::span<float> out) {
+  if (!is_float(dtype)) return Status::range_error(std::string("dtype ") + dtype_name(dtype) + " is not a float type");
+  const std::size_t size = element_size(dtype);
+  if (bytes.size() != out.size() * size) return output_size_error(bytes.size() / size, out.size());
+  switch (dtype) {
+    case FileDType::kF32:
+      if (!out.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());  // both little-endian: a copy
+      break;
+    case FileDType::kF64:
+      convert_each(bytes, size, out, [](auto b) { return static_cast<float>(bits_as<double>(read_le(b))); });
+      break;
+    case FileDType::kF16:
+      convert_each(bytes, size, out, [](auto b) { return half_to_float(static_cast<uint16_t>(read_le(b))); });
+      break;
+    case FileDType::kBF16:
+      convert_each(bytes, size, out, [](auto b) { return bits_as<float>(static_cast<uint32_t>(read_le(b)) << 16); });
+      break;
+    case FileDType::kF8E5M2:
+      convert_each(bytes, size, out, [](auto b) { return half_to_float(static_cast<uint16_t>(b[0] << 8)); });
+      break;
+    case FileDType::kF8E4M3:
+      convert_each(bytes, size, out, [](auto b) { return e4m3_to_float(b[0]); });
+      break;
+    default:
+      break;
   }
   return {};
 }

@@ -1,5 +1,4 @@
-// libFuzzer target: arbitrary bytes through the .npy reader. Every input is either rejected with a format
-// error or read completely; AddressSanitizer checks that nothing is read outside the input.
+// libFuzzer target: arbitrary bytes through the .npy header reader and the float conversion.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -10,10 +9,10 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   const std::span<const uint8_t> file(data, size);
   posembed::StoredTensor tensor;
-  if (!posembed::read_npy_header(file, tensor).ok()) return 0;
-  if (tensor.element_count > (std::size_t{1} << 22)) return 0;  // valid, but too large to convert here
+  if (!posembed::read_npy_header(file, size, tensor).ok()) return 0;
+  if (!posembed::is_float(tensor.dtype) || tensor.element_count > (std::size_t{1} << 22)) return 0;  // valid, not converted here
   std::vector<float> out(tensor.element_count);
-  const posembed::Status status = posembed::read_tensor_data(file, tensor, out);
-  if (!status.ok()) std::abort();  // a header the reader accepted must be readable
+  // A header the reader accepted must describe bytes inside the file, in the size the dtype needs.
+  if (!posembed::convert_to_float(tensor.dtype, file.subspan(tensor.data_offset, tensor.byte_count), out).ok()) std::abort();
   return 0;
 }

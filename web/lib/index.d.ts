@@ -1,5 +1,5 @@
 /** A plain row-major tensor, owned by the caller. */
-export interface Tensor<T extends Float32Array | Int32Array = Float32Array> {
+export interface Tensor<T extends ArrayLike<number> = Float32Array> {
   data: T;
   shape: number[];
 }
@@ -444,6 +444,23 @@ export interface WordEmbeddings {
   dispose(): void;
 }
 
+/** A weights file's bytes: a Blob or File, or in Node a FileHandle (fs.promises.open), read lazily; or the bytes in
+ *  memory. (Node 20's fs.openAsBlob gives files past 4 GB a wrong size: open those with fs.promises.open.) */
+export type WeightSource = Blob | { read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>; stat(): Promise<{ size: number }> } | Uint8Array | ArrayBuffer | ArrayBufferView;
+/** What a weights file stores, as posembed hands it back. */
+export type StoredArray = Float32Array | Float64Array | Int32Array | Int16Array | Int8Array | Uint32Array | Uint16Array | Uint8Array;
+
+export interface WeightFile {
+  /** The tensors' names, in the order of their data. */
+  readonly names: string[];
+  /** safetensors' __metadata__ (strings), or the index's metadata; {} for .npy. */
+  readonly metadata: Record<string, unknown>;
+  /** dtype as the file spells it ('F32', 'BF16', 'I64', …; a type posembed does not read keeps its name). */
+  info(name: string): { dtype: string; shape: number[]; bytes: number };
+  /** Reads only this tensor's bytes. WeightFileError for a dtype posembed does not read or an I64 past ±(2^53 − 1). */
+  tensor(name: string): Promise<Tensor<StoredArray>>;
+}
+
 export interface Posembed {
   readonly backend: 'wasm' | 'webgpu';
   /** Why 'auto' did not give WebGPU; null otherwise. */
@@ -495,8 +512,19 @@ export interface Posembed {
   similarity(a: Tensor<Float32Array>, b?: Tensor<Float32Array> | null, options?: SimilarityOptions): Tensor<Float32Array>;
   /** [n, d] → [n, components]. */
   pca(x: Tensor<Float32Array>, options?: PcaOptions): Tensor<Float32Array>;
-  readNpy(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Tensor<Float32Array>;
-  readSafetensors(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Record<string, Tensor<Float32Array>>;
+  /** The array of a .npy file held in memory (see openNpy for the dtypes). */
+  readNpy(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Tensor<StoredArray>;
+  /** Every tensor of a .safetensors file held in memory (see openSafetensors for the dtypes). */
+  readSafetensors(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Record<string, Tensor<StoredArray>>;
+  /** A .safetensors file opened lazily: the header read now, each tensor's bytes only when asked for. Floats (F64,
+   *  F32, F16, BF16, F8_E4M3, F8_E5M2) read as Float32Array; I32, I16, I8, U32, U16, U8 and BOOL in their own
+   *  arrays; I64 and U64 as Float64Array (a value past ±(2^53 − 1) is an error for that tensor only). */
+  openSafetensors(source: WeightSource): Promise<WeightFile>;
+  /** A .npy file opened lazily; its one array is named after the File (without .npy), or 'array'. */
+  openNpy(source: WeightSource): Promise<WeightFile>;
+  /** A sharded checkpoint (its model.safetensors.index.json and the shards it names), or one .safetensors file:
+   *  every shard's header read now, each tensor from its shard when asked for. */
+  openCheckpoint(files: File[] | Record<string, WeightSource>): Promise<WeightFile>;
   /** An array on the wasm heap: written in place as `out`, read in place as an input (an `out` sharing bytes with a heap input throws, except that applyRope rotates `x` in place when `out` is `x.data`). */
   allocate(elements: number, options?: { type?: 'float32' }): HeapArray<Float32Array>;
   allocate(elements: number, options: { type: 'int32' }): HeapArray<Int32Array>;

@@ -9,7 +9,7 @@ import { t5Bias, t5Bucket, t5Buckets } from './t5.js';
 import { applyRope, ropeCache, ropeInvFreq } from './rope.js';
 import { sincos2d } from './sincos2d.js';
 import { interpolatePositions, LearnedPositions } from './learned_positions.js';
-import { readNpy, readSafetensors, WeightFileError, writeNpy, writeSafetensors } from './weight_files.js';
+import { openCheckpoint, openNpy, openSafetensors, readNpy, readSafetensors, WeightFileError, writeNpy, writeSafetensors } from './weight_files.js';
 import { pca, similarity } from './analysis.js';
 import { TransformerEmbedding } from './transformer_embedding.js';
 import { acquireDevice } from './webgpu/device.js';
@@ -111,6 +111,18 @@ export class Posembed {
 
   readSafetensors(bytes) {
     return readSafetensors(this.#fullCore('readSafetensors()'), bytes);
+  }
+
+  async openSafetensors(source) {
+    return openSafetensors(this.#fullCore('openSafetensors()'), source);
+  }
+
+  async openNpy(source) {
+    return openNpy(this.#fullCore('openNpy()'), source);
+  }
+
+  async openCheckpoint(files) {
+    return openCheckpoint(this.#fullCore('openCheckpoint()'), files);
   }
 
   similarity(a, b, opts) {

@@ -1,4 +1,6 @@
-// Weights from .npy and .safetensors files (f32, f16, bf16; f64 in .npy) as float32 tensors.
+// Weights from .npy and .safetensors files: read whole from bytes, or opened lazily from a Blob (a dropped File,
+// Node's fs.openAsBlob) reading only the tensors asked for; floats of every stored width as float32, integers as
+// integer arrays.
 import { floatTensor } from './tensor.js';
 import { describe } from './validate.js';
 
@@ -19,29 +21,246 @@ function fileBytes(bytes) {
   throw new TypeError(`bytes must be a Uint8Array, an ArrayBuffer or a typed array holding the file, got ${describe(bytes)}`);
 }
 
-// Copies the file onto the heap once and reads each tensor from there.
-function readFile(core, bytes, npy) {
-  const file = fileBytes(bytes);
-  const copyFile = core.copier(file, 'bytes');
-  return core.withHeap([[file.length, 'the weights file']], (filePointer) => {
-    copyFile(filePointer);
-    const info = core.module.weightFileInfo(filePointer, file.length, npy);
-    core.check(info.error);
-    return info.tensors.map(({ name, shape }, index) => {
-      const elements = shape.reduce((product, n) => product * n, 1);
-      const data = core.produce({ elements, what: `tensor '${name}'` },
-        (outPointer) => core.module.readWeightTensor(filePointer, file.length, npy, index, outPointer, elements));
-      return [name, { data, shape }];
-    });
+// The bytes a header reader needs before it knows the header's length (safetensors: 8, npy: up to 12).
+const PREAMBLE = { npy: 12, safetensors: 8 };
+// Elements converted per pass through the heap: the heap holds one chunk, never the tensor.
+const CONVERT_CHUNK = 1 << 20;
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+// Stored types read as they are (little-endian, as the formats store them, and as every JS engine lays out memory).
+const INTEGER_ARRAYS = { I32: Int32Array, I16: Int16Array, I8: Int8Array, U32: Uint32Array, U16: Uint16Array, U8: Uint8Array, BOOL: Uint8Array, F32: Float32Array };
+const WIDE_INTEGERS = { I64: BigInt64Array, U64: BigUint64Array };
+const READABLE = 'F64, F32, F16, BF16, F8_E4M3, F8_E5M2, I64, I32, I16, I8, U64, U32, U16, U8, BOOL';
+
+// A file's bytes by range: in memory (read at once), a Blob (a dropped File; Node's fs.openAsBlob) or a Node
+// FileHandle (fs.promises.open: Node 20's openAsBlob gives files past 4 GB a wrong size) read lazily.
+// `owned`: the bytes read are fresh, so a tensor may be a view of them rather than a copy.
+async function byteSource(source) {
+  if (typeof Blob === 'function' && source instanceof Blob) {
+    return { size: source.size, owned: true, read: async (start, end) => new Uint8Array(await source.slice(start, end).arrayBuffer()) };
+  }
+  if (typeof source?.read === 'function' && typeof source?.stat === 'function') {
+    const { size } = await source.stat();
+    const read = async (start, end) => {
+      const bytes = new Uint8Array(end - start);
+      for (let filled = 0; filled < bytes.length;) {
+        const { bytesRead } = await source.read(bytes, filled, bytes.length - filled, start + filled);
+        if (bytesRead === 0) throw new WeightFileError(`the file ended at byte ${start + filled}, before the ${end} bytes its header describes (at byte ${start + filled})`);
+        filled += bytesRead;
+      }
+      return bytes;
+    };
+    return { size, owned: true, read };
+  }
+  if (!ArrayBuffer.isView(source) && !(source instanceof ArrayBuffer)) {
+    throw new TypeError(`source must be a Blob or File, a Node FileHandle, or the file's bytes (a Uint8Array, an ArrayBuffer or a typed array), got ${describe(source)}`);
+  }
+  return inMemory(fileBytes(source));
+}
+
+function inMemory(bytes) {
+  return { size: bytes.length, owned: false, read: (start, end) => bytes.subarray(start, end) };
+}
+
+// Calls the core with `bytes` copied onto the heap.
+function onHeap(core, bytes, what, call) {
+  return core.withHeap([[Math.max(1, bytes.length), what]], (pointer) => {
+    core.copier(bytes, what)(pointer);
+    return call(pointer);
   });
 }
 
+function headerSize(core, first, fileSize, format) {
+  const { error, size } = onHeap(core, first, 'the file\'s first bytes', (pointer) => core.module.weightHeaderSize(pointer, first.length, fileSize, format === 'npy'));
+  core.check(error);
+  return size;
+}
+
+function parseHeader(core, start, fileSize, format) {
+  const info = onHeap(core, start, 'the file\'s header', (pointer) => core.module.weightFileInfo(pointer, start.length, fileSize, format === 'npy'));
+  core.check(info.error);
+  return { tensors: info.tensors, metadata: Object.fromEntries(info.metadata) };
+}
+
+// A typed array of `type` over `bytes`: a view where the bytes are ours and aligned, else a copy.
+function asArray(type, bytes, owned) {
+  if (owned && bytes.byteOffset % type.BYTES_PER_ELEMENT === 0) return new type(bytes.buffer, bytes.byteOffset, bytes.length / type.BYTES_PER_ELEMENT);
+  const array = new type(bytes.length / type.BYTES_PER_ELEMENT);
+  new Uint8Array(array.buffer).set(bytes);
+  return array;
+}
+
+// A column-major payload (npy's fortran_order) in row-major order, any rank.
+function rowMajor(data, shape) {
+  const out = new data.constructor(data.length);
+  const rank = shape.length;
+  const index = new Array(rank).fill(0);
+  const stride = shape.map((_, axis) => shape.slice(0, axis).reduce((product, n) => product * n, 1));
+  for (let i = 0; i < out.length; i++) {
+    let source = 0;
+    for (let axis = 0; axis < rank; axis++) source += index[axis] * stride[axis];
+    out[i] = data[source];
+    for (let axis = rank - 1; axis >= 0 && ++index[axis] === shape[axis]; axis--) index[axis] = 0;
+  }
+  return out;
+}
+
+// One tensor's stored bytes as a typed array: floats as Float32Array (F16, BF16 and F8 exactly, F64 rounded to
+// nearest), integers in their own type, I64 and U64 as Float64Array where every value is a safe integer.
+function decode(core, entry, bytes, owned) {
+  const where = `tensor '${entry.name}'`;
+  if (!LITTLE_ENDIAN) throw new WeightFileError(`${where}: posembed reads weight files only on little-endian hosts (at byte ${entry.offset})`);
+  if (!entry.known) throw new WeightFileError(`${where} has dtype '${entry.dtype}', which posembed does not read (it reads ${READABLE}) (at byte ${entry.offset})`);
+  const elements = entry.shape.reduce((product, n) => product * n, 1);
+  let data;
+  if (INTEGER_ARRAYS[entry.dtype]) {
+    data = asArray(INTEGER_ARRAYS[entry.dtype], bytes, owned);
+  } else if (WIDE_INTEGERS[entry.dtype]) {
+    const wide = asArray(WIDE_INTEGERS[entry.dtype], bytes, owned);
+    data = new Float64Array(elements);
+    for (let i = 0; i < elements; i++) {
+      const value = Number(wide[i]);
+      if (!Number.isSafeInteger(value)) {
+        throw new WeightFileError(`${where} (${entry.dtype}) holds ${wide[i]} at element ${i}, outside JavaScript's safe integers ±(2^53 − 1) (at byte ${entry.offset + 8 * i})`);
+      }
+      data[i] = value;
+    }
+  } else {
+    data = new Float32Array(elements);
+    const size = bytes.length / Math.max(1, elements);
+    const chunk = Math.min(CONVERT_CHUNK, Math.max(1, elements));
+    core.withHeap([[chunk * size, `${where}'s bytes`], [chunk * 4, where]], (input, output) => {
+      for (let first = 0; first < elements; first += chunk) {
+        const count = Math.min(chunk, elements - first);
+        core.view(Uint8Array, input, count * size).set(bytes.subarray(first * size, (first + count) * size));
+        core.check(core.module.convertToFloat(entry.dtype, input, count * size, output, count));
+        data.set(core.view(Float32Array, output, count), first);
+      }
+    });
+  }
+  return { data: entry.fortranOrder && entry.shape.length > 1 ? rowMajor(data, entry.shape) : data, shape: entry.shape.slice() };
+}
+
+// Every tensor of a file held in memory, read at once (readNpy, readSafetensors).
+function readFile(core, bytes, format) {
+  const source = inMemory(fileBytes(bytes));
+  const start = source.read(0, headerSize(core, source.read(0, PREAMBLE[format]), source.size, format));
+  return parseHeader(core, start, source.size, format).tensors
+    .map((entry) => [entry.name, decode(core, entry, source.read(entry.offset, entry.offset + entry.bytes), false)]);
+}
+
 export function readNpy(core, bytes) {
-  return readFile(core, bytes, true)[0][1];
+  return readFile(core, bytes, 'npy')[0][1];
 }
 
 export function readSafetensors(core, bytes) {
-  return Object.fromEntries(readFile(core, bytes, false));
+  return Object.fromEntries(readFile(core, bytes, 'safetensors'));
+}
+
+// A file opened lazily: its header read, each tensor's bytes read when asked for.
+class WeightFile {
+  #core;
+  #source;
+  #entries;
+
+  constructor(core, source, { tensors, metadata }) {
+    this.#core = core;
+    this.#source = source;
+    this.#entries = new Map(tensors.map((entry) => [entry.name, entry]));
+    this.names = tensors.map((entry) => entry.name);
+    this.metadata = metadata;
+  }
+
+  #entry(name) {
+    const entry = this.#entries.get(name);
+    if (entry) return entry;
+    const listed = this.names.slice(0, 8).map((n) => `'${n}'`).join(', ');
+    throw new RangeError(`name must be one of the file's ${this.names.length} tensors (${listed}${this.names.length > 8 ? ', …' : ''}), got ${describe(name)}`);
+  }
+
+  info(name) {
+    const { dtype, shape, bytes } = this.#entry(name);
+    return { dtype, shape: shape.slice(), bytes };
+  }
+
+  async tensor(name) {
+    const entry = this.#entry(name);
+    return decode(this.#core, entry, await this.#source.read(entry.offset, entry.offset + entry.bytes), this.#source.owned);
+  }
+}
+
+async function openFile(core, source, format, name) {
+  const bytes = await byteSource(source);
+  const first = await bytes.read(0, Math.min(PREAMBLE[format], bytes.size));
+  const start = await bytes.read(0, headerSize(core, first, bytes.size, format));
+  const header = parseHeader(core, start, bytes.size, format);
+  if (format === 'npy') header.tensors[0].name = name;
+  return new WeightFile(core, bytes, header);
+}
+
+export function openSafetensors(core, source) {
+  return openFile(core, source, 'safetensors');
+}
+
+// The array's name: the file's, without .npy, where the source is a File.
+export function openNpy(core, source) {
+  return openFile(core, source, 'npy', typeof source?.name === 'string' && source.name ? source.name.replace(/\.npy$/, '') : 'array');
+}
+
+// A sharded checkpoint: its model.safetensors.index.json ({ metadata, weight_map: { tensor: shard file } }) and
+// the shards, as Files (named) or { [file name]: Blob | bytes }; or one .safetensors file alone. Only the headers
+// are read here.
+export async function openCheckpoint(core, files) {
+  const named = Array.isArray(files)
+    ? files.map((file, i) => {
+      if (typeof file?.name !== 'string') throw new TypeError(`files[${i}] must be a File (named), got ${describe(file)}; pass { [name]: Blob | bytes } for unnamed ones`);
+      return [file.name.split(/[\\/]/).pop(), file];
+    })
+    : files !== null && typeof files === 'object' ? Object.entries(files) : null;
+  if (!named || named.length === 0) throw new TypeError(`files must be a non-empty array of Files or an object { [file name]: Blob | bytes }, got ${describe(files)}`);
+  const byName = new Map(named);
+  const indexes = named.filter(([name]) => name.endsWith('.index.json'));
+  if (indexes.length === 0) {
+    const single = named.filter(([name]) => name.endsWith('.safetensors'));
+    if (single.length === 1 && named.length === 1) return openSafetensors(core, single[0][1]);
+    throw new RangeError(`files must include the checkpoint's index (model.safetensors.index.json) or be one .safetensors file, got ${named.map(([n]) => n).join(', ')}`);
+  }
+  if (indexes.length > 1) throw new RangeError(`files must include one index, got ${indexes.map(([n]) => n).join(', ')}`);
+  const [indexName, indexSource] = indexes[0];
+  const indexBytes = await byteSource(indexSource);
+  let index;
+  try {
+    index = JSON.parse(new TextDecoder().decode(await indexBytes.read(0, indexBytes.size)));
+  } catch (error) {
+    throw new WeightFileError(`${indexName} is not valid JSON: ${error.message} (at byte 0)`);
+  }
+  const map = index?.weight_map;
+  if (map === null || typeof map !== 'object' || Array.isArray(map) || Object.values(map).some((shard) => typeof shard !== 'string')) {
+    throw new WeightFileError(`${indexName} needs "weight_map": { tensor name: shard file name } (at byte 0)`);
+  }
+  const shardNames = [...new Set(Object.values(map))];
+  const missing = shardNames.filter((shard) => !byName.has(shard));
+  if (missing.length) throw new RangeError(`files must include every shard ${indexName} names; missing ${missing.join(', ')}`);
+  const shards = new Map(await Promise.all(shardNames.map(async (shard) => {
+    try {
+      return [shard, await openSafetensors(core, byName.get(shard))];
+    } catch (error) {
+      if (error instanceof WeightFileError) throw new WeightFileError(`${shard}: ${error.message}`);
+      throw error;
+    }
+  })));
+  for (const [name, shard] of Object.entries(map)) {
+    if (!shards.get(shard).names.includes(name)) throw new WeightFileError(`${indexName} puts tensor '${name}' in ${shard}, which has no such tensor (at byte 0)`);
+  }
+  const shardOf = (name) => {
+    if (!(name in map)) throw new RangeError(`name must be one of the checkpoint's ${Object.keys(map).length} tensors, got ${describe(name)}`);
+    return shards.get(map[name]);
+  };
+  return {
+    names: Object.keys(map),
+    metadata: index.metadata ?? {},
+    info: (name) => shardOf(name).info(name),
+    tensor: (name) => shardOf(name).tensor(name),
+  };
 }
 
 // Tensors { name: { data: Float32Array, shape } } as a .safetensors file (F32, little-endian, names in order);
