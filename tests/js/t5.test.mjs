@@ -27,7 +27,7 @@ describeEachModule('t5', (instance) => {
     const numBuckets = 8;
     const numHeads = 3;
     const table = { data: Float32Array.from({ length: numBuckets * numHeads }, (_, i) => i / 4), shape: [numBuckets, numHeads] };
-    const bias = pe.t5Bias(table, { queryLength: 3, keyLength: 5, maxDistance: 16 });
+    const bias = pe.t5Bias(table, { queryLength: 3, keyLength: 5, numBuckets, maxDistance: 16 });
     assert.deepEqual(bias.shape, [numHeads, 3, 5]);
     const buckets = pe.t5Buckets({ queryLength: 3, keyLength: 5, numBuckets, maxDistance: 16 }).data;
     for (let h = 0; h < numHeads; h++) {
@@ -92,7 +92,11 @@ describeEachModule('t5', (instance) => {
     assert.throws(() => pe.t5Bucket([1], { numBuckets: 3 }), { name: 'RangeError', message: 'numBuckets must be an integer in [4, 65536], got 3' });
     assert.throws(() => pe.t5Bucket([1], { maxDistance: 8 }), { name: 'RangeError', message: 'maxDistance must be an integer in [9, 2147483647], got 8' });
     assert.throws(() => pe.t5Bucket('1'), { name: 'TypeError' });
-    assert.throws(() => pe.t5Bias({ data: new Float32Array(6), shape: [3, 2] }, { queryLength: 2, keyLength: 2 }), { name: 'RangeError', message: 'numBuckets must be an integer in [4, 65536], got 3' });
-    assert.throws(() => pe.t5Bias({ data: new Float32Array(10), shape: [10, 1] }, { queryLength: 2, keyLength: 2, numBuckets: 8 }), { name: 'RangeError', message: 'table.shape must be [8, 1], got [10,1]' });
+    assert.throws(() => pe.t5Bias({ data: new Float32Array(6), shape: [3, 2] }, { queryLength: 2, keyLength: 2, numBuckets: 3 }), { name: 'RangeError', message: 'numBuckets must be an integer in [4, 65536], got 3' });
+    assert.throws(() => pe.t5Bias({ data: new Float32Array(10), shape: [10, 1] }, { queryLength: 2, keyLength: 2, numBuckets: 8 }),
+      { name: 'RangeError', message: 'table.shape must be [numBuckets, numHeads] = [8, numHeads] (numBuckets is 8), got [10, 1]' });
+    // A model's [numHeads, numBuckets] table, transposed by mistake, is refused rather than read as another model.
+    assert.throws(() => pe.t5Bias({ data: new Float32Array(8 * 32), shape: [8, 32] }, { queryLength: 2, keyLength: 2 }),
+      { name: 'RangeError', message: 'table.shape must be [numBuckets, numHeads] = [32, numHeads] (numBuckets defaults to 32), got [8, 32]: a [numHeads, numBuckets] table? pass its transpose' });
   });
 });

@@ -312,7 +312,7 @@ export interface T5BiasOptions extends T5Bucketing {
   keyLength: number;
   /** A decoder's cached step: the queries are positions queryOffset … queryOffset + queryLength − 1 (default 0). */
   queryOffset?: number;
-  /** Default: the table's rows. */
+  /** Default 32; the table must have this many rows ([numBuckets, numHeads]: a transposed table is refused). */
   numBuckets?: number;
   out?: Float32Array;
 }

@@ -80,7 +80,6 @@ export const OP_SCHEMAS = {
       keyLength: integerIn(1, 'maxLength', { doc: 'keys' }),
       queryOffset: integerIn(0, 'maxLength', { default: 0, dependsOn: 'queryLength', doc: 'a decoder\'s cached step: the queries are positions queryOffset … queryOffset + queryLength − 1' }),
       ...T5_BUCKETING,
-      numBuckets: { ...T5_BUCKETING.numBuckets, default: undefined, optional: true, doc: 'buckets: the table\'s rows unless given (at least 4 when bidirectional)' },
       out: OUT,
     },
   },

@@ -60,7 +60,12 @@ export function t5BiasParams(core, table, opts) {
   const queryOffset = integer('queryOffset', o.queryOffset, 0, core.limits.maxLength - queryLength);
   const shape = table?.shape;
   if (!Array.isArray(shape) || shape.length !== 2) throw new TypeError(`table must be a tensor { data: Float32Array, shape: [numBuckets, numHeads] }, got ${describe(table)}`);
-  const { numBuckets, maxDistance, bidirectional } = bucketParams({ ...o, numBuckets: o.numBuckets ?? shape[0] });
+  const { numBuckets, maxDistance, bidirectional } = bucketParams(o);
+  // The table's rows are the buckets: a [numHeads, numBuckets] table (transposed) would read as another model.
+  if (shape[0] !== numBuckets) {
+    const transposed = shape[1] === numBuckets ? `: a [numHeads, numBuckets] table? pass its transpose` : '';
+    throw new RangeError(`table.shape must be [numBuckets, numHeads] = [${numBuckets}, numHeads] (numBuckets ${opts?.numBuckets === undefined ? 'defaults to 32' : `is ${numBuckets}`}), got [${shape.join(', ')}]${transposed}`);
+  }
   const numHeads = integer('table.shape[1] (numHeads)', shape[1], 1, 4096);
   const data = floatMatrix('table', table, numBuckets, numHeads);
   return { queryLength, keyLength, queryOffset, numBuckets, maxDistance, bidirectional, numHeads, data, out: o.out };
