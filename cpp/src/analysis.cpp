@@ -178,6 +178,257 @@ void orthonormalise(std::vector<double>& basis, std::size_t d, std::size_t p) {
   }
 }
 
+
+// PCA's exact route for tables up to this many columns: the covariance formed (d × d doubles) and decomposed. Wider
+// tables iterate on the rows instead.
+constexpr std::size_t kCovarianceMaxDepth = 2048;
+// Rows per pass of the covariance through the similarity kernel: float32 sums of this many products, then double.
+constexpr std::size_t kCovarianceBlock = 512;
+
+// Cov = Xcᵀ·Xc / (n − 1), a block of rows at a time: the block transposed (the depth's columns become rows), its
+// self-similarity is that block's share of Xcᵀ·Xc, summed across blocks in double.
+// The centred values are scaled by a power of two to at most 1 in magnitude, so float32 products neither overflow
+// (a table of 1e30s) nor vanish (one of 1e-30s); the scale comes back exactly in double.
+Status covariance(std::span<const float> x, std::size_t rows, std::size_t depth, const std::vector<double>& mean, std::vector<double>& cov) {
+  cov.assign(depth * depth, 0.0);
+  double largest = 0.0;
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t k = 0; k < depth; ++k) largest = std::max(largest, std::abs(x[r * depth + k] - mean[k]));
+  }
+  if (largest == 0.0) return {};
+  const int exponent = std::ilogb(largest) + 1;
+  std::vector<float> transposed(depth * kCovarianceBlock), block(depth * depth);
+  for (std::size_t first = 0; first < rows; first += kCovarianceBlock) {
+    const std::size_t count = std::min(kCovarianceBlock, rows - first);
+    for (std::size_t r = 0; r < count; ++r) {
+      for (std::size_t k = 0; k < depth; ++k) transposed[k * count + r] = static_cast<float>(std::ldexp(x[(first + r) * depth + k] - mean[k], -exponent));
+    }
+    const std::span<const float> columns(transposed.data(), depth * count);
+    POSEMBED_RETURN_IF_ERROR(similarity(columns, static_cast<int64_t>(depth), columns, static_cast<int64_t>(depth), static_cast<int64_t>(count),
+                                        SimilarityMetric::kDot, block));
+    for (std::size_t i = 0; i < depth * depth; ++i) cov[i] += block[i];
+  }
+  for (double& c : cov) c = std::ldexp(c, 2 * exponent) / static_cast<double>(rows - 1);
+  return {};
+}
+
+// A symmetric tridiagonal matrix: diagonal[i], and off[i] between i and i + 1.
+struct Tridiagonal {
+  std::vector<double> diagonal, off;
+};
+
+// Householder reduction of the symmetric a (d × d, row-major; overwritten) to tridiagonal T = Qᵀ·a·Q with
+// Q = H_0 · H_1 ⋯; reflector k (H_k = I − 2·v·vᵀ, v a unit vector over indices k + 1 …) is row k of `reflectors`.
+Tridiagonal tridiagonalise(std::vector<double>& a, std::size_t d, std::vector<double>& reflectors) {
+  Tridiagonal t{std::vector<double>(d), std::vector<double>(d > 0 ? d - 1 : 0, 0.0)};
+  reflectors.assign(d * d, 0.0);
+  std::vector<double> v(d), q(d);
+  for (std::size_t k = 0; k + 2 < d; ++k) {
+    double norm = 0.0;
+    for (std::size_t i = k + 1; i < d; ++i) norm += a[i * d + k] * a[i * d + k];
+    norm = std::sqrt(norm);
+    // The reflector sends column k's part below the diagonal to alpha·e_(k+1); alpha's sign avoids cancellation.
+    const double alpha = a[(k + 1) * d + k] > 0 ? -norm : norm;
+    double length = 0.0;
+    for (std::size_t i = k + 1; i < d; ++i) {
+      v[i] = a[i * d + k] - (i == k + 1 ? alpha : 0.0);
+      length += v[i] * v[i];
+    }
+    t.off[k] = alpha;
+    if (length == 0.0) continue;  // the column is already reduced
+    length = std::sqrt(length);
+    for (std::size_t i = k + 1; i < d; ++i) v[i] /= length;
+    // H·a22·H = a22 − 2·v·qᵀ − 2·q·vᵀ with p = a22·v and q = p − (vᵀp)·v.
+    double vp = 0.0;
+    for (std::size_t i = k + 1; i < d; ++i) {
+      double p = 0.0;
+      for (std::size_t j = k + 1; j < d; ++j) p += a[i * d + j] * v[j];
+      q[i] = p;
+      vp += v[i] * p;
+    }
+    for (std::size_t i = k + 1; i < d; ++i) q[i] -= vp * v[i];
+    for (std::size_t i = k + 1; i < d; ++i) {
+      for (std::size_t j = k + 1; j < d; ++j) a[i * d + j] -= 2.0 * (v[i] * q[j] + q[i] * v[j]);
+    }
+    for (std::size_t i = k + 1; i < d; ++i) reflectors[k * d + i] = v[i];
+  }
+  for (std::size_t i = 0; i < d; ++i) t.diagonal[i] = a[i * d + i];
+  if (d >= 2) t.off[d - 2] = a[(d - 1) * d + (d - 2)];
+  return t;
+}
+
+// How many eigenvalues of t are below x (the signs of the Sturm sequence's pivots).
+std::size_t eigenvalues_below(const Tridiagonal& t, double x) {
+  std::size_t count = 0;
+  double pivot = 1.0;
+  for (std::size_t i = 0; i < t.diagonal.size(); ++i) {
+    const double coupling = i == 0 ? 0.0 : t.off[i - 1] * t.off[i - 1];
+    pivot = t.diagonal[i] - x - (i == 0 ? 0.0 : coupling / pivot);
+    if (pivot == 0.0) pivot = -std::numeric_limits<double>::min();
+    if (pivot < 0.0) ++count;
+  }
+  return count;
+}
+
+// The eigenvalue of t with `below` eigenvalues under it, by bisection to the last bits.
+double tridiagonal_eigenvalue(const Tridiagonal& t, std::size_t below) {
+  double low = 0.0, high = 0.0;  // Gershgorin's bounds
+  for (std::size_t i = 0; i < t.diagonal.size(); ++i) {
+    const double radius = (i > 0 ? std::abs(t.off[i - 1]) : 0.0) + (i < t.off.size() ? std::abs(t.off[i]) : 0.0);
+    low = i == 0 ? t.diagonal[i] - radius : std::min(low, t.diagonal[i] - radius);
+    high = i == 0 ? t.diagonal[i] + radius : std::max(high, t.diagonal[i] + radius);
+  }
+  for (int step = 0; step < 200; ++step) {
+    const double middle = 0.5 * (low + high);
+    if (middle <= low || middle >= high) break;
+    (eigenvalues_below(t, middle) > below ? high : low) = middle;
+  }
+  return 0.5 * (low + high);
+}
+
+// An eigenvector of t for the eigenvalue lambda, by inverse iteration (a tridiagonal solve with partial pivoting),
+// kept orthogonal to the vectors found before it (those of a cluster of equal eigenvalues included).
+std::vector<double> tridiagonal_eigenvector(const Tridiagonal& t, double lambda, const std::vector<std::vector<double>>& earlier) {
+  const std::size_t d = t.diagonal.size();
+  double scale = 0.0;
+  for (std::size_t i = 0; i < d; ++i) scale = std::max(scale, std::abs(t.diagonal[i]) + (i < t.off.size() ? 2.0 * std::abs(t.off[i]) : 0.0));
+  const double tiny = std::max(scale, std::numeric_limits<double>::min()) * std::numeric_limits<double>::epsilon();
+  std::vector<double> z(d), u0(d), u1(d), u2(d);
+  for (std::size_t i = 0; i < d; ++i) z[i] = std::sin(1.0 + 3.0 * static_cast<double>(i));
+  auto orthonormalise_against_earlier = [&] {
+    for (const auto& e : earlier) {
+      double along = 0.0;
+      for (std::size_t i = 0; i < d; ++i) along += e[i] * z[i];
+      for (std::size_t i = 0; i < d; ++i) z[i] -= along * e[i];
+    }
+    double norm = 0.0;
+    for (double value : z) norm += value * value;
+    norm = std::sqrt(norm);
+    for (double& value : z) value = norm > 0 ? value / norm : 0.0;
+  };
+  orthonormalise_against_earlier();
+  for (int iteration = 0; iteration < 4; ++iteration) {
+    // (t − λ·I)·z_new = z: eliminate below the diagonal, swapping rows where the sub-diagonal entry is larger.
+    double diag = t.diagonal[0] - lambda;
+    double super = d > 1 ? t.off[0] : 0.0;
+    for (std::size_t i = 0; i + 1 < d; ++i) {
+      const double sub = t.off[i];
+      const double next_diag = t.diagonal[i + 1] - lambda;
+      const double next_super = i + 2 < d ? t.off[i + 1] : 0.0;
+      if (std::abs(diag) >= std::abs(sub)) {
+        if (diag == 0.0) diag = tiny;
+        const double factor = sub / diag;
+        u0[i] = diag, u1[i] = super, u2[i] = 0.0;
+        z[i + 1] -= factor * z[i];
+        diag = next_diag - factor * super;
+        super = next_super;
+      } else {
+        const double factor = diag / sub;
+        u0[i] = sub, u1[i] = next_diag, u2[i] = next_super;
+        const double held = z[i];
+        z[i] = z[i + 1];
+        z[i + 1] = held - factor * z[i];
+        diag = super - factor * next_diag;
+        super = -factor * next_super;
+      }
+    }
+    u0[d - 1] = diag == 0.0 ? tiny : diag;
+    for (std::size_t i = d; i-- > 0;) {
+      double value = z[i];
+      if (i + 1 < d) value -= u1[i] * z[i + 1];
+      if (i + 2 < d) value -= u2[i] * z[i + 2];
+      z[i] = value / (u0[i] == 0.0 ? tiny : u0[i]);
+    }
+    orthonormalise_against_earlier();
+  }
+  return z;
+}
+
+// The eigenvectors of the largest `count` eigenvalues of the symmetric cov (d × d; overwritten), largest first,
+// as the columns of basis ([d, count]).
+void top_eigenvectors(std::vector<double>& cov, std::size_t d, std::size_t count, std::vector<double>& basis) {
+  std::vector<double> reflectors;
+  const Tridiagonal t = tridiagonalise(cov, d, reflectors);
+  std::vector<std::vector<double>> found;
+  basis.assign(d * count, 0.0);
+  for (std::size_t j = 0; j < count; ++j) {
+    found.push_back(tridiagonal_eigenvector(t, tridiagonal_eigenvalue(t, d - 1 - j), found));
+    // Back to the covariance's coordinates: Q·y = H_0·(H_1·(⋯ y)).
+    std::vector<double> z = found.back();
+    for (std::size_t k = d >= 2 ? d - 2 : 0; k-- > 0;) {
+      double along = 0.0;
+      for (std::size_t i = k + 1; i < d; ++i) along += reflectors[k * d + i] * z[i];
+      for (std::size_t i = k + 1; i < d; ++i) z[i] -= 2.0 * along * reflectors[k * d + i];
+    }
+    for (std::size_t k = 0; k < d; ++k) basis[k * count + j] = z[k];
+  }
+}
+
+// Subspace iteration on the covariance, applied as Xcᵀ (Xc V) so it is never formed; p − kept spare directions
+// speed convergence, and Rayleigh-Ritz each step keeps the basis ordered by variance. Columns of the result
+// ([depth, p]): the axes, largest variance first.
+std::vector<double> iterate_subspace(std::span<const float> x, std::size_t rows, std::size_t depth, std::size_t kept, std::size_t p,
+                                     const std::vector<double>& mean) {
+  std::vector<double> basis(depth * p), projected(rows * p), next(depth * p), small(p * p), rotation;
+  for (std::size_t k = 0; k < depth; ++k) for (std::size_t j = 0; j < p; ++j) basis[k * p + j] = std::sin(1.0 + 7.0 * static_cast<double>(k) + 13.0 * static_cast<double>(j));
+  orthonormalise(basis, depth, p);
+  // projected = Xc · basis: [rows, p].
+  auto project = [&] {
+    std::fill(projected.begin(), projected.end(), 0.0);
+    for (std::size_t r = 0; r < rows; ++r) {
+      for (std::size_t k = 0; k < depth; ++k) {
+        const double centred = x[r * depth + k] - mean[k];
+        for (std::size_t j = 0; j < p; ++j) projected[r * p + j] += centred * basis[k * p + j];
+      }
+    }
+  };
+  std::vector<double> previous(p, 0.0);
+  for (int iteration = 0; iteration < 2000; ++iteration) {
+    project();
+    // Rayleigh-Ritz: the covariance restricted to the basis, diagonalised; its eigenvalues, largest first.
+    for (std::size_t i = 0; i < p; ++i) {
+      for (std::size_t j = 0; j < p; ++j) {
+        double sum = 0.0;
+        for (std::size_t r = 0; r < rows; ++r) sum += projected[r * p + i] * projected[r * p + j];
+        small[i * p + j] = sum / static_cast<double>(rows - 1);
+      }
+    }
+    jacobi_eigen(small, rotation, p);
+    std::vector<std::size_t> order(p);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return small[a * p + a] > small[b * p + b]; });
+    const double largest = std::max(small[order[0] * p + order[0]], 1e-300);
+    double change = 0.0;
+    for (std::size_t j = 0; j < kept; ++j) {
+      const double value = small[order[j] * p + order[j]];
+      change = std::max(change, std::abs(value - previous[j]) / largest);
+      previous[j] = value;
+    }
+    // basis <- basis · rotation, in order of variance.
+    std::fill(next.begin(), next.end(), 0.0);
+    for (std::size_t k = 0; k < depth; ++k) {
+      for (std::size_t j = 0; j < p; ++j) {
+        for (std::size_t i = 0; i < p; ++i) next[k * p + j] += basis[k * p + i] * rotation[i * p + order[j]];
+      }
+    }
+    basis.swap(next);
+    if (iteration > 3 && change < 1e-14) break;
+    // A power step: basis <- Xcᵀ Xc basis, orthonormalised.
+    project();
+    std::fill(next.begin(), next.end(), 0.0);
+    for (std::size_t r = 0; r < rows; ++r) {
+      for (std::size_t k = 0; k < depth; ++k) {
+        const double centred = x[r * depth + k] - mean[k];
+        for (std::size_t j = 0; j < p; ++j) next[k * p + j] += centred * projected[r * p + j];
+      }
+    }
+    basis.swap(next);
+    orthonormalise(basis, depth, p);
+  }
+
+  return basis;
+}
+
 }  // namespace
 
 std::optional<SimilarityMetric> parse_similarity_metric(std::string_view name) {
@@ -297,66 +548,18 @@ Status pca(std::span<const float> x, int64_t n, int64_t d, int64_t components, s
   for (std::size_t r = 0; r < rows; ++r) for (std::size_t j = 0; j < depth; ++j) mean[j] += x[r * depth + j];
   for (double& m : mean) m /= static_cast<double>(rows);
 
-  // Subspace iteration on the covariance, applied as Xcᵀ (Xc V) so it is never formed; a few spare
-  // directions speed convergence. Rayleigh-Ritz each step keeps the basis ordered by variance.
-  const std::size_t p = std::min(depth, kept + 4);
-  std::vector<double> basis(depth * p), projected(rows * p), next(depth * p), small(p * p), rotation;
-  for (std::size_t k = 0; k < depth; ++k) for (std::size_t j = 0; j < p; ++j) basis[k * p + j] = std::sin(1.0 + 7.0 * static_cast<double>(k) + 13.0 * static_cast<double>(j));
-  orthonormalise(basis, depth, p);
-  // projected = Xc · basis: [rows, p].
-  auto project = [&] {
-    std::fill(projected.begin(), projected.end(), 0.0);
-    for (std::size_t r = 0; r < rows; ++r) {
-      for (std::size_t k = 0; k < depth; ++k) {
-        const double centred = x[r * depth + k] - mean[k];
-        for (std::size_t j = 0; j < p; ++j) projected[r * p + j] += centred * basis[k * p + j];
-      }
-    }
-  };
-  std::vector<double> previous(p, 0.0);
-  for (int iteration = 0; iteration < 2000; ++iteration) {
-    project();
-    // Rayleigh-Ritz: the covariance restricted to the basis, diagonalised; its eigenvalues, largest first.
-    for (std::size_t i = 0; i < p; ++i) {
-      for (std::size_t j = 0; j < p; ++j) {
-        double sum = 0.0;
-        for (std::size_t r = 0; r < rows; ++r) sum += projected[r * p + i] * projected[r * p + j];
-        small[i * p + j] = sum / static_cast<double>(rows - 1);
-      }
-    }
-    jacobi_eigen(small, rotation, p);
-    std::vector<std::size_t> order(p);
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return small[a * p + a] > small[b * p + b]; });
-    const double largest = std::max(small[order[0] * p + order[0]], 1e-300);
-    double change = 0.0;
-    for (std::size_t j = 0; j < kept; ++j) {
-      const double value = small[order[j] * p + order[j]];
-      change = std::max(change, std::abs(value - previous[j]) / largest);
-      previous[j] = value;
-    }
-    // basis <- basis · rotation, in order of variance.
-    std::fill(next.begin(), next.end(), 0.0);
-    for (std::size_t k = 0; k < depth; ++k) {
-      for (std::size_t j = 0; j < p; ++j) {
-        for (std::size_t i = 0; i < p; ++i) next[k * p + j] += basis[k * p + i] * rotation[i * p + order[j]];
-      }
-    }
-    basis.swap(next);
-    if (iteration > 3 && change < 1e-14) break;
-    // A power step: basis <- Xcᵀ Xc basis, orthonormalised.
-    project();
-    std::fill(next.begin(), next.end(), 0.0);
-    for (std::size_t r = 0; r < rows; ++r) {
-      for (std::size_t k = 0; k < depth; ++k) {
-        const double centred = x[r * depth + k] - mean[k];
-        for (std::size_t j = 0; j < p; ++j) next[k * p + j] += centred * projected[r * p + j];
-      }
-    }
-    basis.swap(next);
-    orthonormalise(basis, depth, p);
+  // Up to kCovarianceMaxDepth columns: the covariance decomposed exactly, whatever the spectrum. Wider: subspace
+  // iteration on the covariance, applied as Xcᵀ (Xc V) so it is never formed.
+  std::size_t p = kept;
+  std::vector<double> basis;
+  if (depth <= kCovarianceMaxDepth) {
+    std::vector<double> cov;
+    POSEMBED_RETURN_IF_ERROR(covariance(x, rows, depth, mean, cov));
+    top_eigenvectors(cov, depth, kept, basis);
+  } else {
+    p = std::min(depth, kept + 4);
+    basis = iterate_subspace(x, rows, depth, kept, p, mean);
   }
-
   for (std::size_t j = 0; j < kept; ++j) {
     std::size_t largest = 0;
     for (std::size_t k = 1; k < depth; ++k) if (std::abs(basis[k * p + j]) > std::abs(basis[largest * p + j])) largest = k;
