@@ -2,7 +2,9 @@
 // dropped in (read in a worker): the good ones become the table, the malformed ones a readable error.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/r50k_base';
 import { load } from '../../dist/index.js';
 import { heatmapPixels } from '../../dist/colormap.js';
@@ -10,6 +12,36 @@ import { VECTORS_DIR } from '../js/helpers.mjs';
 import { useSite } from './browser.mjs';
 
 const FORMATS = `${VECTORS_DIR}/formats`;
+
+
+// A GPT-2-shaped checkpoint (its tables narrowed to 16 columns): wte in BF16 with queen planted at
+// king − man + woman, wpe in F32, a 1-D bias and BERT-style I64 position_ids beside them.
+function gpt2Checkpoint() {
+  const d = 16;
+  let state = 7;
+  const random = () => { state = (state * 1103515245 + 12345) >>> 0; return (state / 2 ** 32 - 0.5) * 0.2; };
+  const wte = Float32Array.from({ length: 50257 * d }, random);
+  const [king, man, woman, queen] = [' king', ' man', ' woman', ' queen'].map((word) => encode(word)[0]);
+  for (let i = 0; i < d; i++) wte[queen * d + i] = wte[king * d + i] - wte[man * d + i] + wte[woman * d + i];
+  // BF16: the top half of each float32, rounded to nearest even.
+  const bits = new Uint32Array(wte.buffer);
+  const bf16 = Uint16Array.from(bits, (b) => (b + 0x7fff + ((b >>> 16) & 1)) >>> 16);
+  const wpe = Float32Array.from({ length: 1024 * d }, random);
+  const bias = new Float32Array([1, 2, 3, 4]);
+  const ids = BigInt64Array.from({ length: 1024 }, (_, i) => BigInt(i));
+  const parts = [['transformer.wte.weight', 'BF16', [50257, d], bf16], ['transformer.wpe.weight', 'F32', [1024, d], wpe],
+    ['transformer.ln_f.bias', 'F32', [4], bias], ['position_ids', 'I64', [1, 1024], ids]];
+  const header = {};
+  let offset = 0;
+  for (const [name, dtype, shape, data] of parts) {
+    header[name] = { dtype, shape, data_offsets: [offset, offset + data.byteLength] };
+    offset += data.byteLength;
+  }
+  const text = Buffer.from(JSON.stringify(header).padEnd(Math.ceil(JSON.stringify(header).length / 8) * 8, ' '));
+  const length = Buffer.alloc(8);
+  length.writeBigUInt64LE(BigInt(text.length));
+  return Buffer.concat([length, text, ...parts.map(([, , , data]) => Buffer.from(data.buffer))]);
+}
 
 describe('token embeddings page', () => {
   const site = useSite();
@@ -70,17 +102,17 @@ describe('token embeddings page', () => {
     await page.setInputFiles('#weights-file', `${FORMATS}/ok_mixed.safetensors`);
     await page.waitForFunction(() => document.querySelector('#weights-status').textContent.includes('from ok_mixed.safetensors'));
     assert.equal(await page.locator('#weights-status').textContent(), 'Table: wte [3, 4] from ok_mixed.safetensors.');
-    assert.deepEqual(await page.locator('#tensor-select option').allTextContents(), ['wte [3, 4]', 'wte_f16 [3, 4]', 'wte_bf16 [3, 4]']);
+    assert.deepEqual(await page.locator('#tensor-select option').allTextContents(), ['wte [3, 4] F32', 'wte_f16 [3, 4] F16', 'wte_bf16 [3, 4] BF16']);
     assert.match(await page.locator('#rows-caption').textContent(), /^The table has 3 rows, but these token ids go up to \d+/);
     await page.setInputFiles('#weights-file', `${FORMATS}/ok_fortran.npy`);
-    await page.waitForFunction(() => document.querySelector('#weights-status').textContent === 'Table: ok_fortran.npy [3, 4] from ok_fortran.npy.');
+    await page.waitForFunction(() => document.querySelector('#weights-status').textContent === 'Table: ok_fortran [3, 4] from ok_fortran.npy.');
     assert.equal(await page.evaluate(() => document.querySelector('#rows-figure canvas').width), 4);
   });
 
   it('dropped weights stay while the reader types, with the seeded controls disabled, until removed', async () => {
     await page.locator('#token-controls [name="text"]').fill('ab');
     await page.waitForFunction(() => document.querySelector('#token-chips .token').textContent.startsWith('ab → '));
-    assert.equal(await page.locator('#weights-status').textContent(), 'Table: ok_fortran.npy [3, 4] from ok_fortran.npy.');
+    assert.equal(await page.locator('#weights-status').textContent(), 'Table: ok_fortran [3, 4] from ok_fortran.npy.');
     assert.equal(await page.locator('#token-controls [name="dModel"]').isDisabled(), true);
     assert.equal(await page.locator('#token-controls [name="seed"]').isDisabled(), true);
     await page.locator('#weights-remove').click();
@@ -94,9 +126,37 @@ describe('token embeddings page', () => {
     for (const name of readdirSync(FORMATS).filter((f) => f.startsWith('bad_'))) {
       await page.setInputFiles('#weights-file', `${FORMATS}/${name}`);
       await page.waitForFunction((n) => document.querySelector('#token-error').textContent.startsWith(`${n}:`), name, { timeout: 10000 });
-      assert.match(await page.locator('#token-error').textContent(), new RegExp(`^${name.replace('.', '\\.')}: (npy|safetensors): .+ \\(at byte \\d+\\)$`));
+      // A tensor of a dtype posembed does not read is no fault of the file's: that file has no table to offer.
+      const expected = name === 'bad_dtype.safetensors' ? /^bad_dtype\.safetensors: no 2-D float tensor to use as an embedding table \(it has 1 tensor\)$/
+        : new RegExp(`^${name.replace('.', '\\.')}: (npy|safetensors): .+ \\(at byte \\d+\\)$`);
+      assert.match(await page.locator('#token-error').textContent(), expected);
       assert.equal(await page.locator('#token-error').isVisible(), true);
     }
     assert.deepEqual(problems, []);
+  });
+
+  it('a GPT-2-shaped checkpoint: its 2-D float tables listed, the token table chosen and read lazily, the whole vocabulary\'s PCA, king − man + woman', async () => {
+    await page.evaluate(() => window.longTasks.splice(0));
+    // From a file on disk, as a reader chooses one (a buffer would be decoded by the test driver in the page itself).
+    const folder = mkdtempSync(join(tmpdir(), 'posembed-gpt2-'));
+    writeFileSync(join(folder, 'model.safetensors'), gpt2Checkpoint());
+    await page.setInputFiles('#weights-file', join(folder, 'model.safetensors'));
+    await page.waitForFunction(() => document.querySelector('#weights-status').textContent === 'Table: transformer.wte.weight [50257, 16] from model.safetensors.', null, { timeout: 30000 });
+    // Only the 2-D float tensors are offered (not the 1-D bias nor the I64 position_ids), the token table first.
+    assert.deepEqual(await page.locator('#tensor-select option').allTextContents(), ['transformer.wte.weight [50257, 16] BF16', 'transformer.wpe.weight [1024, 16] F32']);
+    assert.equal(await page.locator('#tensor-select').inputValue(), 'transformer.wte.weight');
+    await page.waitForFunction(() => document.querySelector('#token-arithmetic').dataset.nearest === ' queen', null, { timeout: 30000 });
+    assert.match(await page.locator('#arithmetic-figure figcaption').textContent(), /^The rows of transformer\.wte\.weight nearest king − man \+ woman; nearest: " queen"\.$/);
+    await page.waitForFunction(() => /^All 50,257 rows of transformer\.wte\.weight from model\.safetensors/.test(document.querySelector('#vocabulary-figure figcaption').textContent), null, { timeout: 30000 });
+    assert.equal(await page.getAttribute('#vocabulary', 'data-rows'), '50257');
+    // A word that is two GPT-2 tokens is refused, saying which.
+    await page.locator('#arithmetic-controls [name="c"]').fill('womanhood');
+    await page.waitForFunction(() => !document.querySelector('#arithmetic-error').hidden);
+    assert.match(await page.locator('#arithmetic-error').textContent(), /^c must be one GPT-2 token: " womanhood" is 2 \(/);
+    await page.locator('#arithmetic-controls [name="c"]').fill('woman');
+    await page.waitForFunction(() => document.querySelector('#arithmetic-error').hidden);
+    const longest = await page.evaluate(() => window.longTasks.splice(0).reduce((a, b) => Math.max(a, b), 0));
+    assert.ok(longest <= 100, `a ${longest} ms task on the page while the checkpoint was read and analysed`);
+    rmSync(folder, { recursive: true, force: true });
   });
 });

@@ -458,7 +458,7 @@ export interface WeightFile {
   /** dtype as the file spells it ('F32', 'BF16', 'I64', …; a type posembed does not read keeps its name). */
   info(name: string): { dtype: string; shape: number[]; bytes: number };
   /** Reads only this tensor's bytes. WeightFileError for a dtype posembed does not read or an I64 past ±(2^53 − 1). */
-  tensor(name: string): Promise<Tensor<StoredArray>>;
+  tensor(name: string, options?: { onProgress?: (fraction: number) => void }): Promise<Tensor<StoredArray>>;
 }
 
 export interface Posembed {

@@ -25,6 +25,8 @@ function fileBytes(bytes) {
 const PREAMBLE = { npy: 12, safetensors: 8 };
 // Elements converted per pass through the heap: the heap holds one chunk, never the tensor.
 const CONVERT_CHUNK = 1 << 20;
+// Bytes per read where progress is reported.
+const READ_CHUNK = 16 << 20;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 // Stored types read as they are (little-endian, as the formats store them, and as every JS engine lays out memory).
 const INTEGER_ARRAYS = { I32: Int32Array, I16: Int16Array, I8: Int8Array, U32: Uint32Array, U16: Uint16Array, U8: Uint8Array, BOOL: Uint8Array, F32: Float32Array };
@@ -36,16 +38,27 @@ const READABLE = 'F64, F32, F16, BF16, F8_E4M3, F8_E5M2, I64, I32, I16, I8, U64,
 // `owned`: the bytes read are fresh, so a tensor may be a view of them rather than a copy.
 async function byteSource(source) {
   if (typeof Blob === 'function' && source instanceof Blob) {
-    return { size: source.size, owned: true, read: async (start, end) => new Uint8Array(await source.slice(start, end).arrayBuffer()) };
+    // With onProgress, a large range comes in chunks (into one array: memory for the range and one chunk).
+    const read = async (start, end, onProgress) => {
+      if (!onProgress || end - start <= READ_CHUNK) return new Uint8Array(await source.slice(start, end).arrayBuffer());
+      const bytes = new Uint8Array(end - start);
+      for (let at = start; at < end; at += READ_CHUNK) {
+        bytes.set(new Uint8Array(await source.slice(at, Math.min(end, at + READ_CHUNK)).arrayBuffer()), at - start);
+        onProgress((Math.min(end, at + READ_CHUNK) - start) / (end - start));
+      }
+      return bytes;
+    };
+    return { size: source.size, owned: true, read };
   }
   if (typeof source?.read === 'function' && typeof source?.stat === 'function') {
     const { size } = await source.stat();
-    const read = async (start, end) => {
+    const read = async (start, end, onProgress) => {
       const bytes = new Uint8Array(end - start);
       for (let filled = 0; filled < bytes.length;) {
-        const { bytesRead } = await source.read(bytes, filled, bytes.length - filled, start + filled);
+        const { bytesRead } = await source.read(bytes, filled, Math.min(READ_CHUNK, bytes.length - filled), start + filled);
         if (bytesRead === 0) throw new WeightFileError(`the file ended at byte ${start + filled}, before the ${end} bytes its header describes (at byte ${start + filled})`);
         filled += bytesRead;
+        onProgress?.(filled / bytes.length);
       }
       return bytes;
     };
@@ -182,9 +195,10 @@ class WeightFile {
     return { dtype, shape: shape.slice(), bytes };
   }
 
-  async tensor(name) {
+  // onProgress(fraction): called as the tensor's bytes arrive.
+  async tensor(name, { onProgress } = {}) {
     const entry = this.#entry(name);
-    return decode(this.#core, entry, await this.#source.read(entry.offset, entry.offset + entry.bytes), this.#source.owned);
+    return decode(this.#core, entry, await this.#source.read(entry.offset, entry.offset + entry.bytes, onProgress), this.#source.owned);
   }
 }
 
@@ -259,7 +273,7 @@ export async function openCheckpoint(core, files) {
     names: Object.keys(map),
     metadata: index.metadata ?? {},
     info: (name) => shardOf(name).info(name),
-    tensor: (name) => shardOf(name).tensor(name),
+    tensor: (name, options) => shardOf(name).tensor(name, options),
   };
 }
 

@@ -11,8 +11,12 @@ const GPT2_VOCAB = 50257;
 const MAX_SIDE = 1024;
 
 let posembed = null;
-const dropped = new Map();  // name → tensor, from the last weights file read
+let weights = null;         // { file, handle }: the last weights file opened (its header read; tensors on demand)
+let loaded = null;          // { name, tensor }: the tensor read from it for the table
 let table = null;           // { key, embedding }
+let vocabulary = null;      // { key, projected }: the whole table's two principal axes
+// The whole vocabulary's PCA is drawn as counts on a grid of this many cells a side.
+const DENSITY_CELLS = 80;
 
 function sampled(tensor) {
   const [rows, columns] = tensor.shape;
@@ -30,51 +34,52 @@ function picture(tensor, range, colormap) {
   return { result: { tensor, range, colormap, pixels, width, height }, transfer: [tensor.data.buffer, pixels.buffer] };
 }
 
-// The token table: the chosen dropped tensor, or a seeded (untrained) GPT-2-sized one.
+// The token table: the tensor chosen from the dropped file, or a seeded (untrained) GPT-2-sized one.
 function tokenTable(pe, { tensor: name, dModel, seed }) {
-  const key = name ? `dropped:${name}` : `seeded:${dModel}:${seed}`;
+  const key = name ? `dropped:${weights?.file}:${name}` : `seeded:${dModel}:${seed}`;
   if (table?.key !== key) {
     table?.embedding.dispose();
     table = null;
-    const weights = name ? dropped.get(name) : null;
-    if (name && !weights) throw new RangeError(`no tensor '${name}' was read`);
-    const embedding = weights
-      ? pe.tokenEmbedding({ vocabSize: weights.shape[0], dModel: weights.shape[1], weights })
+    if (name && loaded?.name !== name) throw new RangeError(`no tensor '${name}' was read`);
+    const embedding = name
+      ? pe.tokenEmbedding({ vocabSize: loaded.tensor.shape[0], dModel: loaded.tensor.shape[1], weights: loaded.tensor })
       : pe.tokenEmbedding({ vocabSize: GPT2_VOCAB, dModel, init: { std: 0.02, seed } });
     table = { key, embedding };
   }
   return table.embedding;
 }
 
+// Names a token table is stored under in common checkpoints (GPT-2, LLaMA, BERT, T5, GGUF-converted), first match wins.
+const TOKEN_TABLE = /(^|\.)(wte|embed_tokens|word_embeddings|tok_embeddings|shared|token_embd|embeddings)(\.weight)?$/;
+
 const TASKS = {
   sinusoidal: (pe, { params }) => picture(pe.sinusoidal(params), { min: -1, max: 1 }, 'RdBu'),
   // PE(p)·PE(q) of every pair of positions.
   similarity: (pe, { params }) => picture(pe.similarity(pe.sinusoidal(params), null, { metric: 'dot' }), { min: -params.dModel / 2, max: params.dModel / 2 }, 'RdBu'),
 
-  // Streams a File in (reporting progress) and parses it; keeps its 2-D tensors, returns their names and shapes.
-  async readWeights(pe, { file }, progress) {
-    const bytes = new Uint8Array(file.size);
-    let received = 0;
-    const reader = file.stream().getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes.set(value, received);
-      received += value.length;
-      progress(received / Math.max(file.size, 1));
-    }
-    let tensors;
+  // Opens a dropped file (its header only) and lists its 2-D float tensors, the likely token table first.
+  async openWeights(pe, { file }) {
+    let handle;
     try {
-      tensors = file.name.toLowerCase().endsWith('.npy') ? { [file.name]: pe.readNpy(bytes) } : pe.readSafetensors(bytes);
+      handle = file.name.toLowerCase().endsWith('.npy') ? await pe.openNpy(file) : await pe.openSafetensors(file);
     } catch (error) {
       error.message = `${file.name}: ${error.message}`;
       throw error;
     }
-    const matrices = Object.entries(tensors).filter(([, t]) => t.shape.length === 2);
-    if (matrices.length === 0) throw new RangeError(`${file.name}: no 2-D tensor to use as an embedding table`);
-    dropped.clear();
-    for (const [name, tensor] of matrices) dropped.set(name, tensor);
-    return { result: matrices.map(([name, t]) => ({ name, shape: t.shape })) };
+    const matrices = handle.names.map((name) => ({ name, ...handle.info(name) }))
+      .filter(({ shape, dtype }) => shape.length === 2 && /^(F64|F32|F16|BF16|F8_E4M3|F8_E5M2)$/.test(dtype));
+    if (matrices.length === 0) throw new RangeError(`${file.name}: no 2-D float tensor to use as an embedding table (it has ${handle.names.length} tensor${handle.names.length === 1 ? '' : 's'})`);
+    const likely = matrices.find((m) => TOKEN_TABLE.test(m.name)) ?? matrices.reduce((a, b) => (b.shape[0] > a.shape[0] ? b : a));
+    weights = { file: file.name, handle };
+    loaded = null;
+    return { result: { matrices: matrices.map(({ name, shape, dtype, bytes }) => ({ name, shape, dtype, bytes })), likely: likely.name } };
+  },
+
+  // Reads one tensor of the opened file (reporting progress) to be the token table.
+  async readTable(pe, { name }, progress) {
+    if (!weights) throw new RangeError('no weights file is open');
+    if (loaded?.name !== name) loaded = { name, tensor: await weights.handle.tensor(name, { onProgress: progress }) };
+    return { result: { name, shape: loaded.tensor.shape } };
   },
 
   // A runtime's dumped cos/sin cache (a .safetensors with tensors cos and sin, or a .npy [2, positions, rotary dim])
@@ -120,6 +125,53 @@ const TASKS = {
     const { indices, scores } = embedding.nearest(rows.data.slice(selected * d, (selected + 1) * d), { k: 8, metric: 'cosine' });
     const projected = ids.length >= 2 ? pe.pca({ data: rows.data, shape: [ids.length, d] }, { components: 2 }) : null;
     return { result: { rows, vocabSize: embedding.vocabSize, indices, scores, projected }, transfer: [rows.data.buffer] };
+  },
+
+  // The whole table by its two principal axes, as counts on a grid (each cell with one of its tokens, the one
+  // nearest the cell's centre), and where the given ids fall.
+  vocabulary(pe, { ids, table: choice }) {
+    const embedding = tokenTable(pe, choice);
+    // A dropped table's rows are already here; a seeded one's are copied out of the heap.
+    const rows = choice.tensor ? loaded.tensor : embedding.weights;
+    if (vocabulary?.key !== table.key) vocabulary = { key: table.key, projected: pe.pca(rows, { components: 2 }).data };
+    const { projected } = vocabulary;
+    const count = embedding.vocabSize;
+    const extent = (axis) => {
+      let [low, high] = [Infinity, -Infinity];
+      for (let r = 0; r < count; r++) [low, high] = [Math.min(low, projected[2 * r + axis]), Math.max(high, projected[2 * r + axis])];
+      return high > low ? [low, high] : [low - 1, high + 1];
+    };
+    const [xs, ys] = [extent(0), extent(1)];
+    const cell = (value, [low, high]) => Math.min(DENSITY_CELLS - 1, Math.floor(((value - low) / (high - low)) * DENSITY_CELLS));
+    const counts = new Float32Array(DENSITY_CELLS * DENSITY_CELLS);
+    const example = new Int32Array(DENSITY_CELLS * DENSITY_CELLS).fill(-1);
+    const centreDistance = new Float64Array(DENSITY_CELLS * DENSITY_CELLS).fill(Infinity);
+    for (let r = 0; r < count; r++) {
+      // Row 0 of the grid is the top: the second axis grows upwards, as on a plot.
+      const [column, row] = [cell(projected[2 * r], xs), DENSITY_CELLS - 1 - cell(projected[2 * r + 1], ys)];
+      const at = row * DENSITY_CELLS + column;
+      counts[at] += 1;
+      const cx = xs[0] + ((column + 0.5) / DENSITY_CELLS) * (xs[1] - xs[0]);
+      const cy = ys[0] + ((DENSITY_CELLS - row - 0.5) / DENSITY_CELLS) * (ys[1] - ys[0]);
+      const distance = (projected[2 * r] - cx) ** 2 + (projected[2 * r + 1] - cy) ** 2;
+      if (distance < centreDistance[at]) [centreDistance[at], example[at]] = [distance, r];
+    }
+    const places = ids.filter((id) => id < count).map((id) => ({ id, x: projected[2 * id], y: projected[2 * id + 1],
+      cell: (DENSITY_CELLS - 1 - cell(projected[2 * id + 1], ys)) * DENSITY_CELLS + cell(projected[2 * id], xs) }));
+    return { result: { counts, example, cells: DENSITY_CELLS, xs, ys, rows: count, places }, transfer: [counts.buffer, example.buffer] };
+  },
+
+  // The rows nearest a − b + c by cosine, a, b and c left out.
+  analogy(pe, { a, b, c, table: choice, k }) {
+    const embedding = tokenTable(pe, choice);
+    for (const id of [a, b, c]) if (id >= embedding.vocabSize) throw new RangeError(`token id ${id} is past the table's ${embedding.vocabSize} rows`);
+    const row = (id) => embedding.lookup(Int32Array.of(id)).data;
+    const [ra, rb, rc] = [row(a), row(b), row(c)];
+    const query = ra.map((value, i) => value - rb[i] + rc[i]);
+    const { indices, scores } = embedding.nearest(query, { k: k + 3, metric: 'cosine' });
+    const found = [];
+    for (let i = 0; i < indices.length && found.length < k; i++) if (![a, b, c].includes(indices[i])) found.push({ id: indices[i], score: scores[i] });
+    return { result: found };
   },
 };
 

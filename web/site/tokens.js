@@ -12,7 +12,10 @@ const form = $('#token-controls');
 const errorBox = $('#token-error');
 const rowsFigure = new Figure($('#rows-figure'), { label: 'The looked-up rows, token by dimension' });
 const pcaFigure = new Figure($('#pca-figure'), { label: "The sentence's rows placed by their two principal axes" });
-let dropped = null;  // { name, shape, file } chosen from a dropped file
+const vocabularyFigure = new Figure($('#vocabulary-figure'), { label: 'How many of the table\'s rows lie in each cell of its two principal axes' });
+const arithmeticFigure = new Figure($('#arithmetic-figure'), { label: 'The rows nearest a − b + c, by cosine', title: 'Nearest to a − b + c' });
+const arithmeticForm = $('#arithmetic-controls');
+let dropped = null;  // { name, shape, dtype, file } chosen from a dropped file
 let selected = 0;
 let generation = 0;
 
@@ -89,40 +92,132 @@ async function render() {
       }
     }
     showError('');
+    renderVocabulary(ids);
     document.documentElement.dataset.rendered = String(Number(document.documentElement.dataset.rendered ?? 0) + 1);
   } catch (error) {
     if (current === generation) showError(error.message);
   }
 }
 
-// Dropped files are read in the compute worker, with progress; their 2-D tensors can be chosen as the table.
+// A dropped file is opened in the compute worker (its header only); the chosen 2-D tensor is read from it, with
+// progress, the likely token table first.
 async function readWeights(file) {
   const progress = $('#weights-progress');
   const status = $('#weights-status');
-  progress.hidden = false;
-  progress.value = 0;
-  status.textContent = `Reading ${file.name}…`;
-  let matrices;
+  const current = () => (dropped ? `Table: ${dropped.name} [${dropped.shape.join(', ')}] from ${dropped.file}.` : 'Table: seeded.');
+  status.textContent = `Opening ${file.name}…`;
+  let opened;
   try {
-    matrices = await compute('readWeights', { file }, { onProgress: (fraction) => { progress.value = fraction; } });
+    opened = await compute('openWeights', { file });
   } catch (error) {
-    status.textContent = dropped ? `Table: ${dropped.name} [${dropped.shape.join(', ')}] from ${dropped.file}.` : 'Table: seeded.';
+    status.textContent = current();
     showError(error.message);
     return;
-  } finally {
-    progress.hidden = true;
   }
   const select = $('#tensor-select');
-  select.replaceChildren(...matrices.map(({ name, shape }) => Object.assign(document.createElement('option'), { value: name, textContent: `${name} [${shape.join(', ')}]` })));
-  $('#tensor-choice').hidden = matrices.length < 2;
-  const choose = () => {
-    const { name, shape } = matrices.find((m) => m.name === select.value);
-    useDropped({ name, shape, file: file.name }, `Table: ${name} [${shape.join(', ')}] from ${file.name}.`);
+  select.replaceChildren(...opened.matrices.map(({ name, shape, dtype }) => Object.assign(document.createElement('option'), { value: name, textContent: `${name} [${shape.join(', ')}] ${dtype}` })));
+  select.value = opened.likely;
+  $('#tensor-choice').hidden = opened.matrices.length < 2;
+  const choose = async () => {
+    const { name, shape, dtype, bytes } = opened.matrices.find((m) => m.name === select.value);
+    progress.hidden = false;
+    progress.value = 0;
+    status.textContent = `Reading ${name} (${(bytes / 2 ** 20).toFixed(1)} MB of ${dtype}) from ${file.name}…`;
+    try {
+      await compute('readTable', { name }, { onProgress: (fraction) => { progress.value = fraction; } });
+    } catch (error) {
+      status.textContent = current();
+      showError(`${file.name}: ${error.message}`);
+      return;
+    } finally {
+      progress.hidden = true;
+    }
+    useDropped({ name, shape, dtype, file: file.name }, `Table: ${name} [${shape.join(', ')}] from ${file.name}.`);
     showError('');
-    render();
+    redrawAll();
   };
   select.onchange = choose;
-  choose();
+  await choose();
+}
+
+const tableChoice = () => {
+  const f = new FormData(form);
+  return dropped ? { tensor: dropped.name } : { dModel: Number(f.get('dModel')), seed: Number(f.get('seed')) };
+};
+const isToy = () => dropped?.shape[0] === TOY_VOCABULARY.length;
+const tokenName = (id) => (isToy() ? TOY_VOCABULARY[id] : decode([id]));
+
+// The whole table's PCA as counts per cell (log scale), computed in the worker.
+let vocabularyGeneration = 0;
+async function renderVocabulary(ids) {
+  const current = ++vocabularyGeneration;
+  const rows = dropped ? dropped.shape[0] : 50257;
+  vocabularyFigure.stale(true, `Computing the principal axes of ${rows.toLocaleString('en')} rows…`);
+  try {
+    const result = await compute('vocabulary', { ids, table: tableChoice() });
+    if (current !== vocabularyGeneration) return;
+    const { counts, example, cells, xs, ys, places } = result;
+    const logCounts = counts.map((n) => Math.log10(1 + n));
+    const centre = ([low, high], i) => (low + ((i + 0.5) / cells) * (high - low)).toFixed(2);
+    vocabularyFigure.heatmap({ data: logCounts, shape: [cells, cells] }, {
+      colormap: 'viridis', range: { min: 0, max: logCounts.reduce((a, b) => Math.max(a, b), 1) },
+      x: { label: 'principal axis 1', names: Array.from({ length: cells }, (_, i) => centre(xs, i)) },
+      y: { label: 'principal axis 2', names: Array.from({ length: cells }, (_, i) => centre(ys, cells - 1 - i)) },
+      colour: { label: 'log10(1 + tokens in the cell)' },
+      describe: (row, column) => {
+        const at = row * cells + column;
+        return counts[at] ? `${counts[at]} token${counts[at] === 1 ? '' : 's'} here, such as ${JSON.stringify(tokenName(example[at]))}` : 'no token here';
+      },
+    });
+    const chosen = places.find((p) => p.id === ids[selected]);
+    if (chosen) vocabularyFigure.moveCursorTo(chosen.cell);
+    const where = chosen ? ` The selected token, ${JSON.stringify(tokenName(chosen.id))}, lies at (${chosen.x.toFixed(2)}, ${chosen.y.toFixed(2)}), in a cell of ${counts[chosen.cell]}.` : '';
+    vocabularyFigure.caption = (dropped
+      ? `All ${result.rows.toLocaleString('en')} rows of ${dropped.name} from ${dropped.file}: where many tokens crowd, the table gives them similar directions.`
+      : `All ${result.rows.toLocaleString('en')} rows of an untrained (random) table: one round cloud, as random rows give; a trained table is not round.`) + where;
+    $('#vocabulary').dataset.rows = String(result.rows);
+  } catch (error) {
+    if (current === vocabularyGeneration) vocabularyFigure.error(error.message);
+  }
+}
+
+// a − b + c on the table's rows, each word one GPT-2 token (with the leading space words have inside a sentence).
+let arithmeticGeneration = 0;
+async function renderArithmetic() {
+  const current = ++arithmeticGeneration;
+  const errorLine = $('#arithmetic-error');
+  try {
+    if (isToy()) throw new RangeError('this table is the toy vocabulary\'s (20 rows): word arithmetic needs GPT-2\'s vocabulary');
+    const f = new FormData(arithmeticForm);
+    const ids = ['a', 'b', 'c'].map((name) => {
+      const word = String(f.get(name)).trim();
+      const tokens = encode(` ${word}`);
+      if (!word || tokens.length !== 1) {
+        throw new RangeError(`${name} must be one GPT-2 token: ${JSON.stringify(` ${word}`)} is ${tokens.length} (${tokens.map((t) => JSON.stringify(decode([t]))).join(', ')})`);
+      }
+      return tokens[0];
+    });
+    arithmeticFigure.stale(true);
+    const found = await compute('analogy', { a: ids[0], b: ids[1], c: ids[2], k: 8, table: tableChoice() });
+    if (current !== arithmeticGeneration) return;
+    errorLine.hidden = true;
+    const words = ids.map((id) => decode([id]).trim());
+    arithmeticFigure.bars(found.map(({ id, score }) => ({ label: JSON.stringify(decode([id])), value: score })), {
+      x: { label: 'token' }, y: { label: 'cosine with a − b + c' },
+    });
+    arithmeticFigure.caption = dropped
+      ? `The rows of ${dropped.name} nearest ${words[0]} − ${words[1]} + ${words[2]}; nearest: ${JSON.stringify(decode([found[0].id]))}.`
+      : `An untrained (random) table: these neighbours are chance. Drop GPT-2's model.safetensors to ask its table.`;
+    $('#token-arithmetic').dataset.nearest = decode([found[0].id]);
+  } catch (error) {
+    if (current !== arithmeticGeneration) return;
+    errorLine.textContent = error.message;
+    errorLine.hidden = false;
+  }
+}
+
+function redrawAll() {
+  return Promise.all([render(), renderArithmetic()]);
 }
 
 const drop = $('#drop');
@@ -145,9 +240,10 @@ function useDropped(next, status) {
 $('#weights-remove').addEventListener('click', () => {
   useDropped(null, 'Table: seeded.');
   $('#tensor-choice').hidden = true;
-  render();
+  redrawAll();
 });
-redrawOnChange(form, render);
-form.addEventListener('submit', (event) => event.preventDefault());
-await Promise.all([render(), mountOneHot($('#one-hot'))]);
+redrawOnChange(form, redrawAll);
+redrawOnChange(arithmeticForm, renderArithmetic);
+for (const each of [form, arithmeticForm]) each.addEventListener('submit', (event) => event.preventDefault());
+await Promise.all([redrawAll(), mountOneHot($('#one-hot'))]);
 document.documentElement.dataset.ready = 'true';
