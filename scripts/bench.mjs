@@ -19,6 +19,7 @@ import { load } from '../dist/index.js';
 import { GPU_SIZE_OPS, OPS } from './bench/ops.mjs';
 import { maxError, sampledIndices } from './bench/cases.mjs';
 import { benchTraining } from './bench/training.mjs';
+import { benchVocabulary } from './bench/vocabulary.mjs';
 
 const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, 'gpu-sizes': { type: 'boolean', default: false }, op: { type: 'string' }, json: { type: 'string', default: 'build/bench.json' } } });
 const SAMPLES = 4096;
@@ -175,9 +176,15 @@ if (!args['gpu-sizes'] && (!args.op || 'training'.includes(args.op))) {
   });
 }
 
+// Analysis at vocabulary scale: PCA beside numpy, nearest and similarity of one query.
+let vocabulary = null;
+if (!args['gpu-sizes'] && (!args.op || 'vocabulary'.includes(args.op))) {
+  vocabulary = await benchVocabulary({ engines: { [SINGLE]: engines[SINGLE], ...(THREADED ? { [THREADED]: threaded } : {}) }, quick: args.quick });
+}
+
 const unmet = results.flatMap((r) => r.goals.filter((g) => !g.met).map((g) => `${r.op}: ${g.goal} (${g.value})`));
 if (!args['gpu-sizes']) console.log(unmet.length ? `goals not met in this run:\n  ${unmet.join('\n  ')}` : 'every goal met in this run');
 
 mkdirSync(dirname(args.json), { recursive: true });
-writeFileSync(args.json, JSON.stringify({ date: new Date().toISOString(), node: process.version, results, training }, null, 2));
+writeFileSync(args.json, JSON.stringify({ date: new Date().toISOString(), node: process.version, results, training, vocabulary }, null, 2));
 console.log(`results written to ${args.json} (errors: max over ${SAMPLES} sampled elements per output)`);

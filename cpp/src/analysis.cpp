@@ -63,22 +63,30 @@ float dot(const float* a, const float* b, std::size_t d) {
   return total;
 }
 
-// x's rows scaled to unit length (the scale taken in double; a zero row stays zero): their dot products are
-// cosines, with no overflow or underflow on the way however large or small x's values. Null where memory
-// runs out.
+// 1 / |row| (0 for a zero row): its squares summed in float SIMD while they stay far inside float's range, else
+// in double, where products of floats are exact and neither overflow nor underflow.
+double unit_scale(const float* row, std::size_t d) {
+  const float squares = dot(row, row, d);
+  double sum = squares;
+  if (!(squares > 1e-30f && squares < 1e30f)) {
+    sum = 0.0;
+    for (std::size_t k = 0; k < d; ++k) sum += static_cast<double>(row[k]) * row[k];
+  }
+  return sum > 0.0 ? 1.0 / std::sqrt(sum) : 0.0;
+}
+
+// x's rows scaled to unit length (a zero row stays zero): their dot products are cosines, with no overflow or
+// underflow on the way however large or small x's values. Null where memory runs out.
 std::unique_ptr<float[]> unit_rows(std::span<const float> x, std::size_t d) {
   std::unique_ptr<float[]> units(new (std::nothrow) float[x.size()]);
   if (!units) return units;
   for (std::size_t at = 0; at < x.size(); at += d) {
-    double sum = 0.0;
-    for (std::size_t k = 0; k < d; ++k) sum += static_cast<double>(x[at + k]) * x[at + k];
-    const double scale = sum > 0.0 ? 1.0 / std::sqrt(sum) : 0.0;
+    const double scale = unit_scale(x.data() + at, d);
     for (std::size_t k = 0; k < d; ++k) units[at + k] = static_cast<float>(x[at + k] * scale);
   }
   return units;
 }
 
-// Where a's rows are rows of b (a self-similarity, or a block of one's rows), the index in b of a's first row.
 std::optional<std::size_t> first_shared_row(std::span<const float> a, std::span<const float> b, std::size_t depth) {
   const auto a_start = reinterpret_cast<std::uintptr_t>(a.data()), b_start = reinterpret_cast<std::uintptr_t>(b.data());
   const std::uintptr_t b_end = b_start + b.size_bytes();
@@ -217,7 +225,7 @@ struct Tridiagonal {
   std::vector<double> diagonal, off;
 };
 
-// Householder reduction of the symmetric a (d × d, row-major; overwritten) to tridiagonal T = Qᵀ·a·Q with
+// Householder reduction of the symmetric a (d × d, row-major, its lower triangle read; overwritten) to tridiagonal T = Qᵀ·a·Q with
 // Q = H_0 · H_1 ⋯; reflector k (H_k = I − 2·v·vᵀ, v a unit vector over indices k + 1 …) is row k of `reflectors`.
 Tridiagonal tridiagonalise(std::vector<double>& a, std::size_t d, std::vector<double>& reflectors) {
   Tridiagonal t{std::vector<double>(d), std::vector<double>(d > 0 ? d - 1 : 0, 0.0)};
@@ -238,17 +246,24 @@ Tridiagonal tridiagonalise(std::vector<double>& a, std::size_t d, std::vector<do
     if (length == 0.0) continue;  // the column is already reduced
     length = std::sqrt(length);
     for (std::size_t i = k + 1; i < d; ++i) v[i] /= length;
-    // H·a22·H = a22 − 2·v·qᵀ − 2·q·vᵀ with p = a22·v and q = p − (vᵀp)·v.
-    double vp = 0.0;
+    // H·a22·H = a22 − 2·v·qᵀ − 2·q·vᵀ with p = a22·v and q = p − (vᵀp)·v. Only the lower triangle is read and
+    // written (a is symmetric): each row's part left of the diagonal serves p twice, as a row and as a column.
+    for (std::size_t i = k + 1; i < d; ++i) q[i] = 0.0;
     for (std::size_t i = k + 1; i < d; ++i) {
-      double p = 0.0;
-      for (std::size_t j = k + 1; j < d; ++j) p += a[i * d + j] * v[j];
-      q[i] = p;
-      vp += v[i] * p;
+      const double* row = a.data() + i * d;
+      double along_row = row[i] * v[i];
+      for (std::size_t j = k + 1; j < i; ++j) {
+        along_row += row[j] * v[j];
+        q[j] += row[j] * v[i];
+      }
+      q[i] += along_row;
     }
+    double vp = 0.0;
+    for (std::size_t i = k + 1; i < d; ++i) vp += v[i] * q[i];
     for (std::size_t i = k + 1; i < d; ++i) q[i] -= vp * v[i];
     for (std::size_t i = k + 1; i < d; ++i) {
-      for (std::size_t j = k + 1; j < d; ++j) a[i * d + j] -= 2.0 * (v[i] * q[j] + q[i] * v[j]);
+      double* row = a.data() + i * d;
+      for (std::size_t j = k + 1; j <= i; ++j) row[j] -= 2.0 * (v[i] * q[j] + q[i] * v[j]);
     }
     for (std::size_t i = k + 1; i < d; ++i) reflectors[k * d + i] = v[i];
   }
@@ -429,6 +444,53 @@ std::vector<double> iterate_subspace(std::span<const float> x, std::size_t rows,
   return basis;
 }
 
+// Few rows of a (a query against a table): packing all of b first would cost as much as the products. Each panel
+// is packed as it is used (it stays in cache), scaled to unit rows on the way for cosine as unit_rows scales them,
+// and the panels are split over the threads; the products are multiply_panel's, so the values are the same bits
+// as the packed route gives.
+constexpr int64_t kFewRows = 16;
+
+Status similarity_of_few(std::span<const float> a, int64_t n, std::span<const float> b, std::size_t cols, std::size_t depth, SimilarityMetric metric,
+                         std::span<float> out) {
+  const bool cosine = metric == SimilarityMetric::kCosine;
+  const auto unit_a = cosine ? unit_rows(a, depth) : nullptr;
+  if (cosine && !unit_a) return Status::range_error("similarity: out of memory for the unit rows");
+  const float* rows_of_a = cosine ? unit_a.get() : a.data();
+  const std::size_t panels = (cols + kPanelWidth - 1) / kPanelWidth;
+  bool out_of_memory = false;
+  parallel_rows(static_cast<int64_t>(panels), 1, [&](int64_t first, int64_t count) {
+    std::unique_ptr<float[]> panel(new (std::nothrow) float[depth * kPanelWidth]);
+    if (!panel) {
+      out_of_memory = true;
+      return;
+    }
+    for (auto p = static_cast<std::size_t>(first); p < static_cast<std::size_t>(first + count); ++p) {
+      // The panel's rows (zeros past the table's end), each column of the panel one row of b.
+      const std::size_t width = std::min(kPanelWidth, cols - p * kPanelWidth);
+      double scales[kPanelWidth];
+      for (std::size_t c = 0; c < kPanelWidth; ++c) scales[c] = c < width && cosine ? unit_scale(b.data() + (p * kPanelWidth + c) * depth, depth) : 1.0;
+      for (std::size_t k = 0; k < depth; ++k) {
+        for (std::size_t c = 0; c < kPanelWidth; ++c) {
+          const float value = c < width ? b[(p * kPanelWidth + c) * depth + k] : 0.0f;
+          panel[k * kPanelWidth + c] = cosine ? static_cast<float>(value * scales[c]) : value;
+        }
+      }
+      for (int64_t i = 0; i < n; i += kRowsPerKernel) {
+        const float* rows = rows_of_a + static_cast<std::size_t>(i) * depth;
+        float* target = out.data() + static_cast<std::size_t>(i) * cols + p * kPanelWidth;
+        switch (std::min(kRowsPerKernel, n - i)) {
+          case 4: multiply_panel<4>(rows, depth, panel.get(), target, cols, width); break;
+          case 3: multiply_panel<3>(rows, depth, panel.get(), target, cols, width); break;
+          case 2: multiply_panel<2>(rows, depth, panel.get(), target, cols, width); break;
+          default: multiply_panel<1>(rows, depth, panel.get(), target, cols, width); break;
+        }
+      }
+    }
+  });
+  if (out_of_memory) return Status::range_error("similarity: out of memory for a packed panel of b");
+  return {};
+}
+
 }  // namespace
 
 std::optional<SimilarityMetric> parse_similarity_metric(std::string_view name) {
@@ -444,6 +506,7 @@ Status similarity(std::span<const float> a, int64_t n, std::span<const float> b,
   const auto cols = static_cast<std::size_t>(m);
   if (out.size() != static_cast<std::size_t>(n) * cols) return output_size_error(static_cast<std::size_t>(n) * cols, out.size());
   const auto depth = static_cast<std::size_t>(d);
+  if (n <= kFewRows) return similarity_of_few(a, n, b, cols, depth, metric, out);
   const std::optional<std::size_t> shared = first_shared_row(a, b, depth);
   if (metric == SimilarityMetric::kCosine) {  // the dot products of unit rows
     const auto unit_b = unit_rows(b, depth);

@@ -310,3 +310,26 @@ TEST_CASE("PCA with two equal top variances returns two orthogonal axes of their
 
 }  // namespace
 }  // namespace posembed
+
+namespace posembed {
+namespace {
+
+TEST_CASE("similarity of a few rows (a query against a table) gives the bits the packed route gives", "[analysis]") {
+  // 40 rows of a take the packed route; their first 3 alone take the few-rows one. Both metrics, a width that
+  // leaves the last panel part-filled.
+  const int64_t rows = 40, m = 1003, d = 37;
+  std::mt19937 generator(8);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::vector<float> a(static_cast<std::size_t>(rows * d)), b(static_cast<std::size_t>(m * d));
+  for (float& v : a) v = normal(generator);
+  for (float& v : b) v = normal(generator);
+  for (const auto metric : {SimilarityMetric::kDot, SimilarityMetric::kCosine}) {
+    std::vector<float> many(static_cast<std::size_t>(rows * m)), few(static_cast<std::size_t>(3 * m));
+    REQUIRE(similarity(a, rows, b, m, d, metric, many).ok());
+    REQUIRE(similarity(std::span<const float>(a).first(static_cast<std::size_t>(3 * d)), 3, b, m, d, metric, few).ok());
+    CHECK(std::equal(few.begin(), few.end(), many.begin()));
+  }
+}
+
+}  // namespace
+}  // namespace posembed
