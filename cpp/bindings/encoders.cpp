@@ -202,10 +202,6 @@ val js_nearest_rows(uintptr_t table, double rows, double d, uintptr_t query, con
                             heap_span<int32_t>(indices, k), heap_span<float>(scores, k)));
 }
 
-val js_pca(uintptr_t x, double n, double d, double components, uintptr_t out) {
-  return to_js(pca(heap_span<const float>(x, n * d), to_int64(n), to_int64(d), to_int64(components), heap_span<float>(out, n * components)));
-}
-
 // positions: 0 for none. random_state: a uint64 on the heap, advanced by the dropout draws.
 val js_combined_embedding_rows(uintptr_t table, double vocab_size, double d_model, double padding_idx, double scale, uintptr_t positions,
                                double max_length, uintptr_t ids, double count, double seq, double first_row, bool training, double dropout,
@@ -299,7 +295,6 @@ EMSCRIPTEN_BINDINGS(posembed_encoders) {
   function("interpolatePositions", &posembed::js_interpolate_positions);
   function("similarity", &posembed::js_similarity);
   function("nearestRows", &posembed::js_nearest_rows);
-  function("pca", &posembed::js_pca);
   function("combinedEmbeddingRows", &posembed::js_combined_embedding_rows);
   function("ropeTable", &posembed::js_rope_table);
   function("ropeCache", &posembed::js_rope_cache);

@@ -1,6 +1,6 @@
 // What every binding file shares: statuses handed to JS as values, JS numbers as the core's integers, heap
-// pointers as spans. The bindings live in three files, one per module part: encoders.cpp (every module, and the
-// light one the elements draw with), training.cpp and weight_files.cpp (the full modules only).
+// pointers as spans. The bindings live in one file per module part: encoders.cpp (every module, and the light one
+// the elements draw with); analysis.cpp (PCA), training.cpp and weight_files.cpp (the full modules only).
 #pragma once
 
 #include <emscripten/val.h>

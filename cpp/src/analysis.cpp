@@ -156,6 +156,23 @@ void jacobi_eigen(std::vector<double>& matrix, std::vector<double>& vectors, std
   }
 }
 
+// Rows [first, end) of a against packed panel p of b, kRowsPerKernel rows at a time, into out ([n, cols]). One
+// function for both routes of similarity (not inlined into each): the same products either way.
+[[gnu::noinline]] void multiply_rows(const float* a, int64_t first, int64_t end, std::size_t depth, const float* panel, float* out, std::size_t cols,
+                                     std::size_t p) {
+  const std::size_t width = std::min(kPanelWidth, cols - p * kPanelWidth);
+  for (int64_t i = first; i < end; i += kRowsPerKernel) {
+    const float* rows = a + static_cast<std::size_t>(i) * depth;
+    float* target = out + static_cast<std::size_t>(i) * cols + p * kPanelWidth;
+    switch (std::min(kRowsPerKernel, end - i)) {
+      case 4: multiply_panel<4>(rows, depth, panel, target, cols, width); break;
+      case 3: multiply_panel<3>(rows, depth, panel, target, cols, width); break;
+      case 2: multiply_panel<2>(rows, depth, panel, target, cols, width); break;
+      default: multiply_panel<1>(rows, depth, panel, target, cols, width); break;
+    }
+  }
+}
+
 // Orthonormalises the p columns of basis ([d, p], column j at basis[k * p + j]) by modified Gram-Schmidt.
 // A column that vanishes (data of lower rank than p) is replaced by the first axis independent of the others.
 void orthonormalise(std::vector<double>& basis, std::size_t d, std::size_t p) {
@@ -475,16 +492,7 @@ Status similarity_of_few(std::span<const float> a, int64_t n, std::span<const fl
           panel[k * kPanelWidth + c] = cosine ? static_cast<float>(value * scales[c]) : value;
         }
       }
-      for (int64_t i = 0; i < n; i += kRowsPerKernel) {
-        const float* rows = rows_of_a + static_cast<std::size_t>(i) * depth;
-        float* target = out.data() + static_cast<std::size_t>(i) * cols + p * kPanelWidth;
-        switch (std::min(kRowsPerKernel, n - i)) {
-          case 4: multiply_panel<4>(rows, depth, panel.get(), target, cols, width); break;
-          case 3: multiply_panel<3>(rows, depth, panel.get(), target, cols, width); break;
-          case 2: multiply_panel<2>(rows, depth, panel.get(), target, cols, width); break;
-          default: multiply_panel<1>(rows, depth, panel.get(), target, cols, width); break;
-        }
-      }
+      multiply_rows(rows_of_a, 0, n, depth, panel.get(), out.data(), cols, p);
     }
   });
   if (out_of_memory) return Status::range_error("similarity: out of memory for a packed panel of b");
@@ -534,18 +542,7 @@ Status similarity(std::span<const float> a, int64_t n, std::span<const float> b,
       const int64_t chunk_end = std::min(n, chunk + kRowsPerChunk);
       for (std::size_t p = 0; p < panels; ++p) {
         if (shared && p * kPanelWidth >= *shared && p * kPanelWidth + kPanelWidth <= *shared + static_cast<std::size_t>(chunk)) continue;  // mirrored below
-        const float* panel = packed.get() + p * depth * kPanelWidth;
-        const std::size_t width = std::min(kPanelWidth, cols - p * kPanelWidth);
-        for (int64_t i = chunk; i < chunk_end; i += kRowsPerKernel) {
-          const float* rows = a.data() + static_cast<std::size_t>(i) * depth;
-          float* target = out.data() + static_cast<std::size_t>(i) * cols + p * kPanelWidth;
-          switch (std::min(kRowsPerKernel, chunk_end - i)) {
-            case 4: multiply_panel<4>(rows, depth, panel, target, cols, width); break;
-            case 3: multiply_panel<3>(rows, depth, panel, target, cols, width); break;
-            case 2: multiply_panel<2>(rows, depth, panel, target, cols, width); break;
-            default: multiply_panel<1>(rows, depth, panel, target, cols, width); break;
-          }
-        }
+        multiply_rows(a.data(), chunk, chunk_end, depth, packed.get() + p * depth * kPanelWidth, out.data(), cols, p);
       }
     }
   });

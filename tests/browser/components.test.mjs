@@ -303,10 +303,13 @@ describe('patches and learned pages', () => {
     const captions = await page.locator('#patch-kinds figcaption').allTextContents();
     assert.match(captions[1], /^8,192 parameters \(64 patches × 128\), random before training/);
     assert.match(captions[2], /^2,048 parameters \(\(8 \+ 8\) × 128\)/);
-    // The chosen patch must be on the grid, and the error says which grid.
+    // A smaller grid moves the chosen patch onto it, and a patch typed past the grid's edge is put on its edge.
     await page.fill('#patch-kinds [name="gridH"]', '2');
-    await page.waitForFunction(() => !document.querySelector('#patch-kinds .idea-error').hidden);
-    assert.equal(await page.locator('#patch-kinds .idea-error').textContent(), 'patch row (below 2, the grid\'s rows) must be an integer in [0, 1], got 2');
+    await page.waitForFunction(() => /^1,280 parameters \(\(2 \+ 8\) × 128\)/.test(document.querySelectorAll('#patch-kinds figcaption')[2].textContent));
+    assert.equal(await page.inputValue('#patch-kinds [name="row"]'), '1');
+    await page.fill('#patch-kinds [name="row"]', '5');
+    assert.equal(await page.inputValue('#patch-kinds [name="row"]'), '1');
+    assert.equal(await page.locator('#patch-kinds .idea-error').isHidden(), true);
     assert.deepEqual(problems, []);
   });
 

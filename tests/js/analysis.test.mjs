@@ -89,6 +89,23 @@ describeEachModule('analysis', (instance) => {
     assert.ok(pe.memory().heapBytes - heapBefore < n * m * 4, `the heap grew by ${pe.memory().heapBytes - heapBefore} bytes`);
   });
 
+  it('rejects bad inputs with their ranges', () => {
+    const a = { data: new Float32Array(6), shape: [2, 3] };
+    assert.throws(() => pe.similarity(a, { data: new Float32Array(8), shape: [2, 4] }), { name: 'RangeError', message: 'b.shape[1] must equal a.shape[1] = 3, got 4' });
+    assert.throws(() => pe.similarity(a, a, { metric: 'l2' }), { name: 'RangeError', message: "metric must be one of 'dot', 'cosine', got 'l2'" });
+    const emb = pe.tokenEmbedding({ vocabSize: 4, dModel: 2 });
+    assert.throws(() => emb.nearest([1, 0], { k: 5 }), { name: 'RangeError', message: 'k must be an integer in [1, 4], got 5' });
+    assert.throws(() => emb.nearest([1, 0, 0]), { name: 'RangeError', message: 'query must hold dModel = 2 numbers, got 3' });
+    assert.throws(() => emb.nearest([1, NaN]), { name: 'RangeError', message: 'query[1] must be finite, got NaN' });
+    emb.dispose();
+  });
+});
+
+// PCA is in the full modules only (the light one the elements draw with leaves it out).
+describeEachModule('pca', (instance) => {
+  let pe;
+  before(() => { pe = instance(); });
+
   it('pca is free of the data\'s scale: x * s projects to s times x\'s projections, from 1e-30 to 1e37', () => {
     const base = Array.from({ length: 30 * 4 }, (_, i) => Math.sin(i * 1.7) * (1 + (i % 4)));
     const project = (scale) => pe.pca({ data: Float32Array.from(base, (v) => v * scale), shape: [30, 4] }, { components: 2 }).data;
@@ -112,17 +129,10 @@ describeEachModule('analysis', (instance) => {
 
   it('rejects bad inputs with their ranges', () => {
     const a = { data: new Float32Array(6), shape: [2, 3] };
-    assert.throws(() => pe.similarity(a, { data: new Float32Array(8), shape: [2, 4] }), { name: 'RangeError', message: 'b.shape[1] must equal a.shape[1] = 3, got 4' });
-    assert.throws(() => pe.similarity(a, a, { metric: 'l2' }), { name: 'RangeError', message: "metric must be one of 'dot', 'cosine', got 'l2'" });
     assert.throws(() => pe.pca(a, { components: 3 }), { name: 'RangeError', message: 'components must be an integer in [1, 2], got 3' });
     assert.throws(() => pe.pca({ data: new Float32Array(3), shape: [1, 3] }), { name: 'RangeError', message: 'x.shape[0] must be at least 2 (PCA needs two rows), got 1' });
-    const emb = pe.tokenEmbedding({ vocabSize: 4, dModel: 2 });
-    assert.throws(() => emb.nearest([1, 0], { k: 5 }), { name: 'RangeError', message: 'k must be an integer in [1, 4], got 5' });
-    assert.throws(() => emb.nearest([1, 0, 0]), { name: 'RangeError', message: 'query must hold dModel = 2 numbers, got 3' });
-    assert.throws(() => emb.nearest([1, NaN]), { name: 'RangeError', message: 'query[1] must be finite, got NaN' });
-    emb.dispose();
   });
-});
+}, { fullModule: true });
 
 it('alignProjection turns a PCA frame within its plane onto the one before: flipped, swapped or turned axes come back, nothing else moves', async () => {
   const { alignProjection } = await import('../../dist/analysis.js');

@@ -30,8 +30,8 @@ export interface LoadOptions {
   /** The .wasm file's bytes, when the caller has them already (the same file as for wasmUrl). */
   wasmBinary?: ArrayBuffer | ArrayBufferView;
   /** true: the light module the elements draw with (posembed-encoders-simd.wasm, about half the bytes),
-   *  single-threaded SIMD: every encoder and analysis op; trainer(), wordEmbeddings(), readNpy() and
-   *  readSafetensors() throw; modelPositions(), modelPresets and checkRopeCache() work once the page has loaded
+   *  single-threaded SIMD: every encoder op, similarity and nearest; pca(), trainer(), wordEmbeddings() and the
+   *  weight-file readers (readNpy(), readSafetensors(), openSafetensors(), openNpy(), openCheckpoint()) throw; modelPositions(), modelPresets and checkRopeCache() work once the page has loaded
    *  their code (a full load() or a <posembed-model> does). Where the engine lacks SIMD the full scalar module serves. */
   encodersOnly?: boolean;
 }

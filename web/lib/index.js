@@ -130,7 +130,7 @@ export class Posembed {
   }
 
   pca(x, opts) {
-    return pca(this.#core, x, opts);
+    return pca(this.#fullCore('pca()'), x, opts);
   }
 
   transformerEmbedding(opts) {

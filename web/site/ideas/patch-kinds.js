@@ -26,11 +26,15 @@ export function mountPatchKinds(pe, section) {
     { label: 'Cosine similarity to the chosen patch: a learned row per patch, untrained', title: 'Learned, one row per patch (untrained)' },
     { label: 'Cosine similarity to the chosen patch: a row vector plus a column vector, untrained', title: 'Factorised: row vector + column vector (untrained)' },
   ]);
-  // The chosen patch is on the grid: its boxes' ranges follow the grid's size.
+  // The chosen patch is on the grid: its boxes' ranges follow the grid's size, and a smaller grid moves the patch
+  // onto its last row or column.
   const { gridH: rowsBox, gridW: columnsBox, row: rowBox, column: columnBox } = section.querySelector('form').elements;
   const linkRanges = () => {
-    rowBox.max = String(Math.max(0, (Number(rowsBox.value) || 1) - 1));
-    columnBox.max = String(Math.max(0, (Number(columnsBox.value) || 1) - 1));
+    for (const [box, size] of [[rowBox, rowsBox], [columnBox, columnsBox]]) {
+      const last = Math.max(0, (Number(size.value) || 1) - 1);
+      box.max = String(last);
+      if (Number(box.value) > last && Number.isInteger(Number(size.value)) && Number(size.value) >= 2) box.value = String(last);
+    }
   };
   section.querySelector('form').addEventListener('input', linkRanges);
   linkRanges();
