@@ -289,7 +289,9 @@ describe('tables trained on the Train page open in the learned-position and toke
     const tokens = await site.open('tokens.html');
     await tokens.page.setInputFiles('#weights-file', model);
     await tokens.page.waitForFunction(() => document.querySelector('#weights-status').textContent.includes('from posembed-mixed-learned.safetensors'));
-    assert.ok((await tokens.page.locator('#tensor-select option').allTextContents()).includes('wte.weight [20, 64]'));
+    assert.ok((await tokens.page.locator('#tensor-select option').allTextContents()).includes('wte.weight [20, 64] F32'));
+    // The token table is the one chosen first, by its name.
+    assert.equal(await tokens.page.locator('#tensor-select').inputValue(), 'wte.weight');
     await tokens.page.locator('#tensor-select').selectOption('wte.weight');
     await tokens.page.locator('#token-controls [name="text"]').fill('Max(1,6,2)');
     await tokens.page.waitForFunction(() => document.querySelector('#token-chips .token')?.textContent === 'Max → 15');
