@@ -194,6 +194,13 @@ val js_similarity(uintptr_t a, double n, uintptr_t b, double m, double d, const 
                           heap_span<float>(out, n * m)));
 }
 
+val js_query_similarity(uintptr_t a, double n, uintptr_t b, double m, double d, const std::string& metric, uintptr_t out) {
+  const auto parsed = parse_similarity_metric(metric);
+  if (!parsed) return to_js(Status::type_error("metric must be 'dot' or 'cosine', got '" + metric + "'"));
+  return to_js(query_similarity(heap_span<const float>(a, n * d), to_int64(n), heap_span<const float>(b, m * d), to_int64(m), to_int64(d), *parsed,
+                                heap_span<float>(out, n * m)));
+}
+
 val js_nearest_rows(uintptr_t table, double rows, double d, uintptr_t query, const std::string& metric, double k, uintptr_t indices,
                     uintptr_t scores) {
   const auto parsed = parse_similarity_metric(metric);
@@ -294,6 +301,7 @@ EMSCRIPTEN_BINDINGS(posembed_encoders) {
   function("sincos2dRows", &posembed::js_sincos2d_rows);
   function("interpolatePositions", &posembed::js_interpolate_positions);
   function("similarity", &posembed::js_similarity);
+  function("querySimilarity", &posembed::js_query_similarity);
   function("nearestRows", &posembed::js_nearest_rows);
   function("combinedEmbeddingRows", &posembed::js_combined_embedding_rows);
   function("ropeTable", &posembed::js_rope_table);

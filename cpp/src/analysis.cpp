@@ -156,9 +156,8 @@ void jacobi_eigen(std::vector<double>& matrix, std::vector<double>& vectors, std
   }
 }
 
-// Rows [first, end) of a against packed panel p of b, kRowsPerKernel rows at a time, into out ([n, cols]). One
-// function for both routes of similarity (not inlined into each): the same products either way.
-[[gnu::noinline]] void multiply_rows(const float* a, int64_t first, int64_t end, std::size_t depth, const float* panel, float* out, std::size_t cols,
+// Rows [first, end) of a against packed panel p of b, kRowsPerKernel rows at a time, into out ([n, cols]).
+void multiply_rows(const float* a, int64_t first, int64_t end, std::size_t depth, const float* panel, float* out, std::size_t cols,
                                      std::size_t p) {
   const std::size_t width = std::min(kPanelWidth, cols - p * kPanelWidth);
   for (int64_t i = first; i < end; i += kRowsPerKernel) {
@@ -461,42 +460,20 @@ std::vector<double> iterate_subspace(std::span<const float> x, std::size_t rows,
   return basis;
 }
 
-// Few rows of a (a query against a table): packing all of b first would cost as much as the products. Each panel
-// is packed as it is used (it stays in cache), scaled to unit rows on the way for cosine as unit_rows scales them,
-// and the panels are split over the threads; the products are multiply_panel's, so the values are the same bits
-// as the packed route gives.
-constexpr int64_t kFewRows = 16;
-
-Status similarity_of_few(std::span<const float> a, int64_t n, std::span<const float> b, std::size_t cols, std::size_t depth, SimilarityMetric metric,
-                         std::span<float> out) {
-  const bool cosine = metric == SimilarityMetric::kCosine;
-  const auto unit_a = cosine ? unit_rows(a, depth) : nullptr;
-  if (cosine && !unit_a) return Status::range_error("similarity: out of memory for the unit rows");
-  const float* rows_of_a = cosine ? unit_a.get() : a.data();
-  const std::size_t panels = (cols + kPanelWidth - 1) / kPanelWidth;
-  bool out_of_memory = false;
-  parallel_rows(static_cast<int64_t>(panels), 1, [&](int64_t first, int64_t count) {
-    std::unique_ptr<float[]> panel(new (std::nothrow) float[depth * kPanelWidth]);
-    if (!panel) {
-      out_of_memory = true;
-      return;
-    }
-    for (auto p = static_cast<std::size_t>(first); p < static_cast<std::size_t>(first + count); ++p) {
-      // The panel's rows (zeros past the table's end), each column of the panel one row of b.
-      const std::size_t width = std::min(kPanelWidth, cols - p * kPanelWidth);
-      double scales[kPanelWidth];
-      for (std::size_t c = 0; c < kPanelWidth; ++c) scales[c] = c < width && cosine ? unit_scale(b.data() + (p * kPanelWidth + c) * depth, depth) : 1.0;
-      for (std::size_t k = 0; k < depth; ++k) {
-        for (std::size_t c = 0; c < kPanelWidth; ++c) {
-          const float value = c < width ? b[(p * kPanelWidth + c) * depth + k] : 0.0f;
-          panel[k * kPanelWidth + c] = cosine ? static_cast<float>(value * scales[c]) : value;
-        }
-      }
-      multiply_rows(rows_of_a, 0, n, depth, panel.get(), out.data(), cols, p);
-    }
-  });
-  if (out_of_memory) return Status::range_error("similarity: out of memory for a packed panel of b");
-  return {};
+// One row of a table scored against a query: dot, or cosine against the query scaled to unit length (in double),
+// the row in float SIMD while its squares stay far inside float's range, else in double, where products of floats
+// are exact and neither overflow nor underflow: exact for rows of any finite size, fast for the usual ones.
+float row_score(const float* row, const float* query, const float* unit_query, std::size_t depth, SimilarityMetric metric) {
+  if (metric == SimilarityMetric::kDot) return dot(row, query, depth);
+  if (const float squares = dot(row, row, depth); squares > 1e-30f && squares < 1e30f) {
+    return static_cast<float>(dot(row, unit_query, depth) / std::sqrt(static_cast<double>(squares)));
+  }
+  double product = 0.0, norm = 0.0;
+  for (std::size_t j = 0; j < depth; ++j) {
+    product += static_cast<double>(row[j]) * unit_query[j];
+    norm += static_cast<double>(row[j]) * row[j];
+  }
+  return norm > 0.0 ? static_cast<float>(product / std::sqrt(norm)) : 0.0f;
 }
 
 }  // namespace
@@ -514,7 +491,6 @@ Status similarity(std::span<const float> a, int64_t n, std::span<const float> b,
   const auto cols = static_cast<std::size_t>(m);
   if (out.size() != static_cast<std::size_t>(n) * cols) return output_size_error(static_cast<std::size_t>(n) * cols, out.size());
   const auto depth = static_cast<std::size_t>(d);
-  if (n <= kFewRows) return similarity_of_few(a, n, b, cols, depth, metric, out);
   const std::optional<std::size_t> shared = first_shared_row(a, b, depth);
   if (metric == SimilarityMetric::kCosine) {  // the dot products of unit rows
     const auto unit_b = unit_rows(b, depth);
@@ -550,6 +526,25 @@ Status similarity(std::span<const float> a, int64_t n, std::span<const float> b,
   return {};
 }
 
+Status query_similarity(std::span<const float> queries, int64_t n, std::span<const float> b, int64_t m, int64_t d, SimilarityMetric metric,
+                        std::span<float> out) {
+  POSEMBED_RETURN_IF_ERROR(check_matrix("a", queries, n, d));
+  POSEMBED_RETURN_IF_ERROR(check_matrix("b", b, m, d));
+  const auto cols = static_cast<std::size_t>(m);
+  if (out.size() != static_cast<std::size_t>(n) * cols) return output_size_error(static_cast<std::size_t>(n) * cols, out.size());
+  const auto depth = static_cast<std::size_t>(d);
+  const auto units = unit_rows(queries, depth);
+  if (!units) return Status::range_error("similarity: out of memory for the unit queries");
+  parallel_rows(m, 1, [&](int64_t first, int64_t count) {
+    for (auto c = static_cast<std::size_t>(first); c < static_cast<std::size_t>(first + count); ++c) {
+      for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
+        out[i * cols + c] = row_score(b.data() + c * depth, queries.data() + i * depth, units.get() + i * depth, depth, metric);
+      }
+    }
+  });
+  return {};
+}
+
 Status nearest_rows(std::span<const float> table, int64_t rows, int64_t d, std::span<const float> query, SimilarityMetric metric,
                     std::span<int32_t> indices, std::span<float> scores) {
   POSEMBED_RETURN_IF_ERROR(check_matrix("table", table, rows, d));
@@ -560,26 +555,9 @@ Status nearest_rows(std::span<const float> table, int64_t rows, int64_t d, std::
     return out_of_range("k", "an integer in [1, " + std::to_string(rows) + "]", static_cast<double>(k));
   }
   std::vector<float> all(static_cast<std::size_t>(rows));
-  // Cosine: against the query scaled to unit length (in double), each row in float SIMD while its squares
-  // stay far inside float's range, else in double, where products of floats are exact and neither overflow
-  // nor underflow: exact for rows of any finite size, fast for the usual ones.
   const auto unit_query = unit_rows(query, depth);  // zeros for a zero query: every cosine 0
   if (!unit_query) return Status::range_error("nearest: out of memory for the unit query");
-  for (std::size_t r = 0; r < all.size(); ++r) {
-    const float* row = table.data() + r * depth;
-    if (metric == SimilarityMetric::kDot) {
-      all[r] = dot(row, query.data(), depth);
-    } else if (const float squares = dot(row, row, depth); squares > 1e-30f && squares < 1e30f) {
-      all[r] = static_cast<float>(dot(row, unit_query.get(), depth) / std::sqrt(static_cast<double>(squares)));
-    } else {
-      double product = 0.0, norm = 0.0;
-      for (std::size_t j = 0; j < depth; ++j) {
-        product += static_cast<double>(row[j]) * unit_query[j];
-        norm += static_cast<double>(row[j]) * row[j];
-      }
-      all[r] = norm > 0.0 ? static_cast<float>(product / std::sqrt(norm)) : 0.0f;
-    }
-  }
+  for (std::size_t r = 0; r < all.size(); ++r) all[r] = row_score(table.data() + r * depth, query.data(), unit_query.get(), depth, metric);
   std::vector<int32_t> order(all.size());
   std::iota(order.begin(), order.end(), 0);
   std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(), [&](int32_t x, int32_t y) {

@@ -314,20 +314,25 @@ TEST_CASE("PCA with two equal top variances returns two orthogonal axes of their
 namespace posembed {
 namespace {
 
-TEST_CASE("similarity of a few rows (a query against a table) gives the bits the packed route gives", "[analysis]") {
-  // 40 rows of a take the packed route; their first 3 alone take the few-rows one. Both metrics, a width that
-  // leaves the last panel part-filled.
-  const int64_t rows = 40, m = 1003, d = 37;
+TEST_CASE("query_similarity scores a few queries against a table as similarity does, to float rounding", "[analysis]") {
+  // A width that leaves a part-filled panel and lanes, both metrics, and rows of 1e-20 and 1e20 for cosine.
+  const int64_t n = 3, m = 1003, d = 37;
   std::mt19937 generator(8);
   std::normal_distribution<float> normal(0.0f, 1.0f);
-  std::vector<float> a(static_cast<std::size_t>(rows * d)), b(static_cast<std::size_t>(m * d));
+  std::vector<float> a(static_cast<std::size_t>(n * d)), b(static_cast<std::size_t>(m * d));
   for (float& v : a) v = normal(generator);
   for (float& v : b) v = normal(generator);
+  for (int64_t k = 0; k < d; ++k) b[static_cast<std::size_t>(5 * d + k)] *= 1e-20f, b[static_cast<std::size_t>(6 * d + k)] *= 1e20f;
   for (const auto metric : {SimilarityMetric::kDot, SimilarityMetric::kCosine}) {
-    std::vector<float> many(static_cast<std::size_t>(rows * m)), few(static_cast<std::size_t>(3 * m));
-    REQUIRE(similarity(a, rows, b, m, d, metric, many).ok());
-    REQUIRE(similarity(std::span<const float>(a).first(static_cast<std::size_t>(3 * d)), 3, b, m, d, metric, few).ok());
-    CHECK(std::equal(few.begin(), few.end(), many.begin()));
+    std::vector<float> packed(static_cast<std::size_t>(n * m)), queries(static_cast<std::size_t>(n * m));
+    REQUIRE(similarity(a, n, b, m, d, metric, packed).ok());
+    REQUIRE(query_similarity(a, n, b, m, d, metric, queries).ok());
+    for (std::size_t i = 0; i < packed.size(); ++i) {
+      INFO("element " << i);
+      const float scale = metric == SimilarityMetric::kCosine ? 1.0f : 10.0f;
+      if (metric == SimilarityMetric::kDot && (i % m == 5 || i % m == 6)) continue;  // dot of 1e±20 rows: float's own range
+      CHECK(std::abs(queries[i] - packed[i]) <= 1e-5f * scale);
+    }
   }
 }
 

@@ -15,6 +15,8 @@ export function matrix(name, value) {
 // which then never holds it whole; each block packs b again, a cost of m·d against the block's product of
 // rows·m·d, so blocks are large.
 const SIMILARITY_BLOCK = 1 << 22;
+// The C++ core's kQueryRows.
+const QUERY_ROWS = 16;
 
 // a: [n, d], b: [m, d] (default a) → [n, m].
 export function similarity(core, a, b, opts) {
@@ -23,9 +25,12 @@ export function similarity(core, a, b, opts) {
   const right = b === undefined || b === null ? left : matrix('b', b);
   if (right.columns !== left.columns) throw new RangeError(`b.shape[1] must equal a.shape[1] = ${left.columns}, got ${right.columns}`);
   const { metric } = o;
+  // A few queries against a table score each pair on its own (no packed copy of b: a query costs one pass over
+  // b); more rows take the GEMM. Decided for the whole call, so every block of one result is computed alike.
+  const kernel = left.rows <= QUERY_ROWS ? core.module.querySimilarity : core.module.similarity;
   const inputs = [{ data: left.data, what: 'a' }, ...(right === left ? [] : [{ data: right.data, what: 'b' }])];
   const data = core.produceRows({ rows: left.rows, rowElements: right.rows, what: 'the similarity matrix', out: o.out, inputs, blockElements: SIMILARITY_BLOCK },
-    (outPointer, firstRow, rowCount, aPointer, bPointer = aPointer) => core.module.similarity(aPointer + firstRow * left.columns * 4, rowCount, bPointer, right.rows, left.columns, metric, outPointer));
+    (outPointer, firstRow, rowCount, aPointer, bPointer = aPointer) => kernel(aPointer + firstRow * left.columns * 4, rowCount, bPointer, right.rows, left.columns, metric, outPointer));
   return { data, shape: [left.rows, right.rows] };
 }
 

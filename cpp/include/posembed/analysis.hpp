@@ -18,6 +18,13 @@ std::optional<SimilarityMetric> parse_similarity_metric(std::string_view name);
 Status similarity(std::span<const float> a, int64_t n, std::span<const float> b, int64_t m, int64_t d, SimilarityMetric metric,
                   std::span<float> out);
 
+// similarity for a few queries (a: [n, d], n small) against a table b ([m, d]): each score a dot product of its own,
+// as nearest_rows scores rows, where the GEMM above would first pack all of b. The package uses it for up to
+// kQueryRows queries; its values may differ from similarity's in the last bits (another order of summation).
+constexpr int64_t kQueryRows = 16;
+Status query_similarity(std::span<const float> queries, int64_t n, std::span<const float> b, int64_t m, int64_t d, SimilarityMetric metric,
+                        std::span<float> out);
+
 // The k rows of table ([rows, d]) most similar to query ([d]), best first; ties go to the lower index.
 Status nearest_rows(std::span<const float> table, int64_t rows, int64_t d, std::span<const float> query, SimilarityMetric metric,
                     std::span<int32_t> indices, std::span<float> scores);
