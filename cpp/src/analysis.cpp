@@ -460,6 +460,15 @@ std::vector<double> iterate_subspace(std::span<const float> x, std::size_t rows,
   return basis;
 }
 
+// similarity's and query_similarity's arguments: a [n, d], b [m, d], out [n, m].
+Status check_similarity(std::span<const float> a, int64_t n, std::span<const float> b, int64_t m, int64_t d, std::span<float> out) {
+  POSEMBED_RETURN_IF_ERROR(check_matrix("a", a, n, d));
+  POSEMBED_RETURN_IF_ERROR(check_matrix("b", b, m, d));
+  const auto elements = static_cast<std::size_t>(n) * static_cast<std::size_t>(m);
+  if (out.size() != elements) return output_size_error(elements, out.size());
+  return {};
+}
+
 // One row of a table scored against a query: dot, or cosine against the query scaled to unit length (in double),
 // the row in float SIMD while its squares stay far inside float's range, else in double, where products of floats
 // are exact and neither overflow nor underflow: exact for rows of any finite size, fast for the usual ones.
@@ -486,10 +495,8 @@ std::optional<SimilarityMetric> parse_similarity_metric(std::string_view name) {
 
 Status similarity(std::span<const float> a, int64_t n, std::span<const float> b, int64_t m, int64_t d, SimilarityMetric metric,
                   std::span<float> out) {
-  POSEMBED_RETURN_IF_ERROR(check_matrix("a", a, n, d));
-  POSEMBED_RETURN_IF_ERROR(check_matrix("b", b, m, d));
+  POSEMBED_RETURN_IF_ERROR(check_similarity(a, n, b, m, d, out));
   const auto cols = static_cast<std::size_t>(m);
-  if (out.size() != static_cast<std::size_t>(n) * cols) return output_size_error(static_cast<std::size_t>(n) * cols, out.size());
   const auto depth = static_cast<std::size_t>(d);
   const std::optional<std::size_t> shared = first_shared_row(a, b, depth);
   if (metric == SimilarityMetric::kCosine) {  // the dot products of unit rows
@@ -528,10 +535,8 @@ Status similarity(std::span<const float> a, int64_t n, std::span<const float> b,
 
 Status query_similarity(std::span<const float> queries, int64_t n, std::span<const float> b, int64_t m, int64_t d, SimilarityMetric metric,
                         std::span<float> out) {
-  POSEMBED_RETURN_IF_ERROR(check_matrix("a", queries, n, d));
-  POSEMBED_RETURN_IF_ERROR(check_matrix("b", b, m, d));
+  POSEMBED_RETURN_IF_ERROR(check_similarity(queries, n, b, m, d, out));
   const auto cols = static_cast<std::size_t>(m);
-  if (out.size() != static_cast<std::size_t>(n) * cols) return output_size_error(static_cast<std::size_t>(n) * cols, out.size());
   const auto depth = static_cast<std::size_t>(d);
   const auto units = unit_rows(queries, depth);
   if (!units) return Status::range_error("similarity: out of memory for the unit queries");
