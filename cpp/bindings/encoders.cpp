@@ -201,6 +201,10 @@ val js_query_similarity(uintptr_t a, double n, uintptr_t b, double m, double d, 
                                 heap_span<float>(out, n * m)));
 }
 
+double js_first_non_finite(uintptr_t values, double count) {
+  return static_cast<double>(first_non_finite(heap_span<const float>(values, count)));
+}
+
 val js_nearest_rows(uintptr_t table, double rows, double d, uintptr_t query, const std::string& metric, double k, uintptr_t indices,
                     uintptr_t scores) {
   const auto parsed = parse_similarity_metric(metric);
@@ -303,6 +307,7 @@ EMSCRIPTEN_BINDINGS(posembed_encoders) {
   function("similarity", &posembed::js_similarity);
   function("querySimilarity", &posembed::js_query_similarity);
   function("nearestRows", &posembed::js_nearest_rows);
+  function("firstNonFinite", &posembed::js_first_non_finite);
   function("combinedEmbeddingRows", &posembed::js_combined_embedding_rows);
   function("ropeTable", &posembed::js_rope_table);
   function("ropeCache", &posembed::js_rope_cache);

@@ -19,13 +19,16 @@ namespace {
 
 // The product a · bᵀ as a packed GEMM: b is copied once into panels of kPanelWidth rows, stored depth-major
 // (panel[k][c] = b[row c of the panel][k]), so the micro-kernel reads kRowsPerKernel rows of a as scalars
-// and one panel as vectors, with kRowsPerKernel * 2 vector accumulators and no horizontal sums.
+// and one panel as vectors, with kRowsPerKernel * 2 vector accumulators and no horizontal sums. Row r of a holds
+// its k-th value at a[r * a_row_stride + k * a_depth_stride]: rows of a row-major a (depth, 1), or the columns of
+// a panel ((1, kPanelWidth)), as the covariance reads them.
 constexpr std::size_t kPanelWidth = 2 * simd::kFloatLanes;
 constexpr int64_t kRowsPerKernel = 4;
 constexpr int64_t kRowsPerChunk = 64;  // rows of a kept in cache while every panel passes over them
 
 template <int64_t Rows>
-void multiply_panel(const float* a, std::size_t depth, const float* panel, float* out, std::size_t out_stride, std::size_t width) {
+void multiply_panel(const float* a, std::size_t a_row_stride, std::size_t a_depth_stride, std::size_t depth, const float* panel, float* out,
+                    std::size_t out_stride, std::size_t width) {
   using V = simd::Widest;
   constexpr std::size_t W = simd::kFloatLanes;
   V sums[Rows][2];
@@ -34,7 +37,7 @@ void multiply_panel(const float* a, std::size_t depth, const float* panel, float
     const V low = simd::load<V>(panel + k * kPanelWidth);
     const V high = simd::load<V>(panel + k * kPanelWidth + W);
     for (int64_t r = 0; r < Rows; ++r) {
-      const V a_rk(a[static_cast<std::size_t>(r) * depth + k]);
+      const V a_rk(a[static_cast<std::size_t>(r) * a_row_stride + k * a_depth_stride]);
       sums[r][0] = simd::mul_add(a_rk, low, sums[r][0]);
       sums[r][1] = simd::mul_add(a_rk, high, sums[r][1]);
     }
@@ -164,10 +167,10 @@ void multiply_rows(const float* a, int64_t first, int64_t end, std::size_t depth
     const float* rows = a + static_cast<std::size_t>(i) * depth;
     float* target = out + static_cast<std::size_t>(i) * cols + p * kPanelWidth;
     switch (std::min(kRowsPerKernel, end - i)) {
-      case 4: multiply_panel<4>(rows, depth, panel, target, cols, width); break;
-      case 3: multiply_panel<3>(rows, depth, panel, target, cols, width); break;
-      case 2: multiply_panel<2>(rows, depth, panel, target, cols, width); break;
-      default: multiply_panel<1>(rows, depth, panel, target, cols, width); break;
+      case 4: multiply_panel<4>(rows, depth, 1, depth, panel, target, cols, width); break;
+      case 3: multiply_panel<3>(rows, depth, 1, depth, panel, target, cols, width); break;
+      case 2: multiply_panel<2>(rows, depth, 1, depth, panel, target, cols, width); break;
+      default: multiply_panel<1>(rows, depth, 1, depth, panel, target, cols, width); break;
     }
   }
 }
@@ -206,34 +209,96 @@ void orthonormalise(std::vector<double>& basis, std::size_t d, std::size_t p) {
 // PCA's exact route for tables up to this many columns: the covariance formed (d × d doubles) and decomposed. Wider
 // tables iterate on the rows instead.
 constexpr std::size_t kCovarianceMaxDepth = 2048;
-// Rows per pass of the covariance through the similarity kernel: float32 sums of this many products, then double.
-constexpr std::size_t kCovarianceBlock = 512;
 
-// Cov = Xcᵀ·Xc / (n − 1), a block of rows at a time: the block transposed (the depth's columns become rows), its
-// self-similarity is that block's share of Xcᵀ·Xc, summed across blocks in double.
+// Each column's mean (its rows summed in order, in double) and the largest |x − mean| of the table.
+struct ColumnStats {
+  std::vector<double> mean;
+  double largest_deviation = 0.0;
+};
+
+ColumnStats column_stats(std::span<const float> x, std::size_t rows, std::size_t depth) {
+  ColumnStats stats{std::vector<double>(depth, 0.0)};
+  std::vector<float> low(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(depth)), high = low;
+  for (std::size_t r = 0; r < rows; ++r) {
+    const float* row = x.data() + r * depth;
+    for (std::size_t k = 0; k < depth; ++k) {
+      stats.mean[k] += row[k];
+      low[k] = std::min(low[k], row[k]);
+      high[k] = std::max(high[k], row[k]);
+    }
+  }
+  for (std::size_t k = 0; k < depth; ++k) {
+    stats.mean[k] /= static_cast<double>(rows);
+    stats.largest_deviation = std::max({stats.largest_deviation, high[k] - stats.mean[k], stats.mean[k] - low[k]});
+  }
+  return stats;
+}
+
+// The covariance's rows per block: float32 sums of at most 512 products each, then double; the block's packed values
+// (about 768 KiB) stay in a core's cache while every panel passes over them.
+std::size_t covariance_block_rows(std::size_t padded_depth) {
+  return std::clamp<std::size_t>((std::size_t{768} << 10) / (sizeof(float) * padded_depth), 64, 512);
+}
+// Rows of the covariance per kernel call: a panel's columns, kRowsPerKernel at a time (fewer where panels are narrower).
+constexpr int64_t kCovarianceTileRows = std::min<int64_t>(kRowsPerKernel, kPanelWidth);
+static_assert(kPanelWidth % kCovarianceTileRows == 0);
+
+// Cov = Xcᵀ·Xc / (n − 1) as a symmetric rank-k update, a block of rows at a time. The block's centred values are
+// packed in panels of kPanelWidth columns (panel[r][c]), which the GEMM kernel reads both ways: a panel as vectors,
+// another's columns as scalars. Only the panels on and above the diagonal are formed, each by one thread and
+// block after block in order, summed in double: the same bits on any number of threads.
 // The centred values are scaled by a power of two to at most 1 in magnitude, so float32 products neither overflow
 // (a table of 1e30s) nor vanish (one of 1e-30s); the scale comes back exactly in double.
-Status covariance(std::span<const float> x, std::size_t rows, std::size_t depth, const std::vector<double>& mean, std::vector<double>& cov) {
+void covariance(std::span<const float> x, std::size_t rows, std::size_t depth, const ColumnStats& stats, std::vector<double>& cov) {
   cov.assign(depth * depth, 0.0);
-  double largest = 0.0;
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t k = 0; k < depth; ++k) largest = std::max(largest, std::abs(x[r * depth + k] - mean[k]));
+  if (stats.largest_deviation == 0.0) return;
+  const int exponent = std::ilogb(stats.largest_deviation) + 1;
+  const double scale = std::ldexp(1.0, -exponent);
+  constexpr std::size_t W = kPanelWidth;
+  const std::size_t panels = (depth + W - 1) / W;
+  const std::size_t block_rows = covariance_block_rows(panels * W);
+  std::vector<float> packed(panels * block_rows * W);
+  // Panel p's sums: rows 0 … (p + 1)·W − 1 of its W columns, from sums[W² · p(p + 1)/2] on.
+  std::vector<double> sums(W * W * panels * (panels + 1) / 2, 0.0);
+  auto panel_sums = [&](std::size_t p) { return sums.data() + W * W * p * (p + 1) / 2; };
+  for (std::size_t first = 0; first < rows; first += block_rows) {
+    const std::size_t count = std::min(block_rows, rows - first);
+    parallel_rows(static_cast<int64_t>(count), min_rows_per_part(static_cast<int64_t>(depth)), [&](int64_t first_row, int64_t row_count) {
+      for (auto r = static_cast<std::size_t>(first_row); r < static_cast<std::size_t>(first_row + row_count); ++r) {
+        const float* source = x.data() + (first + r) * depth;
+        for (std::size_t p = 0; p < panels; ++p) {
+          float* target = packed.data() + (p * block_rows + r) * W;
+          const float* values = source + p * W;
+          const double* means = stats.mean.data() + p * W;
+          if (p * W + W <= depth) {
+            for (std::size_t c = 0; c < W; ++c) target[c] = static_cast<float>((values[c] - means[c]) * scale);
+          } else {  // the last panel, zeros past the table's columns
+            for (std::size_t c = 0; c < W; ++c) target[c] = p * W + c < depth ? static_cast<float>((values[c] - means[c]) * scale) : 0.0f;
+          }
+        }
+      }
+    });
+    auto multiply = [&](std::size_t p) {
+      float tile[kCovarianceTileRows * W];
+      double* target = panel_sums(p);
+      for (std::size_t i = 0; i < (p + 1) * W; i += kCovarianceTileRows) {
+        const float* columns = packed.data() + (i / W) * block_rows * W + i % W;
+        multiply_panel<kCovarianceTileRows>(columns, 1, W, count, packed.data() + p * block_rows * W, tile, W, W);
+        for (std::size_t t = 0; t < kCovarianceTileRows * W; ++t) target[i * W + t] += tile[t];
+      }
+    };
+    // Panel p costs p + 1 tiles: p and panels − 1 − p together cost the same for every p.
+    parallel_rows(static_cast<int64_t>((panels + 1) / 2), 1, [&](int64_t first_pair, int64_t pair_count) {
+      for (auto p = static_cast<std::size_t>(first_pair); p < static_cast<std::size_t>(first_pair + pair_count); ++p) {
+        multiply(p);
+        if (panels - 1 - p != p) multiply(panels - 1 - p);
+      }
+    });
   }
-  if (largest == 0.0) return {};
-  const int exponent = std::ilogb(largest) + 1;
-  std::vector<float> transposed(depth * kCovarianceBlock), block(depth * depth);
-  for (std::size_t first = 0; first < rows; first += kCovarianceBlock) {
-    const std::size_t count = std::min(kCovarianceBlock, rows - first);
-    for (std::size_t r = 0; r < count; ++r) {
-      for (std::size_t k = 0; k < depth; ++k) transposed[k * count + r] = static_cast<float>(std::ldexp(x[(first + r) * depth + k] - mean[k], -exponent));
-    }
-    const std::span<const float> columns(transposed.data(), depth * count);
-    POSEMBED_RETURN_IF_ERROR(similarity(columns, static_cast<int64_t>(depth), columns, static_cast<int64_t>(depth), static_cast<int64_t>(count),
-                                        SimilarityMetric::kDot, block));
-    for (std::size_t i = 0; i < depth * depth; ++i) cov[i] += block[i];
+  for (std::size_t j = 0; j < depth; ++j) {
+    const double* column = panel_sums(j / W) + j % W;
+    for (std::size_t i = 0; i <= j; ++i) cov[i * depth + j] = cov[j * depth + i] = std::ldexp(column[i * W], 2 * exponent) / static_cast<double>(rows - 1);
   }
-  for (double& c : cov) c = std::ldexp(c, 2 * exponent) / static_cast<double>(rows - 1);
-  return {};
 }
 
 // A symmetric tridiagonal matrix: diagonal[i], and off[i] between i and i + 1.
@@ -267,19 +332,30 @@ Tridiagonal tridiagonalise(std::vector<double>& a, std::size_t d, std::vector<do
     for (std::size_t i = k + 1; i < d; ++i) q[i] = 0.0;
     for (std::size_t i = k + 1; i < d; ++i) {
       const double* row = a.data() + i * d;
-      double along_row = row[i] * v[i];
-      for (std::size_t j = k + 1; j < i; ++j) {
-        along_row += row[j] * v[j];
-        q[j] += row[j] * v[i];
-      }
-      q[i] += along_row;
+      const double v_i = v[i];
+      simd::WidestDouble along_lanes(0.0);
+      double along = row[i] * v_i;
+      simd::for_each<double>(i - (k + 1), [&]<class V>(std::size_t at) {
+        const std::size_t j = k + 1 + at;
+        const V a_ij = simd::load<V>(row + j);
+        simd::store(q.data() + j, simd::load<V>(q.data() + j) + a_ij * V(v_i));
+        if constexpr (std::is_arithmetic_v<V>) {
+          along += a_ij * v[j];
+        } else {
+          along_lanes = along_lanes + a_ij * simd::load<V>(v.data() + j);
+        }
+      });
+      q[i] += along + simd::reduce_add(along_lanes);
     }
-    double vp = 0.0;
-    for (std::size_t i = k + 1; i < d; ++i) vp += v[i] * q[i];
+    const double vp = simd::dot(v.data() + k + 1, q.data() + k + 1, d - (k + 1));
     for (std::size_t i = k + 1; i < d; ++i) q[i] -= vp * v[i];
     for (std::size_t i = k + 1; i < d; ++i) {
       double* row = a.data() + i * d;
-      for (std::size_t j = k + 1; j <= i; ++j) row[j] -= 2.0 * (v[i] * q[j] + q[i] * v[j]);
+      const double twice_v_i = 2.0 * v[i], twice_q_i = 2.0 * q[i];
+      simd::for_each<double>(i - k, [&]<class V>(std::size_t at) {
+        const std::size_t j = k + 1 + at;
+        simd::store(row + j, simd::load<V>(row + j) - (V(twice_v_i) * simd::load<V>(q.data() + j) + V(twice_q_i) * simd::load<V>(v.data() + j)));
+      });
     }
     for (std::size_t i = k + 1; i < d; ++i) reflectors[k * d + i] = v[i];
   }
@@ -575,6 +651,29 @@ Status nearest_rows(std::span<const float> table, int64_t rows, int64_t d, std::
   return {};
 }
 
+int64_t first_non_finite(std::span<const float> values) {
+  // Blocks are summed as x − x, 0 for every finite x and NaN otherwise; only a block whose sum is not 0 is searched.
+  constexpr std::size_t kBlock = 4096;
+  for (std::size_t start = 0; start < values.size(); start += kBlock) {
+    const std::size_t count = std::min(kBlock, values.size() - start);
+    simd::Widest lanes(0.0f);
+    float tail = 0.0f;
+    simd::for_each_float(count, [&]<class V>(std::size_t i) {
+      const V x = simd::load<V>(values.data() + start + i);
+      if constexpr (std::is_arithmetic_v<V>) {
+        tail += x - x;
+      } else {
+        lanes = lanes + (x - x);
+      }
+    });
+    if (simd::reduce_add(lanes) + tail == 0.0f) continue;
+    for (std::size_t i = start; i < start + count; ++i) {
+      if (!std::isfinite(values[i])) return static_cast<int64_t>(i);
+    }
+  }
+  return -1;
+}
+
 Status pca(std::span<const float> x, int64_t n, int64_t d, int64_t components, std::span<float> out, std::span<float> axes) {
   POSEMBED_RETURN_IF_ERROR(check_matrix("x", x, n, d));
   if (n < 2) return out_of_range("x.shape[0]", "an integer >= 2 (PCA needs at least two rows)", static_cast<double>(n));
@@ -587,9 +686,8 @@ Status pca(std::span<const float> x, int64_t n, int64_t d, int64_t components, s
   if (out.size() != rows * kept) return output_size_error(rows * kept, out.size());
   if (!axes.empty() && axes.size() != kept * depth) return output_size_error(kept * depth, axes.size());
 
-  std::vector<double> mean(depth, 0.0);
-  for (std::size_t r = 0; r < rows; ++r) for (std::size_t j = 0; j < depth; ++j) mean[j] += x[r * depth + j];
-  for (double& m : mean) m /= static_cast<double>(rows);
+  const ColumnStats stats = column_stats(x, rows, depth);
+  const std::vector<double>& mean = stats.mean;
 
   // Up to kCovarianceMaxDepth columns: the covariance decomposed exactly, whatever the spectrum. Wider: subspace
   // iteration on the covariance, applied as Xcᵀ (Xc V) so it is never formed.
@@ -597,26 +695,40 @@ Status pca(std::span<const float> x, int64_t n, int64_t d, int64_t components, s
   std::vector<double> basis;
   if (depth <= kCovarianceMaxDepth) {
     std::vector<double> cov;
-    POSEMBED_RETURN_IF_ERROR(covariance(x, rows, depth, mean, cov));
+    covariance(x, rows, depth, stats, cov);
     top_eigenvectors(cov, depth, kept, basis);
   } else {
     p = std::min(depth, kept + 4);
     basis = iterate_subspace(x, rows, depth, kept, p, mean);
   }
+  // The axes as rows of doubles ([kept, depth]), each signed so that its largest-magnitude loading is positive.
+  std::vector<double> axis_rows(kept * depth);
   for (std::size_t j = 0; j < kept; ++j) {
     std::size_t largest = 0;
     for (std::size_t k = 1; k < depth; ++k) if (std::abs(basis[k * p + j]) > std::abs(basis[largest * p + j])) largest = k;
     const double sign = basis[largest * p + j] < 0 ? -1.0 : 1.0;
-    for (std::size_t k = 0; k < depth; ++k) basis[k * p + j] *= sign;
-    if (!axes.empty()) for (std::size_t k = 0; k < depth; ++k) axes[j * depth + k] = static_cast<float>(basis[k * p + j]);
+    for (std::size_t k = 0; k < depth; ++k) axis_rows[j * depth + k] = sign * basis[k * p + j];
+    if (!axes.empty()) for (std::size_t k = 0; k < depth; ++k) axes[j * depth + k] = static_cast<float>(axis_rows[j * depth + k]);
   }
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t j = 0; j < kept; ++j) {
-      double sum = 0.0;
-      for (std::size_t k = 0; k < depth; ++k) sum += (x[r * depth + k] - mean[k]) * basis[k * p + j];
-      out[r * kept + j] = static_cast<float>(sum);
+  parallel_rows(n, min_rows_per_part(d), [&](int64_t first, int64_t count) {
+    for (auto r = static_cast<std::size_t>(first); r < static_cast<std::size_t>(first + count); ++r) {
+      const float* row = x.data() + r * depth;
+      for (std::size_t j = 0; j < kept; ++j) {
+        const double* axis = axis_rows.data() + j * depth;
+        simd::WidestDouble lanes(0.0);
+        double sum = 0.0;
+        simd::for_each<double>(depth, [&]<class V>(std::size_t k) {
+          const V term = (simd::load_widened<V>(row + k) - simd::load<V>(mean.data() + k)) * simd::load<V>(axis + k);
+          if constexpr (std::is_arithmetic_v<V>) {
+            sum += term;
+          } else {
+            lanes = lanes + term;
+          }
+        });
+        out[r * kept + j] = static_cast<float>(simd::reduce_add(lanes) + sum);
+      }
     }
-  }
+  });
   return {};
 }
 

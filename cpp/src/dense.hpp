@@ -37,24 +37,6 @@ template <class T>
 inline constexpr std::size_t kLanes = Batch<T>::size;
 #endif
 
-template <class V, class T>
-V load(const T* p) {
-  if constexpr (std::is_arithmetic_v<V>) {
-    return *p;
-  } else {
-    return V::load_unaligned(p);
-  }
-}
-
-template <class V, class T>
-void store(T* p, const V& v) {
-  if constexpr (std::is_arithmetic_v<V>) {
-    *p = v;
-  } else {
-    v.store_unaligned(p);
-  }
-}
-
 template <class V>
 constexpr std::size_t width() {
   if constexpr (std::is_arithmetic_v<V>) {
@@ -70,11 +52,11 @@ void block(Matrix<const T> a, Matrix<const T> b, Matrix<T> out, std::size_t r0, 
   constexpr std::size_t kWidth = width<V>();
   V sum[R][C];
   for (std::size_t r = 0; r < R; ++r) {
-    for (std::size_t c = 0; c < C; ++c) sum[r][c] = load<V>(out.row(r0 + r) + c0 + c * kWidth);
+    for (std::size_t c = 0; c < C; ++c) sum[r][c] = simd::load<V>(out.row(r0 + r) + c0 + c * kWidth);
   }
   for (std::size_t k = 0; k < inner; ++k) {
     V right[C];
-    for (std::size_t c = 0; c < C; ++c) right[c] = load<V>(b.row(k) + c0 + c * kWidth);
+    for (std::size_t c = 0; c < C; ++c) right[c] = simd::load<V>(b.row(k) + c0 + c * kWidth);
     for (std::size_t r = 0; r < R; ++r) {
       const V left(a.row(r0 + r)[k]);
       for (std::size_t c = 0; c < C; ++c) {
@@ -84,7 +66,7 @@ void block(Matrix<const T> a, Matrix<const T> b, Matrix<T> out, std::size_t r0, 
     }
   }
   for (std::size_t r = 0; r < R; ++r) {
-    for (std::size_t c = 0; c < C; ++c) detail::store(out.row(r0 + r) + c0 + c * kWidth, sum[r][c]);
+    for (std::size_t c = 0; c < C; ++c) simd::store(out.row(r0 + r) + c0 + c * kWidth, sum[r][c]);
   }
 }
 

@@ -299,7 +299,7 @@ V exp_lanes(V x) {
 template <class T>
 void gelu(const T* u, T* activated, T* t, std::size_t n) {
   const auto one = [&]<class V>(std::size_t i) {
-    const V x = dense::detail::load<V>(u + i);
+    const V x = simd::load<V>(u + i);
     const V inner = V(static_cast<T>(kGeluScale)) * (x + V(static_cast<T>(kGeluCubic)) * x * x * x);
     V tanh;
     if constexpr (std::is_same_v<T, float>) {
@@ -307,8 +307,8 @@ void gelu(const T* u, T* activated, T* t, std::size_t n) {
     } else {
       tanh = 1.0 - 2.0 / (portable_exp(2.0 * inner) + 1.0);  // the double model, for the gradient checks
     }
-    dense::detail::store(t + i, tanh);
-    dense::detail::store(activated + i, V(static_cast<T>(0.5)) * x * (V(static_cast<T>(1)) + tanh));
+    simd::store(t + i, tanh);
+    simd::store(activated + i, V(static_cast<T>(0.5)) * x * (V(static_cast<T>(1)) + tanh));
   };
   std::size_t i = 0;
 #ifdef POSEMBED_HAS_SIMD

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <utility>
 #include <vector>
 
 #include "posembed/sinusoidal.hpp"
+#include "posembed/threads.hpp"
 #include "vectors.hpp"
 
 namespace posembed {
@@ -334,6 +336,51 @@ TEST_CASE("query_similarity scores a few queries against a table as similarity d
       CHECK(std::abs(queries[i] - packed[i]) <= 1e-5f * scale);
     }
   }
+}
+
+}  // namespace
+}  // namespace posembed
+
+namespace posembed {
+namespace {
+
+TEST_CASE("first_non_finite names the first NaN or infinity, in SIMD lanes, tails and later blocks", "[analysis]") {
+  std::vector<float> values(10007, 0.5f);
+  CHECK(first_non_finite(values) == -1);
+  CHECK(first_non_finite(std::span<const float>()) == -1);
+  CHECK(first_non_finite(std::span<const float>(values.data(), 3)) == -1);
+  for (const float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()}) {
+    for (const std::size_t at : {std::size_t{0}, std::size_t{5}, std::size_t{4095}, std::size_t{4096}, std::size_t{10006}}) {
+      std::vector<float> copy = values;
+      copy[at] = bad;
+      if (at + 100 < copy.size()) copy[at + 100] = bad;  // a later one is not the first
+      CHECK(first_non_finite(copy) == static_cast<int64_t>(at));
+    }
+  }
+  values[9000] = std::numeric_limits<float>::max();  // large but finite
+  values[9001] = std::numeric_limits<float>::denorm_min();
+  CHECK(first_non_finite(values) == -1);
+}
+
+TEST_CASE("PCA gives the same bits on any number of threads", "[analysis]") {
+  // Wide enough for several panels and blocks of rows, so that the threads share the covariance's panels.
+  const int64_t n = 1500, d = 70;
+  std::mt19937 generator(41);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::vector<float> x(static_cast<std::size_t>(n * d));
+  for (float& value : x) value = static_cast<float>(normal(generator));
+  const int before = threads();
+  std::vector<std::vector<float>> results;
+  for (const int count : {1, 2, 3}) {
+    set_threads(count);
+    std::vector<float> out(static_cast<std::size_t>(n * 3)), axes(static_cast<std::size_t>(3 * d));
+    REQUIRE(pca(x, n, d, 3, out, axes).ok());
+    out.insert(out.end(), axes.begin(), axes.end());
+    results.push_back(out);
+  }
+  set_threads(before);
+  CHECK(results[1] == results[0]);
+  CHECK(results[2] == results[0]);
 }
 
 }  // namespace

@@ -99,6 +99,37 @@ describeEachModule('analysis', (instance) => {
     assert.throws(() => emb.nearest([1, NaN]), { name: 'RangeError', message: 'query[1] must be finite, got NaN' });
     emb.dispose();
   });
+
+  it('a NaN or ±Infinity in a or b is named at its first index, on every route, from a JS array or the heap, before out is written', () => {
+    const d = 7;  // rows of 7: bad values in SIMD lanes and in tails
+    const table = (rows, seed) => Float32Array.from({ length: rows * d }, (_, i) => Math.sin(i * seed));
+    // A few queries (each pair scored on its own), many (the GEMM), and a result larger than a block (written in blocks).
+    for (const [n, m] of [[3, 1000], [40, 1000], [4096, 1100]]) {
+      for (const [what, bad] of [['a', [n * d - 1, 5]], ['b', [m * d - 3, 4100]]]) {
+        for (const value of [NaN, Infinity, -Infinity]) {
+          const a = table(n, 1.3), b = table(m, 0.7);
+          const target = what === 'a' ? a : b;
+          for (const at of bad) target[at] = value;
+          const first = Math.min(...bad);
+          const message = `${what}.data[${first}] must be finite, got ${value}`;
+          for (const onHeap of [false, true]) {
+            const held = onHeap ? [pe.allocate(n * d), pe.allocate(m * d)] : [];
+            if (onHeap) { held[0].data.set(a); held[1].data.set(b); }
+            const [left, right] = onHeap ? held.map((h) => h.data) : [a, b];
+            const out = new Float32Array(n * m).fill(7);
+            for (const metric of ['dot', 'cosine']) {
+              assert.throws(() => pe.similarity({ data: left, shape: [n, d] }, { data: right, shape: [m, d] }, { metric, out }), { name: 'RangeError', message },
+                `${n} x ${m}, bad ${what} (${value}), ${onHeap ? 'on the heap' : 'JS arrays'}, ${metric}`);
+            }
+            assert.ok(out.every((v) => v === 7), 'out is left as it was');
+            held.forEach((h) => h.dispose());
+          }
+        }
+      }
+    }
+    // The module goes on: a finite call right after.
+    assert.equal(pe.similarity({ data: Float32Array.of(1, 2), shape: [1, 2] }, { data: Float32Array.of(3, 4), shape: [1, 2] }).data[0], 11);
+  });
 });
 
 // PCA is in the full modules only (the light one the elements draw with leaves it out).
@@ -131,6 +162,12 @@ describeEachModule('pca', (instance) => {
     const a = { data: new Float32Array(6), shape: [2, 3] };
     assert.throws(() => pe.pca(a, { components: 3 }), { name: 'RangeError', message: 'components must be an integer in [1, 2], got 3' });
     assert.throws(() => pe.pca({ data: new Float32Array(3), shape: [1, 3] }), { name: 'RangeError', message: 'x.shape[0] must be at least 2 (PCA needs two rows), got 1' });
+    const x = Float32Array.from({ length: 5000 * 3 }, (_, i) => Math.cos(i));
+    x[14001] = -Infinity;
+    x[4097] = NaN;
+    const out = new Float32Array(5000 * 2);
+    assert.throws(() => pe.pca({ data: x, shape: [5000, 3] }, { out }), { name: 'RangeError', message: 'x.data[4097] must be finite, got NaN' });
+    assert.ok(out.every((v) => v === 0), 'out is left as it was');
   });
 }, { fullModule: true });
 

@@ -197,7 +197,7 @@ describe('webgpu backend', () => {
     together.forEach((data, i) => assert.ok(maxAbsError(data, wasm.sinusoidal({ length: 8, dModel: 16, offset: 1000 * i }).data) < 1e-6));
   });
 
-  it('validates on the host before dispatch: bad ids, sizes beyond the device limits, non-finite x, views of disposed heap arrays', async () => {
+  it('validates on the host before dispatch: bad ids, sizes beyond the device limits, non-finite x and b, views of disposed heap arrays', async () => {
     const emb = pe.tokenEmbedding({ vocabSize: 20, dModel: 4 });
     assert.throws(() => emb.lookup(new Int32Array([3, 20])), { name: 'RangeError', message: 'ids[1] must be a token id in [0, vocabSize - 1] = [0, 19], got 20' });
     emb.dispose();
@@ -205,6 +205,7 @@ describe('webgpu backend', () => {
     assert.throws(() => pe.sinusoidal({ length: 4, dModel: 7 }), { name: 'RangeError', message: 'dModel must be an even integer in [2, 65536], got 7' });
     const nonfinite = Float32Array.from({ length: 32 }, (_, i) => (i === 20 ? NaN : 0.5));
     assert.throws(() => pe.applyRope({ data: nonfinite, shape: [4, 8] }), { name: 'RangeError', message: 'x must be finite: x.data[16..23] (vector 2 of [..., seq, headDim]) holds NaN or ±Infinity' });
+    assert.throws(() => pe.similarity({ data: new Float32Array(32), shape: [4, 8] }, { data: nonfinite, shape: [4, 8] }), { name: 'RangeError', message: 'b.data[20] must be finite, got NaN' });
     const disposed = pe.allocate(32);
     const view = disposed.data;
     disposed.dispose();

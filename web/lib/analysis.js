@@ -1,14 +1,15 @@
 // Similarity matrices, nearest rows and PCA: looking at embeddings.
 import { describe, integer, oneOf, options } from './validate.js';
-import { floatMatrix } from './tensor.js';
+import { floatMatrixShape } from './tensor.js';
 import { readOptions } from './op_schemas.js';
 
+// A float matrix's shape, checked here; its values are checked on the heap (inputs marked `finite`).
 export function matrix(name, value) {
   const shape = value?.shape;
   if (!Array.isArray(shape) || shape.length !== 2) throw new TypeError(`${name} must be a tensor { data: Float32Array, shape: [rows, columns] }, got ${describe(value)}`);
   const rows = integer(`${name}.shape[0]`, shape[0], 1, 2 ** 24);
   const columns = integer(`${name}.shape[1]`, shape[1], 1, 65536);
-  return { data: floatMatrix(name, value, rows, columns), rows, columns };
+  return { data: floatMatrixShape(name, value, rows, columns), rows, columns };
 }
 
 // A similarity matrix larger than this (elements) is written a block of rows of a at a time through the heap,
@@ -28,7 +29,7 @@ export function similarity(core, a, b, opts) {
   // A few queries against a table score each pair on its own (no packed copy of b: a query costs one pass over
   // b); more rows take the GEMM. Decided for the whole call, so every block of one result is computed alike.
   const kernel = left.rows <= QUERY_ROWS ? core.module.querySimilarity : core.module.similarity;
-  const inputs = [{ data: left.data, what: 'a' }, ...(right === left ? [] : [{ data: right.data, what: 'b' }])];
+  const inputs = [{ data: left.data, what: 'a', finite: true }, ...(right === left ? [] : [{ data: right.data, what: 'b', finite: true }])];
   const data = core.produceRows({ rows: left.rows, rowElements: right.rows, what: 'the similarity matrix', out: o.out, inputs, blockElements: SIMILARITY_BLOCK },
     (outPointer, firstRow, rowCount, aPointer, bPointer = aPointer) => kernel(aPointer + firstRow * left.columns * 4, rowCount, bPointer, right.rows, left.columns, metric, outPointer));
   return { data, shape: [left.rows, right.rows] };
@@ -60,7 +61,7 @@ export function pca(core, x, opts) {
   const { data, rows, columns } = matrix('x', x);
   if (rows < 2) throw new RangeError(`x.shape[0] must be at least 2 (PCA needs two rows), got ${rows}`);
   const components = integer('components', o.components ?? 2, 1, Math.min(rows, columns));
-  const out = core.produce({ elements: rows * components, what: 'the projections', out: o.out, inputs: [{ data, what: 'x' }] },
+  const out = core.produce({ elements: rows * components, what: 'the projections', out: o.out, inputs: [{ data, what: 'x', finite: true }] },
     (outPointer, xPointer) => core.module.pca(xPointer, rows, columns, components, outPointer));
   return { data: out, shape: [rows, components] };
 }

@@ -67,6 +67,15 @@ export function floatTensor(name, value) {
 
 // A float matrix given as a Tensor { data: Float32Array, shape: [rows, columns] }.
 export function floatMatrix(name, value, rows, columns) {
+  const data = floatMatrixShape(name, value, rows, columns);
+  for (let i = 0; i < data.length; i++) {
+    if (!Number.isFinite(data[i])) throw new RangeError(`${name}.data[${i}] must be finite, got ${data[i]}`);
+  }
+  return data;
+}
+
+// floatMatrix without the finiteness check, for an op that marks the input `finite` and checks it on the heap.
+export function floatMatrixShape(name, value, rows, columns) {
   if (value === null || typeof value !== 'object' || !(value.data instanceof Float32Array)) {
     throw new TypeError(`${name} must be a tensor { data: Float32Array, shape: [${rows}, ${columns}] }, got ${describe(value)}`);
   }
@@ -76,9 +85,6 @@ export function floatMatrix(name, value, rows, columns) {
   }
   if (value.data.length !== rows * columns) {
     throw new RangeError(`${name}.data must hold ${rows * columns} elements, got ${lengthOf(value.data)}`);
-  }
-  for (let i = 0; i < value.data.length; i++) {
-    if (!Number.isFinite(value.data[i])) throw new RangeError(`${name}.data[${i}] must be finite, got ${value.data[i]}`);
   }
   return value.data;
 }

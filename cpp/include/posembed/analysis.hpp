@@ -29,6 +29,11 @@ Status query_similarity(std::span<const float> queries, int64_t n, std::span<con
 Status nearest_rows(std::span<const float> table, int64_t rows, int64_t d, std::span<const float> query, SimilarityMetric metric,
                     std::span<int32_t> indices, std::span<float> scores);
 
+// The index of the first NaN or ±Infinity among values, or -1. A SIMD pass at memory speed: the package checks a
+// table this way once it is on the heap, where a JS loop over its tens of millions of values would take longer than
+// the op.
+int64_t first_non_finite(std::span<const float> values);
+
 // Projections of the centred rows of x ([n, d]) on its first `components` principal axes: out [n, components].
 // Each axis's sign makes its largest-magnitude loading positive. axes (optional, [components, d]) receives them.
 Status pca(std::span<const float> x, int64_t n, int64_t d, int64_t components, std::span<float> out, std::span<float> axes = {});

@@ -19,36 +19,64 @@ namespace posembed::simd {
 
 #ifndef POSEMBED_HAS_SIMD
 using Widest = float;
+using WidestDouble = double;
 inline constexpr std::size_t kFloatLanes = 1;
+inline constexpr std::size_t kDoubleLanes = 1;
 #else
 using FloatBatch = xsimd::batch<float>;
+using DoubleBatch = xsimd::batch<double>;
 using Widest = FloatBatch;  // the widest float vector of the build: a batch, or float without SIMD
+using WidestDouble = DoubleBatch;
 inline constexpr std::size_t kFloatLanes = FloatBatch::size;
+inline constexpr std::size_t kDoubleLanes = DoubleBatch::size;
 #endif
 
-// Calls step.template operator()<V>(i) for i = 0, W, 2W, ... with V a batch of W floats, then
-// for each remaining i with V = float.
-template <class Step>
-void for_each_float(std::size_t n, Step&& step) {
+// Calls step.template operator()<V>(i) for i = 0, W, 2W, ... with V the batch of W values of type T, then for
+// each remaining i with V = T.
+template <class T, class Step>
+void for_each(std::size_t n, Step&& step) {
   std::size_t i = 0;
 #ifdef POSEMBED_HAS_SIMD
-  for (; i + kFloatLanes <= n; i += kFloatLanes) step.template operator()<FloatBatch>(i);
+  using Batch = xsimd::batch<T>;
+  for (; i + Batch::size <= n; i += Batch::size) step.template operator()<Batch>(i);
 #endif
-  for (; i < n; ++i) step.template operator()<float>(i);
+  for (; i < n; ++i) step.template operator()<T>(i);
 }
 
-template <class V>
-V load(const float* p) {
-  if constexpr (std::is_same_v<V, float>) {
+template <class Step>
+void for_each_float(std::size_t n, Step&& step) {
+  for_each<float>(n, std::forward<Step>(step));
+}
+
+template <class V, class T>
+V load(const T* p) {
+  if constexpr (std::is_arithmetic_v<V>) {
     return *p;
   } else {
     return V::load_unaligned(p);
   }
 }
 
+// V's width of floats from p, widened exactly to doubles (V a double batch, or double). xsimd 8 widens a load
+// value by value; these are the instructions made for it (wasm: f64x2.promote_low_f32x4).
 template <class V>
-void store(float* p, const V& v) {
-  if constexpr (std::is_same_v<V, float>) {
+V load_widened(const float* p) {
+  if constexpr (std::is_arithmetic_v<V>) {
+    return static_cast<double>(*p);
+  } else {
+#if XSIMD_WITH_AVX
+    if constexpr (V::size == 4) return V(_mm256_cvtps_pd(_mm_loadu_ps(p)));
+#endif
+#if XSIMD_WITH_SSE2
+    if constexpr (V::size == 2) return V(_mm_cvtps_pd(_mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)))));
+#endif
+    return V::load_unaligned(p);
+  }
+}
+
+template <class T, class V>
+void store(T* p, const V& v) {
+  if constexpr (std::is_arithmetic_v<V>) {
     *p = v;
   } else {
     v.store_unaligned(p);
@@ -143,9 +171,26 @@ V alternating_signs();
 
 // The sum of the lanes.
 inline float reduce_add(float v) { return v; }
+inline double reduce_add(double v) { return v; }
 #ifdef POSEMBED_HAS_SIMD
 inline float reduce_add(const FloatBatch& v) { return xsimd::hadd(v); }
+inline double reduce_add(const DoubleBatch& v) { return xsimd::hadd(v); }
 #endif
+
+// Σ a[i] · b[i] over n doubles, in the lanes of the widest double vector, then across them.
+inline double dot(const double* a, const double* b, std::size_t n) {
+  WidestDouble lanes(0.0);
+  double tail = 0.0;
+  for_each<double>(n, [&]<class V>(std::size_t i) {
+    const V product = load<V>(a + i) * load<V>(b + i);
+    if constexpr (std::is_arithmetic_v<V>) {
+      tail += product;
+    } else {
+      lanes = lanes + product;
+    }
+  });
+  return reduce_add(lanes) + tail;
+}
 
 template <class V>
 void sincos(const V& x, V& s, V& c) {

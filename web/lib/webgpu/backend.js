@@ -2,7 +2,7 @@
 // rest (and every exact angle the GPU must not compute) come from the wasm instance it keeps beside it.
 // After a device loss every op falls back to wasm, says so in fallbackReason, and keeps its interface.
 import { describe, integer, oneOf, options } from '../validate.js';
-import { tokenIds } from '../tensor.js';
+import { floatMatrix, tokenIds } from '../tensor.js';
 import { sinusoidalParams } from '../sinusoidal.js';
 import { alibiParams } from '../alibi.js';
 import { relativeBuckets, t5BiasParams, t5BucketsParams } from '../t5.js';
@@ -176,7 +176,13 @@ export class PosembedGpu {
     const o = options('similarity options', opts, ['metric', 'out']);
     noOut(o.out);
     const metric = oneOf('metric', o.metric ?? 'dot', ['dot', 'cosine']);
-    const shapeOf = (name, x) => (isGpuTensor(x) ? gpuMatrixShape(name, x) : [matrix(name, x).rows, matrix(name, x).columns]);
+    // A host tensor's values are checked here, before they go to the GPU (the wasm path checks them on its heap).
+    const shapeOf = (name, x) => {
+      if (isGpuTensor(x)) return gpuMatrixShape(name, x);
+      const { rows, columns } = matrix(name, x);
+      floatMatrix(name, x, rows, columns);
+      return [rows, columns];
+    };
     const [n, depth] = shapeOf('a', a);
     const right = b === undefined || b === null ? a : b;
     const [m, depthB] = shapeOf('b', right);
