@@ -308,11 +308,16 @@ struct Tridiagonal {
 
 // Householder reduction of the symmetric a (d × d, row-major, its lower triangle read; overwritten) to tridiagonal T = Qᵀ·a·Q with
 // Q = H_0 · H_1 ⋯; reflector k (H_k = I − 2·v·vᵀ, v a unit vector over indices k + 1 …) is row k of `reflectors`.
+// Step k is H·a22·H = a22 − 2·v·qᵀ − 2·q·vᵀ with p = a22·v and q = p − (vᵀp)·v. Only the lower triangle is read and
+// written (a is symmetric): each row's part left of the diagonal serves p twice, as a row and as a column. The
+// reduction is bound by memory, so one sweep over the trailing rows applies step k's update and forms step k + 1's
+// product from the values just written (its reflector comes first, from column k + 1 updated on its own): the
+// same arithmetic as two sweeps, in half the passes.
 Tridiagonal tridiagonalise(std::vector<double>& a, std::size_t d, std::vector<double>& reflectors) {
   Tridiagonal t{std::vector<double>(d), std::vector<double>(d > 0 ? d - 1 : 0, 0.0)};
   reflectors.assign(d * d, 0.0);
-  std::vector<double> v(d), q(d);
-  for (std::size_t k = 0; k + 2 < d; ++k) {
+  // Column k's reflector into v (over k + 1 …) and alpha into t.off[k]; false where the column is already reduced.
+  auto reflect = [&](std::size_t k, std::vector<double>& v) {
     double norm = 0.0;
     for (std::size_t i = k + 1; i < d; ++i) norm += a[i * d + k] * a[i * d + k];
     norm = std::sqrt(norm);
@@ -324,40 +329,76 @@ Tridiagonal tridiagonalise(std::vector<double>& a, std::size_t d, std::vector<do
       length += v[i] * v[i];
     }
     t.off[k] = alpha;
-    if (length == 0.0) continue;  // the column is already reduced
+    if (length == 0.0) return false;
     length = std::sqrt(length);
     for (std::size_t i = k + 1; i < d; ++i) v[i] /= length;
-    // H·a22·H = a22 − 2·v·qᵀ − 2·q·vᵀ with p = a22·v and q = p − (vᵀp)·v. Only the lower triangle is read and
-    // written (a is symmetric): each row's part left of the diagonal serves p twice, as a row and as a column.
-    for (std::size_t i = k + 1; i < d; ++i) q[i] = 0.0;
-    for (std::size_t i = k + 1; i < d; ++i) {
-      const double* row = a.data() + i * d;
-      const double v_i = v[i];
-      simd::WidestDouble along_lanes(0.0);
-      double along = row[i] * v_i;
-      simd::for_each<double>(i - (k + 1), [&]<class V>(std::size_t at) {
-        const std::size_t j = k + 1 + at;
-        const V a_ij = simd::load<V>(row + j);
-        simd::store(q.data() + j, simd::load<V>(q.data() + j) + a_ij * V(v_i));
-        if constexpr (std::is_arithmetic_v<V>) {
-          along += a_ij * v[j];
-        } else {
-          along_lanes = along_lanes + a_ij * simd::load<V>(v.data() + j);
-        }
-      });
-      q[i] += along + simd::reduce_add(along_lanes);
-    }
-    const double vp = simd::dot(v.data() + k + 1, q.data() + k + 1, d - (k + 1));
-    for (std::size_t i = k + 1; i < d; ++i) q[i] -= vp * v[i];
-    for (std::size_t i = k + 1; i < d; ++i) {
-      double* row = a.data() + i * d;
-      const double twice_v_i = 2.0 * v[i], twice_q_i = 2.0 * q[i];
-      simd::for_each<double>(i - k, [&]<class V>(std::size_t at) {
-        const std::size_t j = k + 1 + at;
-        simd::store(row + j, simd::load<V>(row + j) - (V(twice_v_i) * simd::load<V>(q.data() + j) + V(twice_q_i) * simd::load<V>(v.data() + j)));
-      });
+    return true;
+  };
+  // Row i's share of p = a22·v (a22 from index `from` on): its part left of the diagonal times v into p, and the
+  // row times v into p[i]. With `update`, row i's values from `from` on first take the previous step's update
+  // (twice_v_i, twice_q_i, and that step's v and q) before they are read.
+  auto sweep_row = [&](std::size_t i, std::size_t from, const std::vector<double>& v, std::vector<double>& p, const double* update) {
+    double* row = a.data() + i * d;
+    const double v_i = v[i];
+    simd::WidestDouble along_lanes(0.0);
+    double along = 0.0;
+    simd::for_each<double>(i - from, [&]<class V>(std::size_t at) {
+      const std::size_t j = from + at;
+      V a_ij = simd::load<V>(row + j);
+      if (update) {
+        a_ij = a_ij - (V(update[0]) * simd::load<V>(update + 2 + j) + V(update[1]) * simd::load<V>(update + 2 + d + j));
+        simd::store(row + j, a_ij);
+      }
+      simd::store(p.data() + j, simd::load<V>(p.data() + j) + a_ij * V(v_i));
+      if constexpr (std::is_arithmetic_v<V>) {
+        along += a_ij * v[j];
+      } else {
+        along_lanes = along_lanes + a_ij * simd::load<V>(v.data() + j);
+      }
+    });
+    if (update) row[i] -= update[0] * update[2 + i] + update[1] * update[2 + d + i];
+    p[i] += row[i] * v_i + along + simd::reduce_add(along_lanes);
+  };
+  std::vector<double> v(d), p(d), next_v(d), next_p(d);
+  // Step k's update: 2·v_i and 2·q_i for the row at hand, then q and v ([2 + d] doubles apart).
+  std::vector<double> update(2 + 2 * d);
+  auto product = [&](std::size_t k, const std::vector<double>& with, std::vector<double>& into, const double* pending) {
+    std::fill(into.begin() + static_cast<std::ptrdiff_t>(k + 1), into.end(), 0.0);
+    for (std::size_t i = k + 1; i < d; ++i) sweep_row(i, k + 1, with, into, pending);
+  };
+  bool reflected = d > 2 && reflect(0, v);
+  if (reflected) product(0, v, p, nullptr);
+  for (std::size_t k = 0; k + 2 < d; ++k) {
+    const bool last = k + 3 >= d;  // no column k + 1 to reduce after this one
+    if (!reflected) {  // column k was already reduced: step k changes nothing
+      if (!last && (reflected = reflect(k + 1, v))) product(k + 1, v, p, nullptr);
+      continue;
     }
     for (std::size_t i = k + 1; i < d; ++i) reflectors[k * d + i] = v[i];
+    const double vp = simd::dot(v.data() + k + 1, p.data() + k + 1, d - (k + 1));
+    double* q = update.data() + 2;
+    double* v_copy = q + d;
+    for (std::size_t i = k + 1; i < d; ++i) {
+      q[i] = p[i] - vp * v[i];
+      v_copy[i] = v[i];
+    }
+    // Column k + 1 takes step k's update on its own (rows k + 1 …), then gives step k + 1's reflector.
+    for (std::size_t i = k + 1; i < d; ++i) a[i * d + k + 1] -= 2.0 * v[i] * q[k + 1] + 2.0 * q[i] * v[k + 1];
+    const bool next = !last && reflect(k + 1, next_v);
+    if (next) std::fill(next_p.begin() + static_cast<std::ptrdiff_t>(k + 2), next_p.end(), 0.0);
+    for (std::size_t i = k + 2; i < d; ++i) {
+      update[0] = 2.0 * v[i];
+      update[1] = 2.0 * q[i];
+      if (next) {
+        sweep_row(i, k + 2, next_v, next_p, update.data());
+      } else {
+        double* row = a.data() + i * d;
+        for (std::size_t j = k + 2; j <= i; ++j) row[j] -= update[0] * q[j] + update[1] * v[j];
+      }
+    }
+    reflected = next;
+    v.swap(next_v);
+    p.swap(next_p);
   }
   for (std::size_t i = 0; i < d; ++i) t.diagonal[i] = a[i * d + i];
   if (d >= 2) t.off[d - 2] = a[(d - 1) * d + (d - 2)];
@@ -687,6 +728,12 @@ Status pca(std::span<const float> x, int64_t n, int64_t d, int64_t components, s
   if (!axes.empty() && axes.size() != kept * depth) return output_size_error(kept * depth, axes.size());
 
   const ColumnStats stats = column_stats(x, rows, depth);
+  // A NaN or ±Infinity makes its column's sum non-finite (sums of finite floats cannot overflow a double), so the check
+  // costs nothing; only then is x searched for the first one.
+  if (!std::isfinite(std::accumulate(stats.mean.begin(), stats.mean.end(), 0.0))) {
+    const int64_t bad = first_non_finite(x);
+    return out_of_range("x.data[" + std::to_string(bad) + "]", "finite", x[static_cast<std::size_t>(bad)]);
+  }
   const std::vector<double>& mean = stats.mean;
 
   // Up to kCovarianceMaxDepth columns: the covariance decomposed exactly, whatever the spectrum. Wider: subspace

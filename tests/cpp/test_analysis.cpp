@@ -249,13 +249,19 @@ std::vector<std::pair<double, std::vector<double>>> reference_axes(const std::ve
   return axes;
 }
 
+// An untrained table: [n, d] i.i.d. normal values of the given spread, from a seed.
+std::vector<float> normal_table(int64_t n, int64_t d, double spread, unsigned seed) {
+  std::mt19937 generator(seed);
+  std::normal_distribution<double> normal(0.0, spread);
+  std::vector<float> x(static_cast<std::size_t>(n * d));
+  for (float& value : x) value = static_cast<float>(normal(generator));
+  return x;
+}
+
 TEST_CASE("PCA on a flat spectrum (an untrained table) finds the exact top axes, as a float64 eigensolver does", "[analysis]") {
   // i.i.d. normal: the top variances differ by about 1%, where iterating on the rows converged too slowly to use.
   const int64_t n = 3000, d = 48;
-  std::mt19937 generator(29);
-  std::normal_distribution<double> normal(0.0, 0.02);
-  std::vector<float> x(static_cast<std::size_t>(n * d));
-  for (float& value : x) value = static_cast<float>(normal(generator));
+  const std::vector<float> x = normal_table(n, d, 0.02, 29);
   const auto reference = reference_axes(x, n, d);
   INFO("top variances " << reference[0].first << ", " << reference[1].first << ", " << reference[2].first);
   std::vector<float> out(static_cast<std::size_t>(n * 2)), found(static_cast<std::size_t>(2 * d));
@@ -344,7 +350,7 @@ TEST_CASE("query_similarity scores a few queries against a table as similarity d
 namespace posembed {
 namespace {
 
-TEST_CASE("first_non_finite names the first NaN or infinity, in SIMD lanes, tails and later blocks", "[analysis]") {
+TEST_CASE("first_non_finite names the first NaN or infinity, in SIMD lanes, tails and later blocks; PCA refuses one so", "[analysis]") {
   std::vector<float> values(10007, 0.5f);
   CHECK(first_non_finite(values) == -1);
   CHECK(first_non_finite(std::span<const float>()) == -1);
@@ -357,6 +363,10 @@ TEST_CASE("first_non_finite names the first NaN or infinity, in SIMD lanes, tail
       CHECK(first_non_finite(copy) == static_cast<int64_t>(at));
     }
   }
+  std::vector<float> x(40 * 3, 1.5f), out(40 * 2);
+  x[61] = -std::numeric_limits<float>::infinity();
+  x[100] = std::numeric_limits<float>::quiet_NaN();
+  CHECK(pca(x, 40, 3, 2, out).message() == "x.data[61] must be finite, got -Infinity");
   values[9000] = std::numeric_limits<float>::max();  // large but finite
   values[9001] = std::numeric_limits<float>::denorm_min();
   CHECK(first_non_finite(values) == -1);
@@ -365,10 +375,7 @@ TEST_CASE("first_non_finite names the first NaN or infinity, in SIMD lanes, tail
 TEST_CASE("PCA gives the same bits on any number of threads", "[analysis]") {
   // Wide enough for several panels and blocks of rows, so that the threads share the covariance's panels.
   const int64_t n = 1500, d = 70;
-  std::mt19937 generator(41);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  std::vector<float> x(static_cast<std::size_t>(n * d));
-  for (float& value : x) value = static_cast<float>(normal(generator));
+  const std::vector<float> x = normal_table(n, d, 1.0, 41);
   const int before = threads();
   std::vector<std::vector<float>> results;
   for (const int count : {1, 2, 3}) {

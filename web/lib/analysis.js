@@ -3,7 +3,7 @@ import { describe, integer, oneOf, options } from './validate.js';
 import { floatMatrixShape } from './tensor.js';
 import { readOptions } from './op_schemas.js';
 
-// A float matrix's shape, checked here; its values are checked on the heap (inputs marked `finite`).
+// A float matrix's shape, checked here; its values are checked on the heap (inputs marked `finite`, or by the core).
 export function matrix(name, value) {
   const shape = value?.shape;
   if (!Array.isArray(shape) || shape.length !== 2) throw new TypeError(`${name} must be a tensor { data: Float32Array, shape: [rows, columns] }, got ${describe(value)}`);
@@ -61,7 +61,7 @@ export function pca(core, x, opts) {
   const { data, rows, columns } = matrix('x', x);
   if (rows < 2) throw new RangeError(`x.shape[0] must be at least 2 (PCA needs two rows), got ${rows}`);
   const components = integer('components', o.components ?? 2, 1, Math.min(rows, columns));
-  const out = core.produce({ elements: rows * components, what: 'the projections', out: o.out, inputs: [{ data, what: 'x', finite: true }] },
+  const out = core.produce({ elements: rows * components, what: 'the projections', out: o.out, inputs: [{ data, what: 'x' }] },  // x's values are checked by the core, through its column sums
     (outPointer, xPointer) => core.module.pca(xPointer, rows, columns, components, outPointer));
   return { data: out, shape: [rows, components] };
 }

@@ -36,6 +36,7 @@ int64_t first_non_finite(std::span<const float> values);
 
 // Projections of the centred rows of x ([n, d]) on its first `components` principal axes: out [n, components].
 // Each axis's sign makes its largest-magnitude loading positive. axes (optional, [components, d]) receives them.
+// A NaN or ±Infinity in x is refused, naming the first.
 Status pca(std::span<const float> x, int64_t n, int64_t d, int64_t components, std::span<float> out, std::span<float> axes = {});
 
 }  // namespace posembed

@@ -21,14 +21,12 @@ namespace posembed::simd {
 using Widest = float;
 using WidestDouble = double;
 inline constexpr std::size_t kFloatLanes = 1;
-inline constexpr std::size_t kDoubleLanes = 1;
 #else
 using FloatBatch = xsimd::batch<float>;
 using DoubleBatch = xsimd::batch<double>;
 using Widest = FloatBatch;  // the widest float vector of the build: a batch, or float without SIMD
 using WidestDouble = DoubleBatch;
 inline constexpr std::size_t kFloatLanes = FloatBatch::size;
-inline constexpr std::size_t kDoubleLanes = DoubleBatch::size;
 #endif
 
 // Calls step.template operator()<V>(i) for i = 0, W, 2W, ... with V the batch of W values of type T, then for
