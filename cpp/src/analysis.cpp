@@ -217,19 +217,40 @@ struct ColumnStats {
 };
 
 ColumnStats column_stats(std::span<const float> x, std::size_t rows, std::size_t depth) {
-  ColumnStats stats{std::vector<double>(depth, 0.0)};
-  std::vector<float> low(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(depth)), high = low;
-  for (std::size_t r = 0; r < rows; ++r) {
-    const float* row = x.data() + r * depth;
-    for (std::size_t k = 0; k < depth; ++k) {
-      stats.mean[k] += row[k];
-      low[k] = std::min(low[k], row[k]);
-      high[k] = std::max(high[k], row[k]);
-    }
+  // kStatsParts runs of rows, each summed (and its extremes found) on its own, split over the threads, then added in
+  // order: the same bits on any number of threads.
+  constexpr std::size_t kStatsParts = 4;
+  std::vector<double> sums(kStatsParts * depth, 0.0);
+  std::vector<float> lows(kStatsParts * depth), highs(kStatsParts * depth);
+  for (std::size_t part = 0; part < kStatsParts; ++part) {
+    std::copy(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(depth), lows.begin() + static_cast<std::ptrdiff_t>(part * depth));
   }
+  highs = lows;
+  parallel_rows(kStatsParts, 1, [&](int64_t first_part, int64_t part_count) {
+    for (auto part = static_cast<std::size_t>(first_part); part < static_cast<std::size_t>(first_part + part_count); ++part) {
+      double* sum = sums.data() + part * depth;
+      float* low = lows.data() + part * depth;
+      float* high = highs.data() + part * depth;
+      for (std::size_t r = rows * part / kStatsParts; r < rows * (part + 1) / kStatsParts; ++r) {
+        const float* row = x.data() + r * depth;
+        for (std::size_t k = 0; k < depth; ++k) {
+          sum[k] += row[k];
+          low[k] = std::min(low[k], row[k]);
+          high[k] = std::max(high[k], row[k]);
+        }
+      }
+    }
+  });
+  ColumnStats stats{std::vector<double>(depth, 0.0)};
   for (std::size_t k = 0; k < depth; ++k) {
+    float low = lows[k], high = highs[k];
+    for (std::size_t part = 0; part < kStatsParts; ++part) {
+      stats.mean[k] += sums[part * depth + k];
+      low = std::min(low, lows[part * depth + k]);
+      high = std::max(high, highs[part * depth + k]);
+    }
     stats.mean[k] /= static_cast<double>(rows);
-    stats.largest_deviation = std::max({stats.largest_deviation, high[k] - stats.mean[k], stats.mean[k] - low[k]});
+    stats.largest_deviation = std::max({stats.largest_deviation, high - stats.mean[k], stats.mean[k] - low});
   }
   return stats;
 }
@@ -306,13 +327,18 @@ struct Tridiagonal {
   std::vector<double> diagonal, off;
 };
 
+// A sweep's rows go to kSweepParts shares in turn, kSweepRows at a time: each share's rows are the same step after
+// step, so they stay in the cache of the core that takes it, and every share keeps work while the matrix shrinks.
+constexpr std::size_t kSweepParts = 2;
+constexpr std::size_t kSweepRows = 8;
+
 // Householder reduction of the symmetric a (d × d, row-major, its lower triangle read; overwritten) to tridiagonal T = Qᵀ·a·Q with
 // Q = H_0 · H_1 ⋯; reflector k (H_k = I − 2·v·vᵀ, v a unit vector over indices k + 1 …) is row k of `reflectors`.
 // Step k is H·a22·H = a22 − 2·v·qᵀ − 2·q·vᵀ with p = a22·v and q = p − (vᵀp)·v. Only the lower triangle is read and
-// written (a is symmetric): each row's part left of the diagonal serves p twice, as a row and as a column. The
-// reduction is bound by memory, so one sweep over the trailing rows applies step k's update and forms step k + 1's
-// product from the values just written (its reflector comes first, from column k + 1 updated on its own): the
-// same arithmetic as two sweeps, in half the passes.
+// written (a is symmetric): each row's part left of the diagonal serves p twice, as a row and as a column. One sweep
+// over the trailing rows applies step k's update and forms step k + 1's product from the values just written (its
+// reflector comes first, from column k + 1 updated on its own): one pass over the matrix per step, its rows shared
+// by the threads.
 Tridiagonal tridiagonalise(std::vector<double>& a, std::size_t d, std::vector<double>& reflectors) {
   Tridiagonal t{std::vector<double>(d), std::vector<double>(d > 0 ? d - 1 : 0, 0.0)};
   reflectors.assign(d * d, 0.0);
@@ -335,70 +361,79 @@ Tridiagonal tridiagonalise(std::vector<double>& a, std::size_t d, std::vector<do
     return true;
   };
   // Row i's share of p = a22·v (a22 from index `from` on): its part left of the diagonal times v into p, and the
-  // row times v into p[i]. With `update`, row i's values from `from` on first take the previous step's update
-  // (twice_v_i, twice_q_i, and that step's v and q) before they are read.
-  auto sweep_row = [&](std::size_t i, std::size_t from, const std::vector<double>& v, std::vector<double>& p, const double* update) {
+  // row times v into p[i]. With `pending` (the previous step's q, then its v, d doubles apart), row i's values from
+  // `from` on first take that step's update before they are read.
+  auto sweep_row = [&](std::size_t i, std::size_t from, const double* v, double* p, const double* pending) {
     double* row = a.data() + i * d;
     const double v_i = v[i];
+    const double twice_v_i = pending ? 2.0 * pending[d + i] : 0.0, twice_q_i = pending ? 2.0 * pending[i] : 0.0;
     simd::WidestDouble along_lanes(0.0);
     double along = 0.0;
     simd::for_each<double>(i - from, [&]<class V>(std::size_t at) {
       const std::size_t j = from + at;
       V a_ij = simd::load<V>(row + j);
-      if (update) {
-        a_ij = a_ij - (V(update[0]) * simd::load<V>(update + 2 + j) + V(update[1]) * simd::load<V>(update + 2 + d + j));
+      if (pending) {
+        a_ij = a_ij - (V(twice_v_i) * simd::load<V>(pending + j) + V(twice_q_i) * simd::load<V>(pending + d + j));
         simd::store(row + j, a_ij);
       }
-      simd::store(p.data() + j, simd::load<V>(p.data() + j) + a_ij * V(v_i));
+      simd::store(p + j, simd::load<V>(p + j) + a_ij * V(v_i));
       if constexpr (std::is_arithmetic_v<V>) {
         along += a_ij * v[j];
       } else {
-        along_lanes = along_lanes + a_ij * simd::load<V>(v.data() + j);
+        along_lanes = along_lanes + a_ij * simd::load<V>(v + j);
       }
     });
-    if (update) row[i] -= update[0] * update[2 + i] + update[1] * update[2 + d + i];
+    if (pending) row[i] -= twice_v_i * pending[i] + twice_q_i * pending[d + i];
     p[i] += row[i] * v_i + along + simd::reduce_add(along_lanes);
   };
-  std::vector<double> v(d), p(d), next_v(d), next_p(d);
-  // Step k's update: 2·v_i and 2·q_i for the row at hand, then q and v ([2 + d] doubles apart).
-  std::vector<double> update(2 + 2 * d);
-  auto product = [&](std::size_t k, const std::vector<double>& with, std::vector<double>& into, const double* pending) {
-    std::fill(into.begin() + static_cast<std::ptrdiff_t>(k + 1), into.end(), 0.0);
-    for (std::size_t i = k + 1; i < d; ++i) sweep_row(i, k + 1, with, into, pending);
+  std::vector<double> v(d), p(d), next_v(d);
+  // p is summed share by share, each in a buffer of its own, the shares split over the threads and then added in
+  // order: the same bits on any number of threads.
+  std::vector<double> shares(kSweepParts * d);
+  // Step k's q, then its v: the update the next sweep applies.
+  std::vector<double> pending(2 * d);
+  auto product = [&](std::size_t from, const double* with, const double* update) {
+    parallel_rows(kSweepParts, 1, [&](int64_t first_part, int64_t part_count) {
+      for (auto part = static_cast<std::size_t>(first_part); part < static_cast<std::size_t>(first_part + part_count); ++part) {
+        double* share = shares.data() + part * d;
+        std::fill(share + from, share + d, 0.0);
+        for (std::size_t i = from; i < d; ++i) {
+          if ((i / kSweepRows) % kSweepParts == part) sweep_row(i, from, with, share, update);
+        }
+      }
+    });
+    for (std::size_t i = from; i < d; ++i) {
+      p[i] = shares[i];
+      for (std::size_t part = 1; part < kSweepParts; ++part) p[i] += shares[part * d + i];
+    }
   };
   bool reflected = d > 2 && reflect(0, v);
-  if (reflected) product(0, v, p, nullptr);
+  if (reflected) product(1, v.data(), nullptr);
   for (std::size_t k = 0; k + 2 < d; ++k) {
     const bool last = k + 3 >= d;  // no column k + 1 to reduce after this one
     if (!reflected) {  // column k was already reduced: step k changes nothing
-      if (!last && (reflected = reflect(k + 1, v))) product(k + 1, v, p, nullptr);
+      if (!last && (reflected = reflect(k + 1, v))) product(k + 2, v.data(), nullptr);
       continue;
     }
     for (std::size_t i = k + 1; i < d; ++i) reflectors[k * d + i] = v[i];
     const double vp = simd::dot(v.data() + k + 1, p.data() + k + 1, d - (k + 1));
-    double* q = update.data() + 2;
-    double* v_copy = q + d;
+    double* q = pending.data();
     for (std::size_t i = k + 1; i < d; ++i) {
       q[i] = p[i] - vp * v[i];
-      v_copy[i] = v[i];
+      q[d + i] = v[i];
     }
     // Column k + 1 takes step k's update on its own (rows k + 1 …), then gives step k + 1's reflector.
     for (std::size_t i = k + 1; i < d; ++i) a[i * d + k + 1] -= 2.0 * v[i] * q[k + 1] + 2.0 * q[i] * v[k + 1];
-    const bool next = !last && reflect(k + 1, next_v);
-    if (next) std::fill(next_p.begin() + static_cast<std::ptrdiff_t>(k + 2), next_p.end(), 0.0);
-    for (std::size_t i = k + 2; i < d; ++i) {
-      update[0] = 2.0 * v[i];
-      update[1] = 2.0 * q[i];
-      if (next) {
-        sweep_row(i, k + 2, next_v, next_p, update.data());
-      } else {
+    reflected = !last && reflect(k + 1, next_v);
+    if (reflected) {
+      product(k + 2, next_v.data(), pending.data());
+      v.swap(next_v);
+    } else {
+      for (std::size_t i = k + 2; i < d; ++i) {
         double* row = a.data() + i * d;
-        for (std::size_t j = k + 2; j <= i; ++j) row[j] -= update[0] * q[j] + update[1] * v[j];
+        for (std::size_t j = k + 2; j <= i; ++j) row[j] -= 2.0 * v[i] * q[j] + 2.0 * q[i] * v[j];
       }
     }
-    reflected = next;
-    v.swap(next_v);
-    p.swap(next_p);
   }
   for (std::size_t i = 0; i < d; ++i) t.diagonal[i] = a[i * d + i];
   if (d >= 2) t.off[d - 2] = a[(d - 1) * d + (d - 2)];
