@@ -278,41 +278,54 @@ void covariance(std::span<const float> x, std::size_t rows, std::size_t depth, c
   constexpr std::size_t W = kPanelWidth;
   const std::size_t panels = (depth + W - 1) / W;
   const std::size_t block_rows = covariance_block_rows(panels * W);
-  std::vector<float> packed(panels * block_rows * W);
+  // Two blocks' packed values: the threads multiply one while the block after it is packed into the other.
+  std::vector<float> packed(2 * panels * block_rows * W);
+  auto packed_block = [&](std::size_t block) { return packed.data() + (block % 2) * panels * block_rows * W; };
   // Panel p's sums: rows 0 … (p + 1)·W − 1 of its W columns, from sums[W² · p(p + 1)/2] on.
   std::vector<double> sums(W * W * panels * (panels + 1) / 2, 0.0);
   auto panel_sums = [&](std::size_t p) { return sums.data() + W * W * p * (p + 1) / 2; };
-  for (std::size_t first = 0; first < rows; first += block_rows) {
-    const std::size_t count = std::min(block_rows, rows - first);
-    parallel_rows(static_cast<int64_t>(count), min_rows_per_part(static_cast<int64_t>(depth)), [&](int64_t first_row, int64_t row_count) {
-      for (auto r = static_cast<std::size_t>(first_row); r < static_cast<std::size_t>(first_row + row_count); ++r) {
-        const float* source = x.data() + (first + r) * depth;
-        for (std::size_t p = 0; p < panels; ++p) {
-          float* target = packed.data() + (p * block_rows + r) * W;
-          const float* values = source + p * W;
-          const double* means = stats.mean.data() + p * W;
-          if (p * W + W <= depth) {
-            for (std::size_t c = 0; c < W; ++c) target[c] = static_cast<float>((values[c] - means[c]) * scale);
-          } else {  // the last panel, zeros past the table's columns
-            for (std::size_t c = 0; c < W; ++c) target[c] = p * W + c < depth ? static_cast<float>((values[c] - means[c]) * scale) : 0.0f;
-          }
+  const std::size_t blocks = (rows + block_rows - 1) / block_rows;
+  auto pack_row = [&](std::size_t block, std::size_t r) {
+    const float* source = x.data() + (block * block_rows + r) * depth;
+    for (std::size_t p = 0; p < panels; ++p) {
+      float* target = packed_block(block) + (p * block_rows + r) * W;
+      const float* values = source + p * W;
+      const double* means = stats.mean.data() + p * W;
+      if (p * W + W <= depth) {
+        for (std::size_t c = 0; c < W; ++c) target[c] = static_cast<float>((values[c] - means[c]) * scale);
+      } else {  // the last panel, zeros past the table's columns
+        for (std::size_t c = 0; c < W; ++c) target[c] = p * W + c < depth ? static_cast<float>((values[c] - means[c]) * scale) : 0.0f;
+      }
+    }
+  };
+  auto rows_of = [&](std::size_t block) { return std::min(block_rows, rows - block * block_rows); };
+  auto multiply = [&](std::size_t block, std::size_t p) {
+    float tile[kCovarianceTileRows * W];
+    double* target = panel_sums(p);
+    const float* values = packed_block(block);
+    for (std::size_t i = 0; i < (p + 1) * W; i += kCovarianceTileRows) {
+      const float* columns = values + (i / W) * block_rows * W + i % W;
+      multiply_panel<kCovarianceTileRows>(columns, 1, W, rows_of(block), values + p * block_rows * W, tile, W, W);
+      for (std::size_t t = 0; t < kCovarianceTileRows * W; ++t) target[i * W + t] += tile[t];
+    }
+  };
+  // Work items of one call: the panel pairs of `block` (panel p costs p + 1 tiles: p and panels − 1 − p together
+  // cost the same for every p), then runs of kPackRows rows of the block after it, taken by whichever thread is
+  // free first.
+  constexpr std::size_t kPackRows = 16;
+  const std::size_t pairs = (panels + 1) / 2;
+  for (std::size_t block = 0; block <= blocks; ++block) {
+    const std::size_t multiplied = block > 0 ? pairs : 0;
+    const std::size_t packed_runs = block < blocks ? (rows_of(block) + kPackRows - 1) / kPackRows : 0;
+    parallel_rows(static_cast<int64_t>(multiplied + packed_runs), 1, [&](int64_t first_item, int64_t item_count) {
+      for (auto item = static_cast<std::size_t>(first_item); item < static_cast<std::size_t>(first_item + item_count); ++item) {
+        if (item < multiplied) {
+          multiply(block - 1, item);
+          if (panels - 1 - item != item) multiply(block - 1, panels - 1 - item);
+        } else {
+          const std::size_t first_row = (item - multiplied) * kPackRows;
+          for (std::size_t r = first_row; r < std::min(rows_of(block), first_row + kPackRows); ++r) pack_row(block, r);
         }
-      }
-    });
-    auto multiply = [&](std::size_t p) {
-      float tile[kCovarianceTileRows * W];
-      double* target = panel_sums(p);
-      for (std::size_t i = 0; i < (p + 1) * W; i += kCovarianceTileRows) {
-        const float* columns = packed.data() + (i / W) * block_rows * W + i % W;
-        multiply_panel<kCovarianceTileRows>(columns, 1, W, count, packed.data() + p * block_rows * W, tile, W, W);
-        for (std::size_t t = 0; t < kCovarianceTileRows * W; ++t) target[i * W + t] += tile[t];
-      }
-    };
-    // Panel p costs p + 1 tiles: p and panels − 1 − p together cost the same for every p.
-    parallel_rows(static_cast<int64_t>((panels + 1) / 2), 1, [&](int64_t first_pair, int64_t pair_count) {
-      for (auto p = static_cast<std::size_t>(first_pair); p < static_cast<std::size_t>(first_pair + pair_count); ++p) {
-        multiply(p);
-        if (panels - 1 - p != p) multiply(panels - 1 - p);
       }
     });
   }
