@@ -380,8 +380,7 @@ Tridiagonal tridiagonalise(std::vector<double>& a, std::size_t d, std::vector<do
     double* row = a.data() + i * d;
     const double v_i = v[i];
     const double twice_v_i = pending ? 2.0 * pending[d + i] : 0.0, twice_q_i = pending ? 2.0 * pending[i] : 0.0;
-    simd::WidestDouble along_lanes(0.0);
-    double along = 0.0;
+    simd::LaneSum<double> along;
     simd::for_each<double>(i - from, [&]<class V>(std::size_t at) {
       const std::size_t j = from + at;
       V a_ij = simd::load<V>(row + j);
@@ -390,14 +389,10 @@ Tridiagonal tridiagonalise(std::vector<double>& a, std::size_t d, std::vector<do
         simd::store(row + j, a_ij);
       }
       simd::store(p + j, simd::load<V>(p + j) + a_ij * V(v_i));
-      if constexpr (std::is_arithmetic_v<V>) {
-        along += a_ij * v[j];
-      } else {
-        along_lanes = along_lanes + a_ij * simd::load<V>(v + j);
-      }
+      along.add(a_ij * simd::load<V>(v + j));
     });
     if (pending) row[i] -= twice_v_i * pending[i] + twice_q_i * pending[d + i];
-    p[i] += row[i] * v_i + along + simd::reduce_add(along_lanes);
+    p[i] += row[i] * v_i + along.total();
   };
   std::vector<double> v(d), p(d), next_v(d);
   // p is summed share by share, each in a buffer of its own, the shares split over the threads and then added in
@@ -745,17 +740,12 @@ int64_t first_non_finite(std::span<const float> values) {
   constexpr std::size_t kBlock = 4096;
   for (std::size_t start = 0; start < values.size(); start += kBlock) {
     const std::size_t count = std::min(kBlock, values.size() - start);
-    simd::Widest lanes(0.0f);
-    float tail = 0.0f;
+    simd::LaneSum<float> sum;
     simd::for_each_float(count, [&]<class V>(std::size_t i) {
       const V x = simd::load<V>(values.data() + start + i);
-      if constexpr (std::is_arithmetic_v<V>) {
-        tail += x - x;
-      } else {
-        lanes = lanes + (x - x);
-      }
+      sum.add(x - x);
     });
-    if (simd::reduce_add(lanes) + tail == 0.0f) continue;
+    if (sum.total() == 0.0f) continue;
     for (std::size_t i = start; i < start + count; ++i) {
       if (!std::isfinite(values[i])) return static_cast<int64_t>(i);
     }
@@ -810,17 +800,11 @@ Status pca(std::span<const float> x, int64_t n, int64_t d, int64_t components, s
       const float* row = x.data() + r * depth;
       for (std::size_t j = 0; j < kept; ++j) {
         const double* axis = axis_rows.data() + j * depth;
-        simd::WidestDouble lanes(0.0);
-        double sum = 0.0;
+        simd::LaneSum<double> sum;
         simd::for_each<double>(depth, [&]<class V>(std::size_t k) {
-          const V term = (simd::load_widened<V>(row + k) - simd::load<V>(mean.data() + k)) * simd::load<V>(axis + k);
-          if constexpr (std::is_arithmetic_v<V>) {
-            sum += term;
-          } else {
-            lanes = lanes + term;
-          }
+          sum.add((simd::load_widened<V>(row + k) - simd::load<V>(mean.data() + k)) * simd::load<V>(axis + k));
         });
-        out[r * kept + j] = static_cast<float>(simd::reduce_add(lanes) + sum);
+        out[r * kept + j] = static_cast<float>(sum.total());
       }
     }
   });

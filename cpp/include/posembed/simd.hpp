@@ -175,19 +175,32 @@ inline float reduce_add(const FloatBatch& v) { return xsimd::hadd(v); }
 inline double reduce_add(const DoubleBatch& v) { return xsimd::hadd(v); }
 #endif
 
+// A sum over a for_each<T> loop: its batch steps add into the lanes of the widest vector, its tail steps into one
+// value; total() is the lanes' sum, then the tail.
+template <class T>
+class LaneSum {
+ public:
+  template <class V>
+  void add(const V& value) {
+    if constexpr (std::is_arithmetic_v<V>) {
+      tail_ += value;
+    } else {
+      lanes_ = lanes_ + value;
+    }
+  }
+  T total() const { return reduce_add(lanes_) + tail_; }
+
+ private:
+  using Lanes = std::conditional_t<std::is_same_v<T, float>, Widest, WidestDouble>;
+  Lanes lanes_ = Lanes(T(0));  // (not braces: a batch's brace form takes one value per lane)
+  T tail_ = 0;
+};
+
 // Σ a[i] · b[i] over n doubles, in the lanes of the widest double vector, then across them.
 inline double dot(const double* a, const double* b, std::size_t n) {
-  WidestDouble lanes(0.0);
-  double tail = 0.0;
-  for_each<double>(n, [&]<class V>(std::size_t i) {
-    const V product = load<V>(a + i) * load<V>(b + i);
-    if constexpr (std::is_arithmetic_v<V>) {
-      tail += product;
-    } else {
-      lanes = lanes + product;
-    }
-  });
-  return reduce_add(lanes) + tail;
+  LaneSum<double> sum;
+  for_each<double>(n, [&]<class V>(std::size_t i) { sum.add(load<V>(a + i) * load<V>(b + i)); });
+  return sum.total();
 }
 
 template <class V>
