@@ -169,6 +169,32 @@ describeEachModule('pca', (instance) => {
     assert.throws(() => pe.pca({ data: x, shape: [5000, 3] }, { out }), { name: 'RangeError', message: 'x.data[4097] must be finite, got NaN' });
     assert.ok(out.every((v) => v === 0), 'out is left as it was');
   });
+
+  it('a token embedding\'s pca() is pe.pca() of its table, bit for bit, read where the table lies', () => {
+    const weights = { data: Float32Array.from({ length: 300 * 16 }, (_, i) => Math.sin(i * 0.37) * (1 + (i % 16) / 4)), shape: [300, 16] };
+    const embedding = pe.tokenEmbedding({ vocabSize: 300, dModel: 16, weights, scale: 'sqrt' });
+    for (const components of [1, 2, 5]) {
+      const expected = pe.pca(weights, { components });
+      const got = embedding.pca({ components });
+      assert.deepEqual(got.shape, [300, components]);
+      assert.deepEqual(Array.from(got.data), Array.from(expected.data), `${components} components`);
+    }
+    // Into an out of the caller's, a JS array or one on the heap.
+    const out = new Float32Array(600);
+    assert.equal(embedding.pca({ out }).data, out);
+    assert.deepEqual(Array.from(out), Array.from(pe.pca(weights).data));
+    const onHeap = pe.allocate(600);
+    embedding.pca({ out: onHeap.data });
+    assert.deepEqual(Array.from(onHeap.data), Array.from(out));
+    onHeap.dispose();
+    assert.throws(() => embedding.pca({ components: 17 }), { name: 'RangeError', message: 'components must be an integer in [1, 16], got 17' });
+    assert.throws(() => embedding.pca({ axes: 2 }), { name: 'TypeError', message: "pca options: unknown option 'axes'; known options are components, out" });
+    const single = pe.tokenEmbedding({ vocabSize: 1, dModel: 4 });
+    assert.throws(() => single.pca(), { name: 'RangeError', message: 'vocabSize must be at least 2 (PCA needs two rows), got 1' });
+    single.dispose();
+    embedding.dispose();
+    assert.throws(() => embedding.pca(), { message: 'this tokenEmbedding has been disposed' });
+  });
 }, { fullModule: true });
 
 it('alignProjection turns a PCA frame within its plane onto the one before: flipped, swapped or turned axes come back, nothing else moves', async () => {

@@ -37,6 +37,9 @@ describe('load({ encodersOnly: true })', () => {
     assert.throws(() => light.readNpy(new Uint8Array(16)), needsFull);
     assert.throws(() => light.readSafetensors(new Uint8Array(16)), needsFull);
     assert.throws(() => light.pca(light.sinusoidal({ length: 12, dModel: 8 })), needsFull);
+    const table = light.tokenEmbedding({ vocabSize: 4, dModel: 2 });
+    assert.throws(() => table.pca(), /tokenEmbedding\.pca\(\) needs the full module/);
+    table.dispose();
     await assert.rejects(light.openSafetensors(new Uint8Array(16)), needsFull);
     assert.equal(light.sinusoidal({ length: 1, dModel: 2 }).data[1], 1);
     assert.equal(light.memory().liveAllocations, 0);

@@ -57,12 +57,24 @@ export function nearestRows(core, table, rows, columns, query, opts) {
 
 // x: [n, d] → [n, components]: the centred rows projected on the principal axes.
 export function pca(core, x, opts) {
-  const o = readOptions('pca', opts);
   const { data, rows, columns } = matrix('x', x);
-  if (rows < 2) throw new RangeError(`x.shape[0] must be at least 2 (PCA needs two rows), got ${rows}`);
+  // x's values are checked by the core, through its column sums.
+  return projectRows(core, 'x.shape[0]', rows, columns, opts, [{ data, what: 'x' }], (xPointer) => xPointer);
+}
+
+// pca() of a table where it lies on the heap (`table`, its address; a token embedding's), without copying it.
+export function tablePca(core, table, rows, columns, opts) {
+  return projectRows(core, 'vocabSize', rows, columns, opts, [], () => table);
+}
+
+// What pca() and tablePca() share: the options, and the kernel on the rows at xAt(...the inputs' pointers);
+// rowsName names the row count in errors.
+function projectRows(core, rowsName, rows, columns, opts, inputs, xAt) {
+  const o = readOptions('pca', opts);
+  if (rows < 2) throw new RangeError(`${rowsName} must be at least 2 (PCA needs two rows), got ${rows}`);
   const components = integer('components', o.components ?? 2, 1, Math.min(rows, columns));
-  const out = core.produce({ elements: rows * components, what: 'the projections', out: o.out, inputs: [{ data, what: 'x' }] },  // x's values are checked by the core, through its column sums
-    (outPointer, xPointer) => core.module.pca(xPointer, rows, columns, components, outPointer));
+  const out = core.produce({ elements: rows * components, what: 'the projections', out: o.out, inputs },
+    (outPointer, ...pointers) => core.module.pca(xAt(...pointers), rows, columns, components, outPointer));
   return { data: out, shape: [rows, components] };
 }
 

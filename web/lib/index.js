@@ -33,8 +33,7 @@ export class Posembed {
 
   // The core for an op of the full module (`what`): an encoders-only instance says so rather than failing inside.
   #fullCore(what) {
-    if (this.#core.encodersOnly) throw new Error(`posembed: ${what} needs the full module; this instance has the encoders only (load({ encodersOnly: true })): load() one without it`);
-    return this.#core;
+    return this.#core.full(what);
   }
 
   sinusoidal(opts) {

@@ -3,7 +3,7 @@ import { describe, integer, number, options } from './validate.js';
 import { readOptions } from './op_schemas.js';
 import { tokenIds } from './tensor.js';
 import { HeapTable } from './table.js';
-import { nearestRows } from './analysis.js';
+import { nearestRows, tablePca } from './analysis.js';
 
 // 'none' | 'sqrt' | a finite number → the factor rows are multiplied by.
 export function scaleFactor(core, scale, dModel) {
@@ -43,5 +43,12 @@ export class TokenEmbedding extends HeapTable {
   nearest(query, opts) {
     const { core, pointer } = this.live();
     return nearestRows(core, pointer, this.vocabSize, this.dModel, query, opts);
+  }
+
+  // pe.pca() of the table as stored (before scale), where it lies: [vocabSize, components], without a copy of the
+  // table (pe.pca(embedding.weights) makes two).
+  pca(opts) {
+    const { core, pointer } = this.live();
+    return tablePca(core.full('tokenEmbedding.pca()'), pointer, this.vocabSize, this.dModel, opts);
   }
 }

@@ -224,6 +224,12 @@ export class WasmCore {
     if (this.#module === null) throw new Error('posembed: this instance was disposed (pe.dispose()); load() another to go on');
   }
 
+  // This core, for `what` (an op or a method) that the encoders-only module lacks.
+  full(what) {
+    if (this.encodersOnly) throw new Error(`posembed: ${what} needs the full module; this instance has the encoders only (load({ encodersOnly: true })): load() one without it`);
+    return this;
+  }
+
   // Lets the module go: the threaded module's workers end now (a page would otherwise keep them until it
   // closes), its memory once nothing holds it.
   dispose() {

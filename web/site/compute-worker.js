@@ -12,8 +12,9 @@ const MAX_SIDE = 1024;
 
 let posembed = null;
 let weights = null;         // { file, handle }: the last weights file opened (its header read; tensors on demand)
-let loaded = null;          // { name, tensor }: the tensor read from it for the table
-let table = null;           // { key, embedding }
+let dropped = null;         // { name, embedding }: the tensor read from it for the table, on the heap only
+let seeded = null;          // { key, embedding }: the seeded table, while it is the one shown
+let table = null;           // { key, embedding }: the table the token tasks use now (one of the two)
 let vocabulary = null;      // { key, projected }: the whole table's two principal axes
 // The whole vocabulary's PCA is drawn as counts on a grid of this many cells a side.
 const DENSITY_CELLS = 80;
@@ -34,17 +35,21 @@ function picture(tensor, range, colormap) {
   return { result: { tensor, range, colormap, pixels, width, height }, transfer: [tensor.data.buffer, pixels.buffer] };
 }
 
-// The token table: the tensor chosen from the dropped file, or a seeded (untrained) GPT-2-sized one.
+// The token table: the tensor read from the dropped file, or a seeded (untrained) GPT-2-sized one. The dropped one
+// stays on the heap while its file is open; a seeded one only while it is shown.
 function tokenTable(pe, { tensor: name, dModel, seed }) {
-  const key = name ? `dropped:${weights?.file}:${name}` : `seeded:${dModel}:${seed}`;
-  if (table?.key !== key) {
-    table?.embedding.dispose();
-    table = null;
-    if (name && loaded?.name !== name) throw new RangeError(`no tensor '${name}' was read`);
-    const embedding = name
-      ? pe.tokenEmbedding({ vocabSize: loaded.tensor.shape[0], dModel: loaded.tensor.shape[1], weights: loaded.tensor })
-      : pe.tokenEmbedding({ vocabSize: GPT2_VOCAB, dModel, init: { std: 0.02, seed } });
-    table = { key, embedding };
+  if (name) {
+    if (dropped?.name !== name) throw new RangeError(`no tensor '${name}' was read`);
+    seeded?.embedding.dispose();
+    seeded = null;
+    table = { key: `dropped:${weights.file}:${name}`, embedding: dropped.embedding };
+  } else {
+    const key = `seeded:${dModel}:${seed}`;
+    if (seeded?.key !== key) {
+      seeded?.embedding.dispose();
+      seeded = { key, embedding: pe.tokenEmbedding({ vocabSize: GPT2_VOCAB, dModel, init: { std: 0.02, seed } }) };
+    }
+    table = seeded;
   }
   return table.embedding;
 }
@@ -71,15 +76,22 @@ const TASKS = {
     if (matrices.length === 0) throw new RangeError(`${file.name}: no 2-D float tensor to use as an embedding table (it has ${handle.names.length} tensor${handle.names.length === 1 ? '' : 's'})`);
     const likely = matrices.find((m) => TOKEN_TABLE.test(m.name)) ?? matrices.reduce((a, b) => (b.shape[0] > a.shape[0] ? b : a));
     weights = { file: file.name, handle };
-    loaded = null;
+    dropped?.embedding.dispose();
+    dropped = null;
     return { result: { matrices: matrices.map(({ name, shape, dtype, bytes }) => ({ name, shape, dtype, bytes })), likely: likely.name } };
   },
 
-  // Reads one tensor of the opened file (reporting progress) to be the token table.
+  // Reads one tensor of the opened file (reporting progress) to be the token table: onto the heap, where the token
+  // tasks read it; the array read from the file is let go.
   async readTable(pe, { name }, progress) {
     if (!weights) throw new RangeError('no weights file is open');
-    if (loaded?.name !== name) loaded = { name, tensor: await weights.handle.tensor(name, { onProgress: progress }) };
-    return { result: { name, shape: loaded.tensor.shape } };
+    if (dropped?.name !== name) {
+      const tensor = await weights.handle.tensor(name, { onProgress: progress });
+      dropped?.embedding.dispose();
+      dropped = { name, embedding: pe.tokenEmbedding({ vocabSize: tensor.shape[0], dModel: tensor.shape[1], weights: tensor }) };
+    }
+    const { vocabSize, dModel } = dropped.embedding;
+    return { result: { name, shape: [vocabSize, dModel] } };
   },
 
   // A runtime's dumped cos/sin cache (a .safetensors with tensors cos and sin, or a .npy [2, positions, rotary dim])
@@ -131,9 +143,7 @@ const TASKS = {
   // nearest the cell's centre), and where the given ids fall.
   vocabulary(pe, { ids, table: choice }) {
     const embedding = tokenTable(pe, choice);
-    // A dropped table's rows are already here; a seeded one's are copied out of the heap.
-    const rows = choice.tensor ? loaded.tensor : embedding.weights;
-    if (vocabulary?.key !== table.key) vocabulary = { key: table.key, projected: pe.pca(rows, { components: 2 }).data };
+    if (vocabulary?.key !== table.key) vocabulary = { key: table.key, projected: embedding.pca({ components: 2 }).data };
     const { projected } = vocabulary;
     const count = embedding.vocabSize;
     const extent = (axis) => {
