@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # Installs what posembed's build needs, and nothing when it is all there (a fast no-op). With --tests, also
-# what the tests need.
+# what the tests need; with --bench, what the tests need and numpy on OpenBLAS (the peer `npm run bench` times PCA
+# beside).
 #   Debian/Ubuntu: missing tools come from apt (to build the site and the package: emscripten, libxsimd-dev,
 #   nlohmann-json3-dev, catch2, cmake, ninja-build; for the tests also g++, clang with its sanitizer and fuzzer
-#   runtimes, the Vulkan loader, chromium, chromium-driver, a sans font); then `npm ci`.
+#   runtimes, the Vulkan loader, chromium, chromium-driver, a sans font; for the bench also python3-numpy and
+#   libopenblas0); then `npm ci`.
 #   With emsdk: an `emcc` already on PATH is used as it is, and Debian's emscripten is not installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 tests=false
+bench=false
 case "${1:-}" in
   --tests) tests=true ;;
+  --bench) tests=true; bench=true ;;
   "") ;;
-  *) echo "usage: scripts/setup.sh [--tests]" >&2; exit 2 ;;
+  *) echo "usage: scripts/setup.sh [--tests | --bench]" >&2; exit 2 ;;
 esac
 
 missing=()
@@ -38,6 +42,12 @@ if $tests; then
   # A sans font for the command line's framed PNGs, whose text the tests look for.
   [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
   [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+fi
+if $bench; then
+  # numpy's covariance + eigensolver beside PCA at vocabulary scale, on OpenBLAS: Debian's default reference BLAS
+  # is about 40 times slower, no fair peer.
+  /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || missing+=(python3-numpy)
+  [[ "$(ldconfig -p 2>/dev/null)" == *"libopenblas.so.0 "* ]] || missing+=(libopenblas0)
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then

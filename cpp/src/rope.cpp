@@ -199,12 +199,12 @@ struct LongropeRule {
     if (!(s.attention_factor >= 0.0 && s.attention_factor <= 1e6)) {
       return out_of_range("scaling.attentionFactor", "a number in [0, 1000000] (0: the rule's own)", s.attention_factor);
     }
-    for (const auto& [list, name] : {std::pair{&s.short_factor, "scaling.shortFactor"}, std::pair{&s.long_factor, "scaling.longFactor"}}) {
+    for (const auto& [list, field] : {std::pair{&s.short_factor, "scaling.shortFactor"}, std::pair{&s.long_factor, "scaling.longFactor"}}) {
       if (list->size() != static_cast<std::size_t>(dim / 2)) {
-        return Status::range_error(std::string(name) + " must hold rotaryDim / 2 = " + std::to_string(dim / 2) + " numbers, got " + std::to_string(list->size()));
+        return Status::range_error(std::string(field) + " must hold rotaryDim / 2 = " + std::to_string(dim / 2) + " numbers, got " + std::to_string(list->size()));
       }
       for (std::size_t i = 0; i < list->size(); ++i) {
-        if (!((*list)[i] >= 1.0 && (*list)[i] <= 1e6)) return out_of_range(std::string(name) + "[" + std::to_string(i) + "]", "a number in [1, 1000000]", (*list)[i]);
+        if (!((*list)[i] >= 1.0 && (*list)[i] <= 1e6)) return out_of_range(std::string(field) + "[" + std::to_string(i) + "]", "a number in [1, 1000000]", (*list)[i]);
       }
     }
     return {};
