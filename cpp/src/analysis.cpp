@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <new>
 #include <numeric>
@@ -270,9 +271,12 @@ static_assert(kPanelWidth % kCovarianceTileRows == 0);
 // block after block in order, summed in double: the same bits on any number of threads.
 // The centred values are scaled by a power of two to at most 1 in magnitude, so float32 products neither overflow
 // (a table of 1e30s) nor vanish (one of 1e-30s); the scale comes back exactly in double.
-void covariance(std::span<const float> x, std::size_t rows, std::size_t depth, const ColumnStats& stats, std::vector<double>& cov) {
+// `probe`, where given, is shown the covariance of the first probe_rows rows or more (whole blocks) once, mid-pass;
+// where it returns true the pass ends there, cov is left empty and covariance() returns false.
+bool covariance(std::span<const float> x, std::size_t rows, std::size_t depth, const ColumnStats& stats, std::vector<double>& cov,
+                std::size_t probe_rows = 0, const std::function<bool(const std::vector<double>&)>& probe = {}) {
   cov.assign(depth * depth, 0.0);
-  if (stats.largest_deviation == 0.0) return;
+  if (stats.largest_deviation == 0.0) return true;
   const int exponent = std::ilogb(stats.largest_deviation) + 1;
   const double scale = std::ldexp(1.0, -exponent);
   constexpr std::size_t W = kPanelWidth;
@@ -314,6 +318,15 @@ void covariance(std::span<const float> x, std::size_t rows, std::size_t depth, c
   // free first.
   constexpr std::size_t kPackRows = 16;
   const std::size_t pairs = (panels + 1) / 2;
+  // The covariance of the first `count` rows, from the sums of the blocks that hold them.
+  auto fill = [&](std::vector<double>& target, std::size_t count) {
+    target.resize(depth * depth);
+    for (std::size_t j = 0; j < depth; ++j) {
+      const double* column = panel_sums(j / W) + j % W;
+      for (std::size_t i = 0; i <= j; ++i) target[i * depth + j] = target[j * depth + i] = std::ldexp(column[i * W], 2 * exponent) / static_cast<double>(count - 1);
+    }
+  };
+  const std::size_t probe_blocks = probe ? (probe_rows + block_rows - 1) / block_rows : 0;
   for (std::size_t block = 0; block <= blocks; ++block) {
     const std::size_t multiplied = block > 0 ? pairs : 0;
     const std::size_t packed_runs = block < blocks ? (rows_of(block) + kPackRows - 1) / kPackRows : 0;
@@ -328,11 +341,17 @@ void covariance(std::span<const float> x, std::size_t rows, std::size_t depth, c
         }
       }
     });
+    if (block > 0 && block == probe_blocks && block < blocks) {  // blocks 0 … block − 1 summed, more to come
+      std::vector<double> partial;
+      fill(partial, block * block_rows);
+      if (probe(partial)) {
+        cov.clear();
+        return false;
+      }
+    }
   }
-  for (std::size_t j = 0; j < depth; ++j) {
-    const double* column = panel_sums(j / W) + j % W;
-    for (std::size_t i = 0; i <= j; ++i) cov[i * depth + j] = cov[j * depth + i] = std::ldexp(column[i * W], 2 * exponent) / static_cast<double>(rows - 1);
-  }
+  fill(cov, rows);
+  return true;
 }
 
 // A symmetric tridiagonal matrix: diagonal[i], and off[i] between i and i + 1.
@@ -555,6 +574,210 @@ void top_eigenvectors(std::vector<double>& cov, std::size_t d, std::size_t count
   }
 }
 
+// The axes of a table whose top variances stand clear of the rest (a trained one) come in a few block Krylov passes
+// over its rows, where the covariance costs n·d²/2 multiply-adds whatever the spectrum. Part-way through the
+// covariance's pass its first rows (1 / kProbeFraction of them) tell which kind of table this is: where, after
+// kProbeSteps subspace steps on their covariance, the variance past the first kKrylovWidth is at most kKrylovGap
+// times the last kept one, the work goes on as Krylov iteration from those rows' top axes; where that does not
+// converge within kKrylovMaxBlocks passes, the covariance's pass goes on from where it stopped.
+constexpr std::size_t kKrylovWidth = kPanelWidth;
+constexpr std::size_t kKrylovMaxBlocks = 8;
+constexpr std::size_t kKrylovMinRows = 16384;
+constexpr std::size_t kProbeFraction = 8;
+constexpr std::size_t kProbeWidth = kKrylovWidth + kKrylovWidth / 2;
+constexpr int kProbeSteps = 3;
+constexpr double kKrylovGap = 0.5;
+// Done when every kept Ritz pair's residual ‖C·y − θ·y‖ is under this fraction of the top variance: the axes then
+// agree with a float64 eigensolver's as the covariance route's do (tested).
+constexpr double kKrylovTolerance = 1e-6;
+
+// out ([d, P]) = a ([d, d], row-major) · v ([d, P]), the rows of a shared by the threads; a row's P sums stay in
+// registers while it passes.
+template <std::size_t P>
+void multiply_dense(const std::vector<double>& a, std::size_t d, const std::vector<double>& v, std::vector<double>& out) {
+  using V = simd::WidestDouble;
+  constexpr std::size_t kLanes = sizeof(V) / sizeof(double);
+  static_assert(P % kLanes == 0);
+  out.resize(d * P);
+  parallel_rows(static_cast<int64_t>(d), 16, [&](int64_t first, int64_t count) {
+    for (auto i = static_cast<std::size_t>(first); i < static_cast<std::size_t>(first + count); ++i) {
+      V sums[P / kLanes];
+      for (V& sum : sums) sum = V(0.0);
+      for (std::size_t k = 0; k < d; ++k) {
+        const V a_ik(a[i * d + k]);
+        for (std::size_t j = 0; j < P / kLanes; ++j) sums[j] = sums[j] + a_ik * simd::load<V>(v.data() + k * P + j * kLanes);
+      }
+      for (std::size_t j = 0; j < P / kLanes; ++j) simd::store(out.data() + i * P + j * kLanes, sums[j]);
+    }
+  });
+}
+
+// The probe: where the covariance of the first rows (`partial`) has its top `kept` variances well clear of the
+// kKrylovWidth + 1-th, its top kKrylovWidth axes ([d, kKrylovWidth]) to start Krylov iteration from.
+std::optional<std::vector<double>> krylov_start(const std::vector<double>& partial, std::size_t d, std::size_t kept) {
+  const std::size_t p = kProbeWidth;
+  std::vector<double> basis(d * p), product;
+  for (std::size_t k = 0; k < d; ++k) for (std::size_t j = 0; j < p; ++j) basis[k * p + j] = std::sin(1.0 + 7.0 * static_cast<double>(k) + 13.0 * static_cast<double>(j));
+  orthonormalise(basis, d, p);
+  for (int step = 0; step < kProbeSteps; ++step) {
+    multiply_dense<kProbeWidth>(partial, d, basis, product);
+    basis.swap(product);
+    orthonormalise(basis, d, p);
+  }
+  // Rayleigh-Ritz in the subspace: its variances, largest first, and the axes they belong to.
+  multiply_dense<kProbeWidth>(partial, d, basis, product);
+  std::vector<double> small(p * p, 0.0), rotation;
+  for (std::size_t k = 0; k < d; ++k) for (std::size_t i = 0; i < p; ++i) for (std::size_t j = 0; j < p; ++j) small[i * p + j] += basis[k * p + i] * product[k * p + j];
+  for (std::size_t i = 0; i < p; ++i) for (std::size_t j = 0; j < i; ++j) small[i * p + j] = small[j * p + i] = 0.5 * (small[i * p + j] + small[j * p + i]);
+  jacobi_eigen(small, rotation, p);
+  std::vector<std::size_t> order(p);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return small[a * p + a] > small[b * p + b]; });
+  const double last_kept = small[order[kept - 1] * p + order[kept - 1]];
+  const double beyond = small[order[kKrylovWidth] * p + order[kKrylovWidth]];
+  if (!(last_kept > 0.0) || !(beyond <= kKrylovGap * last_kept)) return std::nullopt;
+  std::vector<double> start(d * kKrylovWidth, 0.0);
+  for (std::size_t k = 0; k < d; ++k) {
+    for (std::size_t j = 0; j < kKrylovWidth; ++j) {
+      for (std::size_t i = 0; i < p; ++i) start[k * kKrylovWidth + j] += basis[k * p + i] * rotation[i * p + order[j]];
+    }
+  }
+  return start;
+}
+
+// C·v for the kKrylovWidth columns of v ([d, kKrylovWidth]), a pass over the rows as Xcᵀ·(Xc·v) / (n − 1): the
+// GEMM kernel forms y = x·(s·v) − μ·(s·v) for a block of rows, then xᵀ·(s·y), the mean's part taken out once at the
+// end; s (a power of two) keeps float32 products in range, as in the covariance. Each block's share is summed on its
+// own and the shares added in order: the same bits on any number of threads.
+std::vector<double> covariance_times(std::span<const float> x, std::size_t rows, std::size_t depth, const ColumnStats& stats, float scale,
+                                     const std::vector<double>& v) {
+  constexpr std::size_t W = kKrylovWidth;
+  std::vector<float> panel(depth * W);  // s·v, depth-major: the kernel's packed panel
+  for (std::size_t i = 0; i < depth * W; ++i) panel[i] = static_cast<float>(v[i] * scale);
+  float centre[W];  // μ·(s·v)
+  for (std::size_t j = 0; j < W; ++j) {
+    double sum = 0.0;
+    for (std::size_t k = 0; k < depth; ++k) sum += stats.mean[k] * panel[k * W + j];
+    centre[j] = static_cast<float>(sum);
+  }
+  const std::size_t block_rows = covariance_block_rows(depth);
+  const std::size_t blocks = (rows + block_rows - 1) / block_rows;
+  // Each block's xᵀ·(s·y) ([depth, W]) and Σ s·y ([W]).
+  std::vector<float> shares(blocks * (depth + 1) * W);
+  parallel_rows(static_cast<int64_t>(blocks), 1, [&](int64_t first, int64_t count) {
+    std::vector<float> y(block_rows * W);
+    for (auto block = static_cast<std::size_t>(first); block < static_cast<std::size_t>(first + count); ++block) {
+      const std::size_t begin = block * block_rows, height = std::min(block_rows, rows - begin);
+      const float* rows_of_block = x.data() + begin * depth;
+      multiply_rows(rows_of_block, 0, static_cast<int64_t>(height), depth, panel.data(), y.data(), W, 0);
+      float* share = shares.data() + block * (depth + 1) * W;
+      float* total = share + depth * W;
+      std::fill(total, total + W, 0.0f);
+      for (std::size_t r = 0; r < height; ++r) {
+        for (std::size_t j = 0; j < W; ++j) {
+          y[r * W + j] = (y[r * W + j] - centre[j]) * scale;
+          total[j] += y[r * W + j];
+        }
+      }
+      // xᵀ·(s·y): the block's columns kRowsPerKernel at a time, read down the rows.
+      for (std::size_t c = 0; c < depth; c += kRowsPerKernel) {
+        switch (std::min<std::size_t>(kRowsPerKernel, depth - c)) {
+          case 4: multiply_panel<4>(rows_of_block + c, 1, depth, height, y.data(), share + c * W, W, W); break;
+          case 3: multiply_panel<3>(rows_of_block + c, 1, depth, height, y.data(), share + c * W, W, W); break;
+          case 2: multiply_panel<2>(rows_of_block + c, 1, depth, height, y.data(), share + c * W, W, W); break;
+          default: multiply_panel<1>(rows_of_block + c, 1, depth, height, y.data(), share + c * W, W, W); break;
+        }
+      }
+    }
+  });
+  std::vector<double> product(depth * W, 0.0), totals(W, 0.0);
+  for (std::size_t block = 0; block < blocks; ++block) {
+    const float* share = shares.data() + block * (depth + 1) * W;
+    for (std::size_t i = 0; i < depth * W; ++i) product[i] += share[i];
+    for (std::size_t j = 0; j < W; ++j) totals[j] += share[depth * W + j];
+  }
+  const double unscale = 1.0 / (static_cast<double>(scale) * scale * static_cast<double>(rows - 1));
+  for (std::size_t k = 0; k < depth; ++k) {
+    for (std::size_t j = 0; j < W; ++j) product[k * W + j] = (product[k * W + j] - stats.mean[k] * totals[j]) * unscale;
+  }
+  return product;
+}
+
+// The top `kept` axes ([depth, kept]) by block Krylov iteration from `start` ([depth, kKrylovWidth]): a pass over the
+// rows per block of directions, each new block the last one's product orthogonalised against all before it (twice),
+// Rayleigh-Ritz over them all; nothing where kKrylovMaxBlocks blocks do not converge (or the space closes), and the
+// caller forms the covariance after all.
+std::optional<std::vector<double>> krylov_axes(std::span<const float> x, std::size_t rows, std::size_t depth, const ColumnStats& stats, std::size_t kept,
+                                               const std::vector<double>& start) {
+  constexpr std::size_t W = kKrylovWidth;
+  const double scale = std::ldexp(1.0, -(std::ilogb(stats.largest_deviation) + 1));
+  if (!std::isnormal(static_cast<float>(scale))) return std::nullopt;
+  const std::size_t capacity = W * std::min(kKrylovMaxBlocks, depth / W);
+  // The basis and its products, column j of each at [k * capacity + j].
+  std::vector<double> basis(depth * capacity, 0.0), products(depth * capacity, 0.0);
+  std::vector<double> block = start;  // [depth, W]
+  for (std::size_t used = 0; used < capacity;) {
+    // The new block, orthogonal to the basis (twice: classical Gram-Schmidt loses what one pass leaves), then to itself.
+    for (std::size_t j = 0; j < W; ++j) {
+      double before = 0.0;
+      for (std::size_t k = 0; k < depth; ++k) before += block[k * W + j] * block[k * W + j];
+      for (int pass = 0; pass < 2; ++pass) {
+        for (std::size_t b = 0; b < used + j; ++b) {
+          const double* column = b < used ? basis.data() + b : block.data() + (b - used);
+          const std::size_t stride = b < used ? capacity : W;
+          double along = 0.0;
+          for (std::size_t k = 0; k < depth; ++k) along += column[k * stride] * block[k * W + j];
+          for (std::size_t k = 0; k < depth; ++k) block[k * W + j] -= along * column[k * stride];
+        }
+      }
+      double norm = 0.0;
+      for (std::size_t k = 0; k < depth; ++k) norm += block[k * W + j] * block[k * W + j];
+      if (!(norm > 1e-20 * before)) return std::nullopt;  // the Krylov space closed: let the covariance decide
+      norm = std::sqrt(norm);
+      for (std::size_t k = 0; k < depth; ++k) block[k * W + j] /= norm;
+    }
+    const std::vector<double> product = covariance_times(x, rows, depth, stats, static_cast<float>(scale), block);
+    for (std::size_t k = 0; k < depth; ++k) {
+      for (std::size_t j = 0; j < W; ++j) {
+        basis[k * capacity + used + j] = block[k * W + j];
+        products[k * capacity + used + j] = product[k * W + j];
+      }
+    }
+    used += W;
+    // Rayleigh-Ritz: T = basisᵀ·C·basis, its eigenpairs largest first.
+    std::vector<double> small(used * used, 0.0), rotation;
+    for (std::size_t k = 0; k < depth; ++k) {
+      for (std::size_t i = 0; i < used; ++i) for (std::size_t j = 0; j < used; ++j) small[i * used + j] += basis[k * capacity + i] * products[k * capacity + j];
+    }
+    for (std::size_t i = 0; i < used; ++i) for (std::size_t j = 0; j < i; ++j) small[i * used + j] = small[j * used + i] = 0.5 * (small[i * used + j] + small[j * used + i]);
+    jacobi_eigen(small, rotation, used);
+    std::vector<std::size_t> order(used);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return small[a * used + a] > small[b * used + b]; });
+    const double top = small[order[0] * used + order[0]];
+    if (!(top > 0.0) || !std::isfinite(top)) return std::nullopt;
+    std::vector<double> axes(depth * kept);
+    double worst = 0.0;
+    for (std::size_t j = 0; j < kept; ++j) {
+      const double theta = small[order[j] * used + order[j]];
+      double residual = 0.0;
+      for (std::size_t k = 0; k < depth; ++k) {
+        double y = 0.0, cy = 0.0;
+        for (std::size_t i = 0; i < used; ++i) {
+          y += basis[k * capacity + i] * rotation[i * used + order[j]];
+          cy += products[k * capacity + i] * rotation[i * used + order[j]];
+        }
+        axes[k * kept + j] = y;
+        residual += (cy - theta * y) * (cy - theta * y);
+      }
+      worst = std::max(worst, std::sqrt(residual));
+    }
+    if (worst <= kKrylovTolerance * top) return axes;
+    for (std::size_t k = 0; k < depth; ++k) for (std::size_t j = 0; j < W; ++j) block[k * W + j] = product[k * W + j];
+  }
+  return std::nullopt;
+}
+
 // Subspace iteration on the covariance, applied as Xcᵀ (Xc V) so it is never formed; p − kept spare directions
 // speed convergence, and Rayleigh-Ritz each step keeps the basis ordered by variance. Columns of the result
 // ([depth, p]): the axes, largest variance first.
@@ -774,14 +997,25 @@ Status pca(std::span<const float> x, int64_t n, int64_t d, int64_t components, s
   }
   const std::vector<double>& mean = stats.mean;
 
-  // Up to kCovarianceMaxDepth columns: the covariance decomposed exactly, whatever the spectrum. Wider: subspace
-  // iteration on the covariance, applied as Xcᵀ (Xc V) so it is never formed.
+  // Up to kCovarianceMaxDepth columns: the covariance decomposed exactly, whatever the spectrum, or for a large table
+  // with clear top axes, block Krylov iteration on its rows (see kKrylovWidth). Wider: subspace iteration on the
+  // covariance, applied as Xcᵀ (Xc V) so it is never formed.
   std::size_t p = kept;
   std::vector<double> basis;
   if (depth <= kCovarianceMaxDepth) {
     std::vector<double> cov;
-    covariance(x, rows, depth, stats, cov);
-    top_eigenvectors(cov, depth, kept, basis);
+    std::optional<std::vector<double>> found;
+    // (Not in builds without SIMD, whose two-wide panels make blocks too narrow to gain by.)
+    const bool probed = kKrylovWidth >= 8 && rows >= kKrylovMinRows && kept < kKrylovWidth && depth >= 4 * kKrylovWidth;
+    const bool formed = covariance(x, rows, depth, stats, cov, probed ? rows / kProbeFraction : 0, [&](const std::vector<double>& partial) {
+      if (const auto start = krylov_start(partial, depth, kept)) found = krylov_axes(x, rows, depth, stats, kept, *start);
+      return found.has_value();
+    });
+    if (formed) {
+      top_eigenvectors(cov, depth, kept, basis);
+    } else {
+      basis = std::move(*found);
+    }
   } else {
     p = std::min(depth, kept + 4);
     basis = iterate_subspace(x, rows, depth, kept, p, mean);

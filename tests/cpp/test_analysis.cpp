@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -201,11 +202,10 @@ TEST_CASE("PCA of rank-deficient data and bad arguments", "[analysis]") {
 namespace posembed {
 namespace {
 
-// The covariance of x ([n, d]) in double, and its eigenvectors by cyclic Jacobi (a reference independent of pca's
-// route: columns of `vectors`, eigenvalues on the returned diagonal), largest first.
-std::vector<std::pair<double, std::vector<double>>> reference_axes(const std::vector<float>& x, int64_t n, int64_t d) {
+// The covariance of x ([n, d]) in double.
+std::vector<double> covariance64(const std::vector<float>& x, int64_t n, int64_t d) {
   const auto depth = static_cast<std::size_t>(d);
-  std::vector<double> mean(depth, 0.0), c(depth * depth, 0.0), v(depth * depth, 0.0);
+  std::vector<double> mean(depth, 0.0), c(depth * depth, 0.0);
   for (int64_t r = 0; r < n; ++r) for (std::size_t k = 0; k < depth; ++k) mean[k] += x[static_cast<std::size_t>(r) * depth + k] / static_cast<double>(n);
   for (int64_t r = 0; r < n; ++r) {
     for (std::size_t i = 0; i < depth; ++i) {
@@ -214,6 +214,28 @@ std::vector<std::pair<double, std::vector<double>>> reference_axes(const std::ve
       }
     }
   }
+  return c;
+}
+
+// For `axis` (made a unit vector) and the covariance c: its Rayleigh quotient and ‖c·axis − quotient·axis‖.
+std::pair<double, double> rayleigh_residual(const std::vector<double>& c, std::vector<double> axis) {
+  const std::size_t depth = axis.size();
+  double length = 0;
+  for (double v : axis) length += v * v;
+  for (double& v : axis) v /= std::sqrt(length);
+  std::vector<double> image(depth, 0.0);
+  for (std::size_t i = 0; i < depth; ++i) for (std::size_t k = 0; k < depth; ++k) image[i] += c[i * depth + k] * axis[k];
+  double rayleigh = 0, residual = 0;
+  for (std::size_t i = 0; i < depth; ++i) rayleigh += axis[i] * image[i];
+  for (std::size_t i = 0; i < depth; ++i) residual += (image[i] - rayleigh * axis[i]) * (image[i] - rayleigh * axis[i]);
+  return {rayleigh, std::sqrt(residual)};
+}
+
+// The covariance of x ([n, d]) in double, and its eigenvectors by cyclic Jacobi (a reference independent of pca's
+// route: columns of `vectors`, eigenvalues on the returned diagonal), largest first.
+std::vector<std::pair<double, std::vector<double>>> reference_axes(const std::vector<float>& x, int64_t n, int64_t d) {
+  const auto depth = static_cast<std::size_t>(d);
+  std::vector<double> c = covariance64(x, n, d), v(depth * depth, 0.0);
   for (std::size_t i = 0; i < depth; ++i) v[i * depth + i] = 1.0;
   for (int sweep = 0; sweep < 60; ++sweep) {
     for (std::size_t p = 0; p < depth; ++p) {
@@ -258,6 +280,59 @@ std::vector<float> normal_table(int64_t n, int64_t d, double spread, unsigned se
   return x;
 }
 
+// A trained-like table: [n, d], an offset plus `strengths.size()` random directions with those standard deviations,
+// plus independent noise.
+std::vector<float> structured_table(int64_t n, int64_t d, const std::vector<double>& strengths, double noise, unsigned seed) {
+  std::mt19937 generator(seed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  const auto depth = static_cast<std::size_t>(d);
+  std::vector<std::vector<double>> directions(strengths.size(), std::vector<double>(depth));
+  for (auto& direction : directions) {
+    double length = 0;
+    for (double& v : direction) {
+      v = normal(generator);
+      length += v * v;
+    }
+    for (double& v : direction) v /= std::sqrt(length);
+  }
+  std::vector<float> x(static_cast<std::size_t>(n) * depth);
+  std::vector<double> row(depth);
+  for (int64_t r = 0; r < n; ++r) {
+    for (std::size_t k = 0; k < depth; ++k) row[k] = 3.0 + noise * normal(generator);
+    for (std::size_t a = 0; a < strengths.size(); ++a) {
+      const double weight = strengths[a] * normal(generator);
+      for (std::size_t k = 0; k < depth; ++k) row[k] += weight * directions[a][k];
+    }
+    for (std::size_t k = 0; k < depth; ++k) x[static_cast<std::size_t>(r) * depth + k] = static_cast<float>(row[k]);
+  }
+  return x;
+}
+const std::vector<double> kTrainedStrengths = {10, 8, 4, 3.5, 3, 2.5, 2, 1.8, 1.5, 1.2, 1, 0.8};
+
+TEST_CASE("PCA of a large table whose top axes stand clear (a trained one) iterates on its rows and finds them as a float64 eigensolver does", "[analysis]") {
+  // Enough rows and columns for the probe (16,384; four of its blocks of directions), and the variance past its first
+  // block far under the last kept one: the Krylov route.
+  const int64_t n = 20000, d = 64;
+  const std::vector<float> x = structured_table(n, d, kTrainedStrengths, 0.1, 53);
+  const auto reference = reference_axes(x, n, d);
+  const std::vector<double> c = covariance64(x, n, d);
+  for (const int64_t components : {1, 2, 3}) {
+    INFO(components << " components");
+    std::vector<float> out(static_cast<std::size_t>(n * components)), found(static_cast<std::size_t>(components * d));
+    REQUIRE(pca(x, n, d, components, out, found).ok());
+    for (std::size_t j = 0; j < static_cast<std::size_t>(components); ++j) {
+      double alignment = 0, variance = 0;
+      for (std::size_t k = 0; k < static_cast<std::size_t>(d); ++k) alignment += found[j * d + k] * reference[j].second[k];
+      for (int64_t r = 0; r < n; ++r) variance += static_cast<double>(out[r * components + j]) * out[r * components + j] / static_cast<double>(n - 1);
+      const auto [rayleigh, residual] = rayleigh_residual(c, std::vector<double>(found.begin() + static_cast<std::ptrdiff_t>(j * d), found.begin() + static_cast<std::ptrdiff_t>((j + 1) * d)));
+      INFO("component " << j << ": variance " << variance << ", float64 " << reference[j].first << ", residual " << residual);
+      CHECK(std::abs(alignment) > 1 - 1e-6);
+      CHECK(residual < 1e-6 * reference[0].first);
+      CHECK(std::abs(variance - reference[j].first) < 1e-6 * reference[j].first);
+    }
+  }
+}
+
 TEST_CASE("PCA on a flat spectrum (an untrained table) finds the exact top axes, as a float64 eigensolver does", "[analysis]") {
   // i.i.d. normal: the top variances differ by about 1%, where iterating on the rows converged too slowly to use.
   const int64_t n = 3000, d = 48;
@@ -275,44 +350,32 @@ TEST_CASE("PCA on a flat spectrum (an untrained table) finds the exact top axes,
 }
 
 TEST_CASE("PCA with two equal top variances returns two orthogonal axes of their plane", "[analysis]") {
-  // Points evenly round a circle in the plane of columns 0 and 1 (variance 1/2 along every direction of it),
-  // with small independent values elsewhere.
-  const int64_t n = 720, d = 10;
-  std::mt19937 generator(3);
-  std::normal_distribution<double> normal(0.0, 0.01);
-  std::vector<float> x(static_cast<std::size_t>(n * d));
-  for (int64_t r = 0; r < n; ++r) {
-    const double angle = 2 * M_PI * static_cast<double>(r) / static_cast<double>(n);
-    for (int64_t k = 0; k < d; ++k) x[static_cast<std::size_t>(r * d + k)] = static_cast<float>(k == 0 ? std::cos(angle) : k == 1 ? std::sin(angle) : normal(generator));
-  }
-  std::vector<float> out(static_cast<std::size_t>(n * 2)), found(static_cast<std::size_t>(2 * d));
-  REQUIRE(pca(x, n, d, 2, out, found).ok());
-  double cross = 0;
-  for (int64_t k = 0; k < d; ++k) cross += found[k] * found[d + k];
-  CHECK(std::abs(cross) < 1e-6);
-  // Each is an eigenvector of the float64 covariance (a small residual) whose eigenvalue is one of the top two.
-  const auto reference = reference_axes(x, n, d);
-  const auto depth = static_cast<std::size_t>(d);
-  std::vector<double> mean(depth, 0.0), c(depth * depth, 0.0);
-  for (int64_t r = 0; r < n; ++r) for (std::size_t k = 0; k < depth; ++k) mean[k] += x[static_cast<std::size_t>(r) * depth + k] / static_cast<double>(n);
-  for (int64_t r = 0; r < n; ++r) {
-    for (std::size_t i = 0; i < depth; ++i) {
-      for (std::size_t k = 0; k < depth; ++k) c[i * depth + k] += (x[r * depth + i] - mean[i]) * (x[r * depth + k] - mean[k]) / static_cast<double>(n - 1);
+  // Points evenly round a circle in the plane of columns 0 and 1 (variance 1/2 along every direction of it), with
+  // small independent values elsewhere: a small table (the covariance's route), and a large one whose rows go round
+  // the circle many times (so that its first rows, which the probe sees, are like the rest: the Krylov route).
+  for (const auto& [n, d, spread, step] : {std::tuple{int64_t{720}, int64_t{10}, 0.01, int64_t{1}}, std::tuple{int64_t{20000}, int64_t{64}, 0.05, int64_t{7919}}}) {
+    INFO(n << " x " << d);
+    std::mt19937 generator(3);
+    std::normal_distribution<double> normal(0.0, spread);
+    std::vector<float> x(static_cast<std::size_t>(n * d));
+    for (int64_t r = 0; r < n; ++r) {
+      const double angle = 2 * M_PI * static_cast<double>((r * step) % n) / static_cast<double>(n);
+      for (int64_t k = 0; k < d; ++k) x[static_cast<std::size_t>(r * d + k)] = static_cast<float>(k == 0 ? std::cos(angle) : k == 1 ? std::sin(angle) : normal(generator));
     }
-  }
-  for (std::size_t j = 0; j < 2; ++j) {
-    std::vector<double> axis(found.begin() + static_cast<std::ptrdiff_t>(j * depth), found.begin() + static_cast<std::ptrdiff_t>((j + 1) * depth));
-    double length = 0;
-    for (double v : axis) length += v * v;
-    for (double& v : axis) v /= std::sqrt(length);
-    std::vector<double> image(depth, 0.0);
-    for (std::size_t i = 0; i < depth; ++i) for (std::size_t k = 0; k < depth; ++k) image[i] += c[i * depth + k] * axis[k];
-    double rayleigh = 0, residual = 0;
-    for (std::size_t i = 0; i < depth; ++i) rayleigh += axis[i] * image[i];
-    for (std::size_t i = 0; i < depth; ++i) residual += (image[i] - rayleigh * axis[i]) * (image[i] - rayleigh * axis[i]);
-    INFO("component " << j << ": Rayleigh quotient " << rayleigh << ", top variances " << reference[0].first << ", " << reference[1].first << ", " << reference[2].first);
-    CHECK(std::sqrt(residual) < 1e-6 * reference[0].first);
-    CHECK(rayleigh > reference[1].first * (1 - 1e-9));
+    std::vector<float> out(static_cast<std::size_t>(n * 2)), found(static_cast<std::size_t>(2 * d));
+    REQUIRE(pca(x, n, d, 2, out, found).ok());
+    double cross = 0;
+    for (int64_t k = 0; k < d; ++k) cross += found[k] * found[d + k];
+    CHECK(std::abs(cross) < 1e-6);
+    // Each is an eigenvector of the float64 covariance (a small residual) whose eigenvalue is one of the top two.
+    const auto reference = reference_axes(x, n, d);
+    const std::vector<double> c = covariance64(x, n, d);
+    for (std::size_t j = 0; j < 2; ++j) {
+      const auto [rayleigh, residual] = rayleigh_residual(c, std::vector<double>(found.begin() + static_cast<std::ptrdiff_t>(j * d), found.begin() + static_cast<std::ptrdiff_t>((j + 1) * d)));
+      INFO("component " << j << ": Rayleigh quotient " << rayleigh << ", top variances " << reference[0].first << ", " << reference[1].first << ", " << reference[2].first);
+      CHECK(residual < 1e-6 * reference[0].first);
+      CHECK(rayleigh > reference[1].first * (1 - 1e-9));
+    }
   }
 }
 
@@ -373,21 +436,24 @@ TEST_CASE("first_non_finite names the first NaN or infinity, in SIMD lanes, tail
 }
 
 TEST_CASE("PCA gives the same bits on any number of threads", "[analysis]") {
-  // Wide enough for several panels and blocks of rows, so that the threads share the covariance's panels.
-  const int64_t n = 1500, d = 70;
-  const std::vector<float> x = normal_table(n, d, 1.0, 41);
-  const int before = threads();
-  std::vector<std::vector<float>> results;
-  for (const int count : {1, 2, 3}) {
-    set_threads(count);
-    std::vector<float> out(static_cast<std::size_t>(n * 3)), axes(static_cast<std::size_t>(3 * d));
-    REQUIRE(pca(x, n, d, 3, out, axes).ok());
-    out.insert(out.end(), axes.begin(), axes.end());
-    results.push_back(out);
+  // Wide enough for several panels and blocks of rows, so that the threads share the covariance's panels; and a
+  // large trained-like table, whose top axes come from Krylov iteration on its rows.
+  for (const auto& [n, d, x] : {std::tuple{int64_t{1500}, int64_t{70}, normal_table(1500, 70, 1.0, 41)},
+                                std::tuple{int64_t{20000}, int64_t{64}, structured_table(20000, 64, kTrainedStrengths, 0.1, 53)}}) {
+    INFO(n << " x " << d);
+    const int before = threads();
+    std::vector<std::vector<float>> results;
+    for (const int count : {1, 2, 3}) {
+      set_threads(count);
+      std::vector<float> out(static_cast<std::size_t>(n * 3)), axes(static_cast<std::size_t>(3 * d));
+      REQUIRE(pca(x, n, d, 3, out, axes).ok());
+      out.insert(out.end(), axes.begin(), axes.end());
+      results.push_back(out);
+    }
+    set_threads(before);
+    CHECK(results[1] == results[0]);
+    CHECK(results[2] == results[0]);
   }
-  set_threads(before);
-  CHECK(results[1] == results[0]);
-  CHECK(results[2] == results[0]);
 }
 
 }  // namespace
