@@ -271,10 +271,11 @@ static_assert(kPanelWidth % kCovarianceTileRows == 0);
 // block after block in order, summed in double: the same bits on any number of threads.
 // The centred values are scaled by a power of two to at most 1 in magnitude, so float32 products neither overflow
 // (a table of 1e30s) nor vanish (one of 1e-30s); the scale comes back exactly in double.
-// `probe`, where given, is shown the covariance of the first probe_rows rows or more (whole blocks) once, mid-pass;
-// where it returns true the pass ends there, cov is left empty and covariance() returns false.
+// With probe_stride, the blocks go every probe_stride-th first (0, s, 2s, …, then 1, s + 1, …), and `probe` is shown
+// the covariance of that first set, rows from all over the table, mid-pass; where it returns true the pass ends
+// there, cov is left empty and covariance() returns false.
 bool covariance(std::span<const float> x, std::size_t rows, std::size_t depth, const ColumnStats& stats, std::vector<double>& cov,
-                std::size_t probe_rows = 0, const std::function<bool(const std::vector<double>&)>& probe = {}) {
+                std::size_t probe_stride = 0, const std::function<bool(const std::vector<double>&)>& probe = {}) {
   cov.assign(depth * depth, 0.0);
   if (stats.largest_deviation == 0.0) return true;
   const int exponent = std::ilogb(stats.largest_deviation) + 1;
@@ -289,10 +290,16 @@ bool covariance(std::span<const float> x, std::size_t rows, std::size_t depth, c
   std::vector<double> sums(W * W * panels * (panels + 1) / 2, 0.0);
   auto panel_sums = [&](std::size_t p) { return sums.data() + W * W * p * (p + 1) / 2; };
   const std::size_t blocks = (rows + block_rows - 1) / block_rows;
-  auto pack_row = [&](std::size_t block, std::size_t r) {
-    const float* source = x.data() + (block * block_rows + r) * depth;
+  // The order the blocks go in, and the first of them the probe sees.
+  const std::size_t stride = std::max<std::size_t>(probe_stride, 1);
+  std::vector<std::size_t> order;
+  for (std::size_t first = 0; first < stride; ++first) for (std::size_t block = first; block < blocks; block += stride) order.push_back(block);
+  const std::size_t probed = probe_stride > 0 ? (blocks + stride - 1) / stride : 0;
+  // Rows r of the block at `position` in the order, into the buffer of that position.
+  auto pack_row = [&](std::size_t position, std::size_t r) {
+    const float* source = x.data() + (order[position] * block_rows + r) * depth;
     for (std::size_t p = 0; p < panels; ++p) {
-      float* target = packed_block(block) + (p * block_rows + r) * W;
+      float* target = packed_block(position) + (p * block_rows + r) * W;
       const float* values = source + p * W;
       const double* means = stats.mean.data() + p * W;
       if (p * W + W <= depth) {
@@ -302,23 +309,23 @@ bool covariance(std::span<const float> x, std::size_t rows, std::size_t depth, c
       }
     }
   };
-  auto rows_of = [&](std::size_t block) { return std::min(block_rows, rows - block * block_rows); };
-  auto multiply = [&](std::size_t block, std::size_t p) {
+  auto rows_at = [&](std::size_t position) { return std::min(block_rows, rows - order[position] * block_rows); };
+  auto multiply = [&](std::size_t position, std::size_t p) {
     float tile[kCovarianceTileRows * W];
     double* target = panel_sums(p);
-    const float* values = packed_block(block);
+    const float* values = packed_block(position);
     for (std::size_t i = 0; i < (p + 1) * W; i += kCovarianceTileRows) {
       const float* columns = values + (i / W) * block_rows * W + i % W;
-      multiply_panel<kCovarianceTileRows>(columns, 1, W, rows_of(block), values + p * block_rows * W, tile, W, W);
+      multiply_panel<kCovarianceTileRows>(columns, 1, W, rows_at(position), values + p * block_rows * W, tile, W, W);
       for (std::size_t t = 0; t < kCovarianceTileRows * W; ++t) target[i * W + t] += tile[t];
     }
   };
-  // Work items of one call: the panel pairs of `block` (panel p costs p + 1 tiles: p and panels − 1 − p together
-  // cost the same for every p), then runs of kPackRows rows of the block after it, taken by whichever thread is
-  // free first.
+  // Work items of one call: the panel pairs of the block at `position` − 1 (panel p costs p + 1 tiles: p and
+  // panels − 1 − p together cost the same for every p), then runs of kPackRows rows of the block at `position`,
+  // taken by whichever thread is free first.
   constexpr std::size_t kPackRows = 16;
   const std::size_t pairs = (panels + 1) / 2;
-  // The covariance of the first `count` rows, from the sums of the blocks that hold them.
+  // The covariance of the `count` rows summed so far.
   auto fill = [&](std::vector<double>& target, std::size_t count) {
     target.resize(depth * depth);
     for (std::size_t j = 0; j < depth; ++j) {
@@ -326,24 +333,25 @@ bool covariance(std::span<const float> x, std::size_t rows, std::size_t depth, c
       for (std::size_t i = 0; i <= j; ++i) target[i * depth + j] = target[j * depth + i] = std::ldexp(column[i * W], 2 * exponent) / static_cast<double>(count - 1);
     }
   };
-  const std::size_t probe_blocks = probe ? (probe_rows + block_rows - 1) / block_rows : 0;
-  for (std::size_t block = 0; block <= blocks; ++block) {
-    const std::size_t multiplied = block > 0 ? pairs : 0;
-    const std::size_t packed_runs = block < blocks ? (rows_of(block) + kPackRows - 1) / kPackRows : 0;
+  std::size_t summed_rows = 0;
+  for (std::size_t position = 0; position <= blocks; ++position) {
+    const std::size_t multiplied = position > 0 ? pairs : 0;
+    const std::size_t packed_runs = position < blocks ? (rows_at(position) + kPackRows - 1) / kPackRows : 0;
     parallel_rows(static_cast<int64_t>(multiplied + packed_runs), 1, [&](int64_t first_item, int64_t item_count) {
       for (auto item = static_cast<std::size_t>(first_item); item < static_cast<std::size_t>(first_item + item_count); ++item) {
         if (item < multiplied) {
-          multiply(block - 1, item);
-          if (panels - 1 - item != item) multiply(block - 1, panels - 1 - item);
+          multiply(position - 1, item);
+          if (panels - 1 - item != item) multiply(position - 1, panels - 1 - item);
         } else {
           const std::size_t first_row = (item - multiplied) * kPackRows;
-          for (std::size_t r = first_row; r < std::min(rows_of(block), first_row + kPackRows); ++r) pack_row(block, r);
+          for (std::size_t r = first_row; r < std::min(rows_at(position), first_row + kPackRows); ++r) pack_row(position, r);
         }
       }
     });
-    if (block > 0 && block == probe_blocks && block < blocks) {  // blocks 0 … block − 1 summed, more to come
+    if (position > 0) summed_rows += rows_at(position - 1);
+    if (position > 0 && position == probed && position < blocks) {  // the probe's blocks summed, more to come
       std::vector<double> partial;
-      fill(partial, block * block_rows);
+      fill(partial, summed_rows);
       if (probe(partial)) {
         cov.clear();
         return false;
@@ -576,17 +584,20 @@ void top_eigenvectors(std::vector<double>& cov, std::size_t d, std::size_t count
 
 // The axes of a table whose top variances stand clear of the rest (a trained one) come in a few block Krylov passes
 // over its rows, where the covariance costs n·d²/2 multiply-adds whatever the spectrum. Part-way through the
-// covariance's pass its first rows (1 / kProbeFraction of them) tell which kind of table this is: where, after
+// covariance's pass, every kProbeStride-th block of rows tells which kind of table this is: where, after
 // kProbeSteps subspace steps on their covariance, the variance past the first kKrylovWidth is at most kKrylovGap
-// times the last kept one, the work goes on as Krylov iteration from those rows' top axes; where that does not
-// converge within kKrylovMaxBlocks passes, the covariance's pass goes on from where it stopped.
+// times the last kept one, the work goes on as Krylov iteration from those rows' top axes (with kKrylovSeeds of
+// the directions seeded instead, so that every direction of the table, seen by the probe or not, has a part in the
+// iteration and a strong one it missed grows out of it); where that does not converge within kKrylovMaxBlocks
+// passes, the covariance's pass goes on from where it stopped.
 constexpr std::size_t kKrylovWidth = kPanelWidth;
 constexpr std::size_t kKrylovMaxBlocks = 8;
 constexpr std::size_t kKrylovMinRows = 16384;
-constexpr std::size_t kProbeFraction = 8;
+constexpr std::size_t kProbeStride = 8;
 constexpr std::size_t kProbeWidth = kKrylovWidth + kKrylovWidth / 2;
 constexpr int kProbeSteps = 3;
 constexpr double kKrylovGap = 0.5;
+constexpr std::size_t kKrylovSeeds = 2;
 // Done when every kept Ritz pair's residual ‖C·y − θ·y‖ is under this fraction of the top variance: the axes then
 // agree with a float64 eigensolver's as the covariance route's do (tested).
 constexpr double kKrylovTolerance = 1e-6;
@@ -638,9 +649,10 @@ std::optional<std::vector<double>> krylov_start(const std::vector<double>& parti
   if (!(last_kept > 0.0) || !(beyond <= kKrylovGap * last_kept)) return std::nullopt;
   std::vector<double> start(d * kKrylovWidth, 0.0);
   for (std::size_t k = 0; k < d; ++k) {
-    for (std::size_t j = 0; j < kKrylovWidth; ++j) {
+    for (std::size_t j = 0; j < kKrylovWidth - kKrylovSeeds; ++j) {
       for (std::size_t i = 0; i < p; ++i) start[k * kKrylovWidth + j] += basis[k * p + i] * rotation[i * p + order[j]];
     }
+    for (std::size_t j = kKrylovWidth - kKrylovSeeds; j < kKrylovWidth; ++j) start[k * kKrylovWidth + j] = std::sin(3.0 + 11.0 * static_cast<double>(k) + 17.0 * static_cast<double>(j));
   }
   return start;
 }
@@ -1007,7 +1019,7 @@ Status pca(std::span<const float> x, int64_t n, int64_t d, int64_t components, s
     std::optional<std::vector<double>> found;
     // (Not in builds without SIMD, whose two-wide panels make blocks too narrow to gain by.)
     const bool probed = kKrylovWidth >= 8 && rows >= kKrylovMinRows && kept < kKrylovWidth && depth >= 4 * kKrylovWidth;
-    const bool formed = covariance(x, rows, depth, stats, cov, probed ? rows / kProbeFraction : 0, [&](const std::vector<double>& partial) {
+    const bool formed = covariance(x, rows, depth, stats, cov, probed ? kProbeStride : 0, [&](const std::vector<double>& partial) {
       if (const auto start = krylov_start(partial, depth, kept)) found = krylov_axes(x, rows, depth, stats, kept, *start);
       return found.has_value();
     });
