@@ -207,6 +207,26 @@ void orthonormalise(std::vector<double>& basis, std::size_t d, std::size_t p) {
 }
 
 
+// p orthonormal directions in d dimensions, the same every time: where an iteration starts.
+std::vector<double> seeded_basis(std::size_t d, std::size_t p) {
+  std::vector<double> basis(d * p);
+  for (std::size_t k = 0; k < d; ++k) for (std::size_t j = 0; j < p; ++j) basis[k * p + j] = std::sin(1.0 + 7.0 * static_cast<double>(k) + 13.0 * static_cast<double>(j));
+  orthonormalise(basis, d, p);
+  return basis;
+}
+
+// Rayleigh-Ritz's small eigenproblem: small (p × p, symmetrised first: a product of rounded values is not quite) is
+// diagonalised, its diagonal left holding the eigenvalues and rotation's columns the eigenvectors; the eigenvalues'
+// indices are returned largest first.
+std::vector<std::size_t> largest_first(std::vector<double>& small, std::vector<double>& rotation, std::size_t p) {
+  for (std::size_t i = 0; i < p; ++i) for (std::size_t j = 0; j < i; ++j) small[i * p + j] = small[j * p + i] = 0.5 * (small[i * p + j] + small[j * p + i]);
+  jacobi_eigen(small, rotation, p);
+  std::vector<std::size_t> order(p);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return small[a * p + a] > small[b * p + b]; });
+  return order;
+}
+
 // PCA's exact route for tables up to this many columns: the covariance formed (d × d doubles) and decomposed. Wider
 // tables iterate on the rows instead.
 constexpr std::size_t kCovarianceMaxDepth = 2048;
@@ -627,9 +647,7 @@ void multiply_dense(const std::vector<double>& a, std::size_t d, const std::vect
 // kKrylovWidth + 1-th, its top kKrylovWidth axes ([d, kKrylovWidth]) to start Krylov iteration from.
 std::optional<std::vector<double>> krylov_start(const std::vector<double>& partial, std::size_t d, std::size_t kept) {
   const std::size_t p = kProbeWidth;
-  std::vector<double> basis(d * p), product;
-  for (std::size_t k = 0; k < d; ++k) for (std::size_t j = 0; j < p; ++j) basis[k * p + j] = std::sin(1.0 + 7.0 * static_cast<double>(k) + 13.0 * static_cast<double>(j));
-  orthonormalise(basis, d, p);
+  std::vector<double> basis = seeded_basis(d, p), product;
   for (int step = 0; step < kProbeSteps; ++step) {
     multiply_dense<kProbeWidth>(partial, d, basis, product);
     basis.swap(product);
@@ -639,11 +657,7 @@ std::optional<std::vector<double>> krylov_start(const std::vector<double>& parti
   multiply_dense<kProbeWidth>(partial, d, basis, product);
   std::vector<double> small(p * p, 0.0), rotation;
   for (std::size_t k = 0; k < d; ++k) for (std::size_t i = 0; i < p; ++i) for (std::size_t j = 0; j < p; ++j) small[i * p + j] += basis[k * p + i] * product[k * p + j];
-  for (std::size_t i = 0; i < p; ++i) for (std::size_t j = 0; j < i; ++j) small[i * p + j] = small[j * p + i] = 0.5 * (small[i * p + j] + small[j * p + i]);
-  jacobi_eigen(small, rotation, p);
-  std::vector<std::size_t> order(p);
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return small[a * p + a] > small[b * p + b]; });
+  const std::vector<std::size_t> order = largest_first(small, rotation, p);
   const double last_kept = small[order[kept - 1] * p + order[kept - 1]];
   const double beyond = small[order[kKrylovWidth] * p + order[kKrylovWidth]];
   if (!(last_kept > 0.0) || !(beyond <= kKrylovGap * last_kept)) return std::nullopt;
@@ -761,11 +775,7 @@ std::optional<std::vector<double>> krylov_axes(std::span<const float> x, std::si
     for (std::size_t k = 0; k < depth; ++k) {
       for (std::size_t i = 0; i < used; ++i) for (std::size_t j = 0; j < used; ++j) small[i * used + j] += basis[k * capacity + i] * products[k * capacity + j];
     }
-    for (std::size_t i = 0; i < used; ++i) for (std::size_t j = 0; j < i; ++j) small[i * used + j] = small[j * used + i] = 0.5 * (small[i * used + j] + small[j * used + i]);
-    jacobi_eigen(small, rotation, used);
-    std::vector<std::size_t> order(used);
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return small[a * used + a] > small[b * used + b]; });
+    const std::vector<std::size_t> order = largest_first(small, rotation, used);
     const double top = small[order[0] * used + order[0]];
     if (!(top > 0.0) || !std::isfinite(top)) return std::nullopt;
     std::vector<double> axes(depth * kept);
@@ -795,9 +805,7 @@ std::optional<std::vector<double>> krylov_axes(std::span<const float> x, std::si
 // ([depth, p]): the axes, largest variance first.
 std::vector<double> iterate_subspace(std::span<const float> x, std::size_t rows, std::size_t depth, std::size_t kept, std::size_t p,
                                      const std::vector<double>& mean) {
-  std::vector<double> basis(depth * p), projected(rows * p), next(depth * p), small(p * p), rotation;
-  for (std::size_t k = 0; k < depth; ++k) for (std::size_t j = 0; j < p; ++j) basis[k * p + j] = std::sin(1.0 + 7.0 * static_cast<double>(k) + 13.0 * static_cast<double>(j));
-  orthonormalise(basis, depth, p);
+  std::vector<double> basis = seeded_basis(depth, p), projected(rows * p), next(depth * p), small(p * p), rotation;
   // projected = Xc · basis: [rows, p].
   auto project = [&] {
     std::fill(projected.begin(), projected.end(), 0.0);
@@ -819,10 +827,7 @@ std::vector<double> iterate_subspace(std::span<const float> x, std::size_t rows,
         small[i * p + j] = sum / static_cast<double>(rows - 1);
       }
     }
-    jacobi_eigen(small, rotation, p);
-    std::vector<std::size_t> order(p);
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return small[a * p + a] > small[b * p + b]; });
+    const std::vector<std::size_t> order = largest_first(small, rotation, p);
     const double largest = std::max(small[order[0] * p + order[0]], 1e-300);
     double change = 0.0;
     for (std::size_t j = 0; j < kept; ++j) {
