@@ -88,6 +88,7 @@ const TASKS = {
     if (dropped?.name !== name) {
       const tensor = await weights.handle.tensor(name, { onProgress: progress });
       dropped?.embedding.dispose();
+      dropped = null;  // (until the new one stands: the heap may not hold it)
       dropped = { name, embedding: pe.tokenEmbedding({ vocabSize: tensor.shape[0], dModel: tensor.shape[1], weights: tensor }) };
     }
     const { vocabSize, dModel } = dropped.embedding;
