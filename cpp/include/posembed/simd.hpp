@@ -175,32 +175,33 @@ inline float reduce_add(const FloatBatch& v) { return xsimd::hadd(v); }
 inline double reduce_add(const DoubleBatch& v) { return xsimd::hadd(v); }
 #endif
 
-// A sum over a for_each<T> loop: its batch steps add into the lanes of the widest vector, its tail steps into one
-// value; total() is the lanes' sum, then the tail.
-template <class T>
-class LaneSum {
- public:
-  template <class V>
-  void add(const V& value) {
-    if constexpr (std::is_arithmetic_v<V>) {
-      tail_ += value;
-    } else {
-      lanes_ = lanes_ + value;
-    }
+// Σ step(i) over for_each<T>'s steps: the batch steps go in turn into two vectors of sums, so that each add waits on
+// the one two steps back rather than on the last (with one vector, the adds' latency sets the loop's pace); total:
+// the two vectors' lanes, then the tail steps.
+template <class T, class Step>
+T sum_each(std::size_t n, Step&& step) {
+  std::size_t i = 0;
+  T total = 0;
+#ifdef POSEMBED_HAS_SIMD
+  using Batch = xsimd::batch<T>;
+  Batch even(T(0)), odd(T(0));
+  for (; i + 2 * Batch::size <= n; i += 2 * Batch::size) {
+    even = even + step.template operator()<Batch>(i);
+    odd = odd + step.template operator()<Batch>(i + Batch::size);
   }
-  T total() const { return reduce_add(lanes_) + tail_; }
+  if (i + Batch::size <= n) {
+    even = even + step.template operator()<Batch>(i);
+    i += Batch::size;
+  }
+  total = reduce_add(even + odd);
+#endif
+  for (; i < n; ++i) total += step.template operator()<T>(i);
+  return total;
+}
 
- private:
-  using Lanes = std::conditional_t<std::is_same_v<T, float>, Widest, WidestDouble>;
-  Lanes lanes_ = Lanes(T(0));  // (not braces: a batch's brace form takes one value per lane)
-  T tail_ = 0;
-};
-
-// Σ a[i] · b[i] over n doubles, in the lanes of the widest double vector, then across them.
+// Σ a[i] · b[i] over n doubles, in vectors of the widest double batch (sum_each), then across their lanes.
 inline double dot(const double* a, const double* b, std::size_t n) {
-  LaneSum<double> sum;
-  for_each<double>(n, [&]<class V>(std::size_t i) { sum.add(load<V>(a + i) * load<V>(b + i)); });
-  return sum.total();
+  return sum_each<double>(n, [&]<class V>(std::size_t i) { return load<V>(a + i) * load<V>(b + i); });
 }
 
 template <class V>
