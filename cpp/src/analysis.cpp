@@ -238,6 +238,11 @@ constexpr std::size_t kCovarianceMaxDepth = 2048;
 struct ColumnStats {
   std::vector<double> mean;
   double largest_deviation = 0.0;
+
+  // e such that the centred values times 2^-e are at most 1 in magnitude (largest_deviation not 0): scaled so, their
+  // float32 products neither overflow (a table of 1e30s) nor vanish (one of 1e-30s), and the scale comes back
+  // exactly in double.
+  int scale_exponent() const { return std::ilogb(largest_deviation) + 1; }
 };
 
 ColumnStats column_stats(std::span<const float> x, std::size_t rows, std::size_t depth) {
@@ -292,8 +297,7 @@ static_assert(kPanelWidth % kCovarianceTileRows == 0);
 // packed in panels of kPanelWidth columns (panel[r][c]), which the GEMM kernel reads both ways: a panel as vectors,
 // another's columns as scalars. Only the panels on and above the diagonal are formed, each by one thread and
 // block after block in order, summed in double: the same bits on any number of threads.
-// The centred values are scaled by a power of two to at most 1 in magnitude, so float32 products neither overflow
-// (a table of 1e30s) nor vanish (one of 1e-30s); the scale comes back exactly in double.
+// The centred values are scaled by a power of two to at most 1 in magnitude (ColumnStats::scale_exponent).
 // With probe_stride, the blocks go every probe_stride-th first (0, s, 2s, …, then 1, s + 1, …), and `probe` is shown
 // the covariance of that first set, rows from all over the table, mid-pass; where it returns true the pass ends
 // there, cov is left empty and covariance() returns false.
@@ -301,7 +305,7 @@ bool covariance(std::span<const float> x, std::size_t rows, std::size_t depth, c
                 std::size_t probe_stride = 0, const std::function<bool(const std::vector<double>&)>& probe = {}) {
   cov.assign(depth * depth, 0.0);
   if (stats.largest_deviation == 0.0) return true;
-  const int exponent = std::ilogb(stats.largest_deviation) + 1;
+  const int exponent = stats.scale_exponent();
   const double scale = std::ldexp(1.0, -exponent);
   constexpr std::size_t W = kPanelWidth;
   const std::size_t panels = (depth + W - 1) / W;
@@ -744,7 +748,7 @@ std::vector<double> covariance_times(std::span<const float> x, std::size_t rows,
 std::optional<std::vector<double>> krylov_axes(std::span<const float> x, std::size_t rows, std::size_t depth, const ColumnStats& stats, std::size_t kept,
                                                const std::vector<double>& start) {
   constexpr std::size_t W = kKrylovWidth;
-  const double scale = std::ldexp(1.0, -(std::ilogb(stats.largest_deviation) + 1));
+  const double scale = std::ldexp(1.0, -stats.scale_exponent());
   if (!std::isnormal(static_cast<float>(scale))) return std::nullopt;
   const std::size_t capacity = W * std::min(kKrylovMaxBlocks, depth / W);
   // The basis and its products, column j of each at [k * capacity + j].
