@@ -489,7 +489,7 @@ Status ToyTransformer<T>::run(const Batch& batch, std::span<T> gradients, double
     POSEMBED_RETURN_IF_ERROR(rope_table(rope, positions, position_table));
   } else if (c.positional == TrainerPositional::kAlibi) {
     position_table.resize(H * L * L);
-    POSEMBED_RETURN_IF_ERROR(alibi_bias({.num_heads = c.heads, .query_length = static_cast<int64_t>(L), .key_length = static_cast<int64_t>(L), .causal = true},
+    POSEMBED_RETURN_IF_ERROR(alibi_bias({.num_heads = c.heads, .query_length = static_cast<int64_t>(L), .key_length = static_cast<int64_t>(L), .causal = true, .slopes = {}},
                                         position_table));
   }
 
