@@ -307,7 +307,8 @@ Status read_npy_header(std::span<const uint8_t> start, uint64_t file_size, Store
   POSEMBED_RETURN_IF_ERROR(npy_header_size(start, file_size, header_end));
   if (start.size() < header_end) return malformed("npy", start.size(), "the header needs the first " + std::to_string(header_end) + " bytes");
   const std::size_t header_start = start[6] == 1 ? 10 : 12;
-  const std::string_view header(reinterpret_cast<const char*>(start.data() + header_start), header_end - header_start);
+  // (header_end is at most start.size(), checked above: it fits a size_t on 32-bit targets too.)
+  const std::string_view header(reinterpret_cast<const char*>(start.data() + header_start), static_cast<std::size_t>(header_end) - header_start);
   tensor = {};
   POSEMBED_RETURN_IF_ERROR(NpyHeaderParser(header, header_start).parse(tensor.dtype_text, tensor.fortran_order, tensor.shape));
   tensor.dtype = FileDType::kOther;
@@ -369,7 +370,7 @@ Status read_safetensors_header(std::span<const uint8_t> start, uint64_t file_siz
   if (names.size() != header.size()) {
     std::sort(names.begin(), names.end());
     const auto repeated = std::adjacent_find(names.begin(), names.end());
-    const std::string_view text(reinterpret_cast<const char*>(header_begin), data_start - 8);
+    const std::string_view text(reinterpret_cast<const char*>(header_begin), reinterpret_cast<const char*>(header_end));
     return malformed("safetensors", second_occurrence(text, *repeated, 8), "the name '" + *repeated + "' appears twice in the header");
   }
   const uint64_t data_size = file_size - data_start;
