@@ -370,7 +370,7 @@ Status read_safetensors_header(std::span<const uint8_t> start, uint64_t file_siz
   if (names.size() != header.size()) {
     std::sort(names.begin(), names.end());
     const auto repeated = std::adjacent_find(names.begin(), names.end());
-    const std::string_view text(reinterpret_cast<const char*>(header_begin), reinterpret_cast<const char*>(header_end));
+    const std::string_view text(reinterpret_cast<const char*>(header_begin), static_cast<std::size_t>(header_end - header_begin));
     return malformed("safetensors", second_occurrence(text, *repeated, 8), "the name '" + *repeated + "' appears twice in the header");
   }
   const uint64_t data_size = file_size - data_start;
