@@ -145,10 +145,9 @@ struct YarnRule {
   static Status validate(const RopeScaling& s, int64_t) {
     POSEMBED_RETURN_IF_ERROR(factor_in_range(s));
     POSEMBED_RETURN_IF_ERROR(original_in_range(s));
-    if (!(s.beta_slow > 0.0 && s.beta_fast > s.beta_slow && s.beta_fast <= 1e6)) {
-      return Status::range_error("scaling.betaSlow and scaling.betaFast must satisfy 0 < betaSlow < betaFast <= 1000000, got " +
-                                 std::to_string(s.beta_slow) + " and " + std::to_string(s.beta_fast));
-    }
+    // HF accepts any positive betas (Kimi K2 sets both to 1): equal ones meet at one pair, which the ramp's 0.001 widens.
+    if (!(s.beta_fast > 0.0 && s.beta_fast <= 1e6)) return out_of_range("scaling.betaFast", "a number in (0, 1000000]", s.beta_fast);
+    if (!(s.beta_slow > 0.0 && s.beta_slow <= 1e6)) return out_of_range("scaling.betaSlow", "a number in (0, 1000000]", s.beta_slow);
     if (!(s.attention_factor >= 0.0 && s.attention_factor <= 1e6)) {
       return out_of_range("scaling.attentionFactor", "a number in [0, 1000000] (0: the rule's own)", s.attention_factor);
     }

@@ -205,10 +205,14 @@ describeEachModule('ropeCache', (instance) => {
     const text = pe.ropeCache(spec, { positions: [0, 1, 2, 3] });
     assert.ok(cacheError(text, [[0, 1, 2, 3]], spec.invFreq, 'half', 1) <= 2e-6);
     const interleaved = { ...spec, mropeSection: [24, 20, 20], mropeInterleaved: true };
-    const qwen3 = pe.ropeCache(interleaved, { positions: { data: Int32Array.from(streams.flat()), shape: [3, 4] } });
+    const qwen3 = pe.ropeCache(interleaved, { positions: { data: Int32Array.from(streams.flat()), shape: [3, 1, 4] } });
     const stream3 = (i) => (i % 3 === 1 && i < 60 ? 1 : i % 3 === 2 && i < 60 ? 2 : 0);
     assert.ok(cacheError(qwen3, streams, spec.invFreq, 'half', 1, stream3) <= 2e-6);
-    assert.throws(() => pe.ropeCache(spec, { positions: { data: new Int32Array(8), shape: [2, 4] } }), /the first dimension must be 3, got \[2,4\]/);
+    // A 2-D tensor is [batch, seq] for every family, mRoPE's too: text positions for all three streams, as HF reads it.
+    const textBatch = pe.ropeCache(spec, { positions: { data: Int32Array.from([0, 1, 2, 3, 5, 6, 7, 8]), shape: [2, 4] } });
+    assert.deepEqual(textBatch.cos.shape, [2, 4, 128]);
+    assert.ok(cacheError(textBatch, [[0, 1, 2, 3, 5, 6, 7, 8]], spec.invFreq, 'half', 1) <= 2e-6);
+    assert.throws(() => pe.ropeCache(spec, { positions: { data: new Int32Array(8), shape: [2, 1, 4] } }), /the first dimension must be 3, got \[2,1,4\]/);
     assert.throws(() => pe.ropeCache(llama, { positions: [0, -1] }), /positions\[1\] must be an integer in \[0, 2147483647\], got -1/);
     assert.throws(() => pe.ropeCache(llama, { positions: [0], precision: 'fp8' }), /precision must be one of 'exact', 'float32', 'bfloat16', 'float16', got 'fp8'/);
   });
@@ -375,7 +379,7 @@ describe('checkRopeCache: verdicts by error bounds, and the mistake that explain
 
   it('names \'mrope-section\' for a Qwen2.5-VL cache that ignores the sections, and \'rotary-dim\' for a whole-head cache', () => {
     const spec = pe.modelPositions('Qwen2.5-VL-7B-Instruct').layer(0).rope;
-    const streams = { data: Int32Array.from([...positions.slice(0, 16), ...positions.slice(16, 32), ...positions.slice(32, 48)]), shape: [3, 16] };
+    const streams = { data: Int32Array.from([...positions.slice(0, 16), ...positions.slice(16, 32), ...positions.slice(32, 48)]), shape: [3, 1, 16] };
     const flat = pe.ropeCache({ ...spec, mropeSection: undefined }, { positions: positions.slice(0, 16) });
     const result = pe.checkRopeCache(spec, { ...flat, positions: streams });
     assert.deepEqual([result.verdict, result.suspect], ['mismatch', 'mrope-section'], result.explanation);
@@ -386,9 +390,99 @@ describe('checkRopeCache: verdicts by error bounds, and the mistake that explain
     assert.match(partial.explanation, /rotates only the first 24 of 96 dimensions/);
   });
 
+  // Caches computed in each runtime's float32 order, written here from each runtime's published kernel (the checker
+  // knows only their error bounds). ff: the scaling's divisor of each pair's plain frequency (llama.cpp's rope_freqs).
+  const plainFrequency = (spec, i) => spec.base ** ((-2 * i) / spec.rotaryDim);
+  const RUNTIMES = {
+    ggml(spec, p, out) {  // theta = p, theta *= theta_scale per pair, theta / freq_factor
+      const thetaScale = Math.fround(spec.base ** Math.fround(-2 / spec.rotaryDim));
+      let theta = Math.fround(p);
+      for (let i = 0; i < out.length; i++) {
+        out[i] = Math.fround(theta / Math.fround(plainFrequency(spec, i) / spec.invFreq[i]));
+        theta = Math.fround(theta * thetaScale);
+      }
+    },
+    'tensorrt-llm'(spec, p, out) {  // numpy: 1 / theta ** (arange / dim) in float64, astype(float32); the product in float32
+      for (let i = 0; i < out.length; i++) out[i] = Math.fround(Math.fround(p) * Math.fround(spec.invFreq[i]));
+    },
+    mlx(spec, p, out) {  // exp2(-d · log2(base)) in float32
+      const log2Base = Math.fround(Math.log2(spec.base));
+      for (let i = 0; i < out.length; i++) {
+        const inverse = Math.fround(2 ** Math.fround(-Math.fround((2 * i) / spec.rotaryDim) * log2Base));
+        out[i] = Math.fround(Math.fround(p) * Math.fround(inverse * Math.fround(spec.invFreq[i] / plainFrequency(spec, i))));
+      }
+    },
+  };
+  function runtimeCache(spec, runtime, rows, { halfWidth = false, angleInFloat16 = false } = {}) {
+    const half = spec.rotaryDim / 2;
+    const width = halfWidth ? half : spec.rotaryDim;
+    const [cos, sin] = [new Float32Array(rows.length * width), new Float32Array(rows.length * width)];
+    const angles = new Float64Array(half);
+    rows.forEach((p, r) => {
+      RUNTIMES[runtime](spec, p, angles);
+      for (let c = 0; c < width; c++) {
+        const pair = halfWidth ? c : spec.layout === 'half' ? c % half : Math.floor(c / 2);
+        const angle = angleInFloat16 && angles[pair] > 65504 ? Infinity : angles[pair];
+        cos[r * width + c] = Math.fround(Math.cos(angle) * spec.attentionFactor);
+        sin[r * width + c] = Math.fround(Math.sin(angle) * spec.attentionFactor);
+      }
+    });
+    return { cos: { data: cos, shape: [rows.length, width] }, sin: { data: sin, shape: [rows.length, width] } };
+  }
+
+  it('a cache in each runtime\'s float32 order is consistent and names that order, at long positions and inside the trained length', () => {
+    const long = Int32Array.from({ length: 64 }, (_, i) => 126976 + i * 64);  // where llama.cpp's order was called a mismatch
+    for (const [model, rows] of [['Llama-3.1-8B', long], ['Qwen3-8B', Int32Array.from({ length: 64 }, (_, i) => i * 640)], ['Llama-2-7b-hf', positions]]) {
+      const spec = pe.modelPositions(model).layer(0).rope;
+      for (const runtime of Object.keys(RUNTIMES)) {
+        const result = pe.checkRopeCache(spec, { ...runtimeCache(spec, runtime, rows), positions: rows });
+        assert.equal(result.verdict, 'float32', `${model} in ${runtime}'s order: ${result.explanation}`);
+        assert.equal(result.order, runtime, `${model}: ${result.explanation}`);
+      }
+      const hf = pe.checkRopeCache(spec, { ...pe.ropeCache(spec, { positions: rows, precision: 'float32' }), positions: rows });
+      assert.deepEqual([hf.verdict, hf.order], ['float32', 'hf'], hf.explanation);
+      assert.match(hf.explanation, /HF transformers' order/);
+    }
+  });
+
+  it('reads half-width caches (one column per pair), and takes the positions from the cache\'s rows when none are given', () => {
+    const spec = pe.modelPositions('Llama-3.1-8B').layer(0).rope;
+    const rows = Int32Array.from({ length: 300 }, (_, i) => i);
+    const narrow = runtimeCache(spec, 'tensorrt-llm', rows, { halfWidth: true });
+    const result = pe.checkRopeCache(spec, narrow);
+    assert.deepEqual([result.verdict, result.order], ['float32', 'tensorrt-llm'], result.explanation);
+    assert.match(result.explanation, /half-width cache/);
+    const shifted = pe.checkRopeCache(spec, runtimeCache(spec, 'tensorrt-llm', Int32Array.from(rows, (p) => p + 1), { halfWidth: true }));
+    assert.deepEqual([shifted.verdict, shifted.suspect], ['mismatch', 'position-offset'], shifted.explanation);
+  });
+
+  it('names an angle that overflows float16, two mistakes at once, and a whole head\'s cache cut to the rotary part', () => {
+    const spec = pe.modelPositions('Llama-2-7b-hf').layer(0).rope;
+    const rows = Int32Array.from({ length: 16 }, (_, i) => 60000 + i * 1000);
+    const overflow = pe.checkRopeCache(spec, { ...runtimeCache(spec, 'tensorrt-llm', rows, { angleInFloat16: true }), positions: rows });
+    assert.deepEqual([overflow.verdict, overflow.suspect, overflow.maxAbs], ['mismatch', 'half-precision-angle', Infinity]);
+    assert.match(overflow.explanation, /holds NaN at position 66000, column 0, where the angle position × frequency is 66000\.0, past float16's largest value 65504/);
+
+    const llama = pe.modelPositions('Llama-3.1-8B').layer(0).rope;
+    const twice = pe.ropeCache({ ...llama, layout: 'interleaved' }, { positions: Int32Array.from(positions, (p) => p + 1), precision: 'float32' });
+    const both = pe.checkRopeCache(llama, { ...twice, positions });
+    assert.equal(both.verdict, 'mismatch');
+    assert.deepEqual(both.suspects, ['layout', 'position-offset'], both.explanation);
+    assert.match(both.explanation, /interleaved .*; and the cache's positions are off by \+1/);
+
+    const neox = pe.modelPositions('gpt-neox-20b').layer(0).rope;
+    const whole = pe.ropeCache({ ...neox, rotaryDim: neox.headDim }, { positions });
+    const cut = (data) => Float32Array.from({ length: positions.length * neox.rotaryDim }, (_, j) => data[Math.floor(j / neox.rotaryDim) * neox.headDim + (j % neox.rotaryDim)]);
+    const shape = [positions.length, neox.rotaryDim];
+    const truncated = pe.checkRopeCache(neox, { cos: { data: cut(whole.cos.data), shape }, sin: { data: cut(whole.sin.data), shape }, positions });
+    assert.deepEqual([truncated.verdict, truncated.suspect], ['mismatch', 'rotary-dim'], truncated.explanation);
+    assert.match(truncated.explanation, /a whole head's \(96 columns, exponents 2i\/96\) cut to its first 24 columns/);
+  });
+
   it('refuses what it cannot judge, naming it', () => {
     const spec = pe.modelPositions('Llama-3.1-8B').layer(0).rope;
-    assert.throws(() => pe.checkRopeCache(spec, { cos: { data: new Float32Array(3), shape: [3] }, sin: { data: new Float32Array(3), shape: [3] }, positions: [0] }), /cos must hold 128 values/);
+    assert.throws(() => pe.checkRopeCache(spec, { cos: { data: new Float32Array(3), shape: [3] }, sin: { data: new Float32Array(3), shape: [3] }, positions: [0] }), /cos must have 128 columns \(the rotary dimensions, HF's layout\) or 64 \(one per pair, a half-width cache\), got shape \[3\]/);
+    assert.throws(() => pe.checkRopeCache(spec, { cos: { data: new Float32Array(3 * 128), shape: [3, 128] }, sin: { data: new Float32Array(3 * 128), shape: [3, 128] }, positions: [0] }), /cos must hold 128 values \(positions \[1\] × 128 columns\), got 384/);
     assert.throws(() => pe.checkRopeCache(spec, { cos: [1], sin: [1], positions: [0] }), /cos must be a tensor/);
     assert.throws(() => pe.checkRopeCache({ headDim: 7 }, { positions: [0] }), /spec\.rotaryDim must be an even integer/);
     assert.throws(() => pe.checkRopeCache(spec, { positions: [0], tolerance: 1 }), /unknown option 'tolerance'/);

@@ -206,7 +206,7 @@ export interface ModelPositions {
 export type ModelConfig = Record<string, unknown>;
 
 export type RopePrecision = 'exact' | 'float32' | 'bfloat16' | 'float16';
-/** [seq], or an Int32 tensor [batch, seq]; mRoPE also [3, seq] or [3, batch, seq]. */
+/** [seq], or an Int32 tensor [batch, seq] (HF's conventions: with mRoPE both are text, serving all three streams); mRoPE's time, height and width apart: [3, batch, seq]. */
 export type RopePositions = number[] | Int32Array | { data: Int32Array | number[]; shape: number[] };
 
 /** A runtime's cos or sin table, float32 or float64. */
@@ -222,7 +222,7 @@ export interface RopeCheck {
 
 export interface ApplyRopeOptions {
   /** One position per row (seq); or `offset` for offset, offset + 1, ... (default 0). With a spec: [seq], or
-   *  [batch, seq] for x [batch, heads, seq, headDim] (mRoPE: [3, seq] or [3, batch, seq]). */
+   *  [batch, seq] for x [batch, heads, seq, headDim] (mRoPE: [3, batch, seq], or text positions [seq] / [batch, seq]). */
   positions?: RopePositions;
   offset?: number;
   /** Even, <= headDim (default headDim); the rest passes through. */

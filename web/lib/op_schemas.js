@@ -173,9 +173,9 @@ export const OP_SCHEMAS = {
     doc: 'whether a runtime\'s cos/sin cache is the exact maths, a float32/bf16/f16 computation of it, or a mismatch (and why)',
     arguments: { spec: requiredData('a model\'s RopeSpec (modelPositions(config).rope)') },
     options: {
-      cos: requiredData('the runtime\'s cos cache [...positions\' shape, rotaryDim] (or headDim)'),
+      cos: requiredData('the runtime\'s cos cache [...positions\' shape, rotaryDim] (rotaryDim / 2 for a half-width cache, as vLLM and flash-attention keep it; headDim for a whole-head one)'),
       sin: requiredData('its sin cache, the same shape'),
-      positions: requiredData('the positions the cache was made for'),
+      positions: data('the positions the cache was made for (default: 0 … rows − 1, one per row of a [rows, width] cache)'),
     },
   },
   similarity: {

@@ -21,6 +21,7 @@ function checkedValue(key, value) {
   if (key === 'rotatedPairs') return integer(`scaling.${key}`, value, 0, 32768);
   if (key === 'truncate') return boolean(`scaling.${key}`, value);
   if (key === 'factor') return number(`scaling.${key}`, value, 1, 1e6);
+  if (key === 'betaFast' || key === 'betaSlow') return number(`scaling.${key}`, value, 0, 1e6, { exclusiveMin: true });
   if (key === 'shortFactor' || key === 'longFactor') {
     if (!Array.isArray(value) && !ArrayBuffer.isView(value)) throw new TypeError(`scaling.${key} must be an array of numbers (one per pair), got ${describe(value)}`);
     return Array.from(value, (v, i) => number(`scaling.${key}[${i}]`, v, 1, 1e6));
@@ -33,10 +34,6 @@ function checkPairs(s, pairs) {
   if (s.type === 'llama3') {
     const [low, high] = [s.lowFreqFactor ?? 1, s.highFreqFactor ?? 4];
     if (!(low > 0 && high >= low)) throw new RangeError(`scaling.lowFreqFactor and scaling.highFreqFactor must satisfy 0 < lowFreqFactor <= highFreqFactor <= 1000000, got ${low} and ${high}`);
-  }
-  if (s.type === 'yarn') {
-    const [slow, fast] = [s.betaSlow ?? 1, s.betaFast ?? 32];
-    if (!(slow > 0 && fast > slow)) throw new RangeError(`scaling.betaSlow and scaling.betaFast must satisfy 0 < betaSlow < betaFast <= 1000000, got ${slow} and ${fast}`);
   }
   if (s.type === 'longrope' && pairs !== undefined) {
     for (const key of ['shortFactor', 'longFactor']) {
@@ -198,8 +195,9 @@ export function mropeStream(spec, pair) {
   return pair < t ? 0 : pair < t + h ? 1 : 2;
 }
 
-// positions → { data: Int32Array [streams * count], streams, shape (without the stream axis) }. With mRoPE a 1-D list is
-// text: its positions serve all three streams, as HF expands 2-D position_ids.
+// positions → { data: Int32Array [streams * count], streams, shape (without the stream axis) }, by HF's conventions: a
+// 1-D list is [seq], a 2-D tensor [batch, seq]; with mRoPE those are text, whose positions serve all three streams (HF
+// expands any 2-D position_ids so), and only a 3-D tensor [3, batch, seq] gives time, height and width apart.
 export function cachePositions(positions, mrope) {
   const isTensor = positions !== null && typeof positions === 'object' && !Array.isArray(positions) && !(positions instanceof Int32Array);
   let data;
@@ -217,11 +215,11 @@ export function cachePositions(positions, mrope) {
   }
   const maxDims = mrope ? 3 : 2;
   if (shape.length < 1 || shape.length > maxDims || data.length === 0) {
-    throw new RangeError(`positions must have shape [seq] or [batch, seq]${mrope ? ', or [3, seq] / [3, batch, seq] for mRoPE' : ''}, got [${shape}]`);
+    throw new RangeError(`positions must have shape [seq] or [batch, seq]${mrope ? ', or [3, batch, seq] for mRoPE\'s time, height and width' : ''}, got [${shape}]`);
   }
   const checked = checkedPositions(data);
-  const streamed = mrope && shape.length >= 2;
-  if (streamed && shape[0] !== 3) throw new RangeError(`mRoPE positions [3, seq] or [3, batch, seq] hold time, height and width: the first dimension must be 3, got [${shape}]`);
+  const streamed = mrope && shape.length === 3;
+  if (streamed && shape[0] !== 3) throw new RangeError(`mRoPE positions [3, batch, seq] hold time, height and width: the first dimension must be 3, got [${shape}]`);
   if (!mrope || streamed) return { data: checked, streams: streamed ? 3 : 1, shape: streamed ? shape.slice(1) : shape };
   const expanded = new Int32Array(3 * checked.length);
   for (let s = 0; s < 3; s++) expanded.set(checked, s * checked.length);

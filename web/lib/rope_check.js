@@ -1,7 +1,8 @@
 // The port checker: is a runtime's cos/sin cache the exact maths, what a float32 / float16 / bfloat16 computation of
-// it gives, or a mismatch, and then which known mistake explains it best. Judged by error bounds per element, derived
-// from the rounding steps of HF's float32 order (frequencies, the position as a float, the product, cos/sin, the
-// attention factor) and the cast to the dtype, not by comparing with one float32 computation.
+// it gives in one of the orders runtimes really use (HF's, TensorRT-LLM's, llama.cpp's, MLX's), or a mismatch, and then
+// which known mistake (or two at once) explains it best. Judged by error bounds per element, derived from the rounding
+// steps of each order (frequencies, the position as a float, the product, cos/sin, the attention factor) and the cast
+// to the dtype, not by comparing with one float32 computation.
 import { describe } from './validate.js';
 import { readOptions } from './op_schemas.js';
 import { cacheFrequencies, cachePositions, checkedRopeSpec, computeCache, mropeStream } from './rope.js';
@@ -9,152 +10,183 @@ import { cacheFrequencies, cachePositions, checkedRopeSpec, computeCache, mropeS
 const ULP = 2 ** -24;               // half an ulp of 1 in float32: the relative rounding of one float32 operation
 const EXACT_BOUND = 2.5e-6;         // posembed's exact cache is within 2e-6 of float64; a float32 store adds 6e-8
 const CAST_BITS = { float16: 11, bfloat16: 8 };
+const FLOAT16_MAX = 65504;
 const MAX_DIAGNOSIS_ROWS = 2048;    // the suspects are compared on this many rows spread over the cache
+const MAX_PAIR_ROWS = 256;          // and two mistakes at once on this many
 
-function floatTensor(name, value, shape) {
+// The float32 orders of operations runtimes compute a cache in. For each: its words, the bound on the relative error
+// of its float32 frequency of pair i (against the exact one), and its float32 angles at a position (to name the order
+// a cache matches best). `ratio` is the scaling's share of a frequency (exact / unscaled), which the runtimes that
+// build the unscaled frequency first multiply in as one more float.
+export const RUNTIME_ORDERS = {
+  hf: {
+    words: 'HF transformers\' order (also vLLM\'s and SGLang\'s): float32 frequencies 1 / base^(2i/d) from torch\'s pow, the angle frequency × position in float32',
+    // 4 × the error HF's own float32 frequencies have (another libm's pow rounds elsewhere) + 8 ulps.
+    relative: (f, i) => (f.exact[i] === 0 ? 0 : 4 * Math.abs(f.float32[i] - f.exact[i]) / f.exact[i] + 8 * ULP),
+    angles: (f, p, out) => { for (let i = 0; i < out.length; i++) out[i] = Math.fround(Math.fround(p) * f.float32[i]); },
+  },
+  'tensorrt-llm': {
+    words: 'TensorRT-LLM\'s order: frequencies in float64 rounded once to float32 (numpy), the angle in float32',
+    relative: () => 4 * ULP,
+    angles: (f, p, out) => { for (let i = 0; i < out.length; i++) out[i] = Math.fround(Math.fround(p) * Math.fround(f.exact[i])); },
+  },
+  ggml: {
+    words: 'llama.cpp\'s (ggml) order: theta starts at the position and is multiplied by theta_scale = base^(-2/d) in float32 from one pair to the next',
+    // theta_scale's own error (powf, and -2/d as a float: ln(base)·2/d ulps) and one rounding per step, accumulated i times.
+    relative: (f, i) => 2 * (i * (3 + (Math.log(f.base) * 2) / f.rotaryDim) + 8) * ULP,
+    angles: (f, p, out) => {
+      const step = Math.fround(f.base ** Math.fround(-2 / f.rotaryDim));
+      let theta = Math.fround(p);
+      for (let i = 0; i < out.length; i++) {
+        out[i] = Math.fround(theta * Math.fround(f.ratio[i]));
+        theta = Math.fround(theta * step);
+      }
+    },
+  },
+  mlx: {
+    words: 'MLX\'s order (mx.fast.rope): frequencies exp2(-(2i/d) · log2(base)) in float32, the angle in float32',
+    // log2(base) and 2i/d as floats, their product, exp2: each an error in the exponent that exp2 turns into ln(base)·2i/d ulps.
+    relative: (f, i) => 2 * (3 * ((2 * i) / f.rotaryDim) * Math.log(f.base) + 8) * ULP,
+    angles: (f, p, out) => {
+      const log2Base = Math.fround(Math.log2(f.base));
+      for (let i = 0; i < out.length; i++) {
+        const plain = Math.fround(2 ** Math.fround(-Math.fround((2 * i) / f.rotaryDim) * log2Base));
+        out[i] = Math.fround(Math.fround(p) * Math.fround(plain * Math.fround(f.ratio[i])));
+      }
+    },
+  },
+};
+
+function floatTensor(name, value) {
   if (value === null || typeof value !== 'object' || !(value.data instanceof Float32Array || value.data instanceof Float64Array)) {
     throw new TypeError(`${name} must be a tensor { data: Float32Array | Float64Array, shape }, got ${describe(value)}`);
   }
-  if (value.data.length !== shape.reduce((a, b) => a * b, 1)) {
-    throw new RangeError(`${name} must hold ${shape.reduce((a, b) => a * b, 1)} values (positions [${shape.slice(0, -1)}] × ${shape.at(-1)} columns), got ${value.data.length}`);
+  return value;
+}
+
+function sizeOf(name, tensor, shape) {
+  const count = shape.reduce((a, b) => a * b, 1);
+  if (tensor.data.length !== count) {
+    throw new RangeError(`${name} must hold ${count} values (positions [${shape.slice(0, -1)}] × ${shape.at(-1)} columns), got ${tensor.data.length}`);
   }
-  return value.data;
+  return tensor.data;
 }
 
-// Per element, how far a float32 computation in HF's order may be from the exact value; `relative` is the bound on
-// the float32 frequencies' relative error: 4 × what HF's own order gives (another libm's pow rounds elsewhere) + 8 ulps.
-function float32Bounds(s, positions, freqs, rows) {
-  const half = s.rotaryDim / 2;
-  const count = positions.data.length / positions.streams;
-  const relative = Array.from(freqs.exact, (w, i) => (w === 0 ? 0 : 4 * Math.abs(freqs.float32[i] - w) / w + 8 * ULP));
-  const attention = freqs.attentionFactor;
-  const bounds = new Float64Array(rows.length * half);
-  rows.forEach((r, k) => {
-    for (let i = 0; i < half; i++) {
-      const p = positions.data[mropeStream(s, i) * count + r];
-      const w = freqs.exact[i];
-      const angle = p * w;
-      const positionError = Math.abs(Math.fround(p) - p) * w;
-      bounds[k * half + i] = attention * (angle * relative[i] + positionError + angle * ULP + 3 * ULP) + EXACT_BOUND;
-    }
-  });
-  return bounds;
+// The frequencies a cache at these positions uses, with what each order needs: the unscaled frequency's share.
+function frequenciesOf(core, s, positions, sequenceLength) {
+  const f = cacheFrequencies(core, s, positions, sequenceLength);
+  const ratio = Float64Array.from(f.exact, (w, i) => w / s.base ** ((-2 * i) / s.rotaryDim));
+  return { ...f, ratio, base: s.base, rotaryDim: s.rotaryDim };
 }
 
-function pairOf(layout, half, column) {
-  return layout === 'half' ? column % half : Math.floor(column / 2);
-}
+// The position pair i of row r takes (mRoPE: from its stream).
+const positionAt = (s, positions, count, r, i) => positions.data[mropeStream(s, i) * count + r];
 
-// The worst element against the bounds of each verdict, over the given rows.
-function measure(s, given, reference, rows, bounds) {
+// Per order, the largest error against its bound (float32, and each cast), over the given rows; and the exact verdict's.
+function measure(s, given, reference, rows, positions, f) {
   const width = s.rotaryDim;
   const half = width / 2;
+  const count = positions.data.length / positions.streams;
+  const orders = Object.keys(RUNTIME_ORDERS);
+  const relative = orders.map((name) => Float64Array.from({ length: half }, (_, i) => RUNTIME_ORDERS[name].relative(f, i)));
+  const worst = orders.map(() => ({ float32: 0, float16: 0, bfloat16: 0 }));
+  const bounds = new Float64Array(orders.length * half);
+  let exact = 0;
   let maxAbs = 0;
   let at = null;
-  const worst = { exact: 0, float32: 0, float16: 0, bfloat16: 0 };
   rows.forEach((r, k) => {
+    for (let i = 0; i < half; i++) {
+      const p = positionAt(s, positions, count, r, i);
+      const w = f.exact[i];
+      const angle = p * w;
+      const shared = Math.abs(Math.fround(p) - p) * w + angle * ULP + 3 * ULP;
+      for (let o = 0; o < orders.length; o++) bounds[o * half + i] = f.attentionFactor * (angle * relative[o][i] + shared) + EXACT_BOUND;
+    }
     for (let c = 0; c < width; c++) {
-      const j = r * width + c;
-      const b32 = bounds[k * half + pairOf(s.layout, half, c)];
+      const j = k * width + c;
+      const pair = s.layout === 'half' ? c % half : Math.floor(c / 2);
       for (const [g, e] of [[given.cos[j], reference.cos[j]], [given.sin[j], reference.sin[j]]]) {
         const d = Number.isNaN(g) ? Infinity : Math.abs(g - e);
         if (d > maxAbs || at === null) [maxAbs, at] = [d, { row: r, column: c }];
-        worst.exact = Math.max(worst.exact, d / EXACT_BOUND);
-        worst.float32 = Math.max(worst.float32, d / b32);
-        const magnitude = Math.abs(e) + b32;
-        worst.float16 = Math.max(worst.float16, d / (b32 + magnitude * 2 ** -CAST_BITS.float16 + 2 ** -25));
-        worst.bfloat16 = Math.max(worst.bfloat16, d / (b32 + magnitude * 2 ** -CAST_BITS.bfloat16));
+        exact = Math.max(exact, d / EXACT_BOUND);
+        const magnitude = Math.abs(e);
+        for (let o = 0; o < orders.length; o++) {
+          const b = bounds[o * half + pair];
+          const w = worst[o];
+          w.float32 = Math.max(w.float32, d / b);
+          w.float16 = Math.max(w.float16, d / (b + (magnitude + b) * 2 ** -CAST_BITS.float16 + 2 ** -25));
+          w.bfloat16 = Math.max(w.bfloat16, d / (b + (magnitude + b) * 2 ** -CAST_BITS.bfloat16));
+        }
       }
     }
   });
-  const verdict = ['exact', 'float32', 'float16', 'bfloat16'].find((v) => worst[v] <= 1) ?? 'mismatch';
-  return { verdict, maxAbs, at, worst };
+  if (exact <= 1) return { verdict: 'exact', orders: [], maxAbs, at };
+  for (const verdict of ['float32', 'float16', 'bfloat16']) {
+    const fitting = orders.filter((_, o) => worst[o][verdict] <= 1);
+    if (fitting.length) return { verdict, orders: fitting, maxAbs, at };
+  }
+  return { verdict: 'mismatch', orders: [], maxAbs, at };
 }
 
-// Suspects: the spec as a runtime with that mistake would have it, with words for the diagnosis.
-function suspects(core, s, positions, given) {
-  const list = [];
-  const add = (suspect, explanation, spec, positionsOverride = positions) => list.push({ suspect, explanation, spec: { ...s, ...spec }, positions: positionsOverride });
-  const type = s.scaling.type;
-  add('layout', `the cache pairs dimensions the ${s.layout === 'half' ? 'interleaved (GPT-J: 2i, 2i+1)' : 'half (rotate_half: i, i + d/2)'} way; this model's layout is '${s.layout}'`,
-    { layout: s.layout === 'half' ? 'interleaved' : 'half' });
-  // The base a default-scaled cache shows at its first position past 0, from the angle of pair 1.
-  const width = s.rotaryDim;
+// Of the orders whose bounds hold, the one whose float32 angles come nearest the cache's (its cos and sin at the rows).
+function nearestOrder(s, given, rows, positions, f, orders) {
+  if (orders.length === 1) return orders[0];
+  const half = s.rotaryDim / 2;
   const count = positions.data.length / positions.streams;
-  for (let r = 0; r < count; r++) {
-    const p = positions.data[r];
-    if (p === 0) continue;
-    const column = s.layout === 'half' ? 1 : 2;
-    const angle = Math.atan2(given.sin[r * width + column], given.cos[r * width + column]);
-    if (angle > 0 && angle * 1 < Math.PI) {
-      const estimate = (angle / p) ** (-s.rotaryDim / 2);
-      if (Number.isFinite(estimate) && estimate > 1) {
-        const rounded = Number(estimate.toPrecision(3));
-        add('base', `the cache turns as base ${rounded} would, where this model's base (rope_theta) is ${s.base}`, { base: estimate });
+  const angles = new Float64Array(half);
+  let best = null;
+  for (const name of orders) {
+    let distance = 0;
+    rows.forEach((r, k) => {
+      // Each stream's angles (mRoPE) from its own positions; one stream otherwise.
+      for (let stream = 0; stream < positions.streams; stream++) {
+        RUNTIME_ORDERS[name].angles(f, positions.data[stream * count + r], angles);
+        for (let i = 0; i < half; i++) {
+          if (positions.streams > 1 && mropeStream(s, i) !== stream) continue;
+          const c = k * s.rotaryDim + (s.layout === 'half' ? i : 2 * i);
+          distance += Math.abs(given.cos[c] - Math.cos(angles[i]) * f.attentionFactor) + Math.abs(given.sin[c] - Math.sin(angles[i]) * f.attentionFactor);
+        }
       }
-    }
-    break;
+    });
+    if (best === null || distance < best.distance) best = { name, distance };
   }
-  for (const base of [10000, 500000, 1000000]) {
-    if (base !== s.base) add('base', `the cache turns as base ${base} would, where this model's base (rope_theta) is ${s.base}`, { base });
-  }
-  if (type !== 'default') add('scaling-ignored', `the cache ignores the '${type}' scaling (plain RoPE with base ${s.base})`, { scaling: { type: 'default' } });
-  if (s.scaling.factor !== undefined && type !== 'longrope') {
-    for (const factor of new Set([s.scaling.factor / 2, s.scaling.factor * 2, 2, 4, 8, 16, 32, 40, 64])) {
-      if (factor !== s.scaling.factor && factor >= 1) add('scaling-factor', `the cache uses scaling factor ${factor}, where this model's is ${s.scaling.factor}`, { scaling: { ...s.scaling, factor } });
-    }
-  }
-  if (type === 'yarn' || type === 'longrope') {
-    const attention = cacheFrequencies(core, s, positions).attentionFactor;
-    if (attention !== 1) {
-      add('attention-factor', `cos and sin are not multiplied by the attention factor ${attention.toPrecision(6)}`, { scaling: { ...s.scaling, attentionFactor: 1 } });
-      add('attention-factor', `cos and sin are multiplied by the attention factor ${attention.toPrecision(6)} twice`, { scaling: { ...s.scaling, attentionFactor: attention * attention } });
-    }
-  }
-  for (const shift of [1, -1]) {
-    const moved = Int32Array.from(positions.data, (p) => p + shift);
-    if (moved.every((p) => p >= 0)) {
-      add('position-offset', `the cache's positions are off by ${shift > 0 ? '+1' : '-1'} (each row is the model's row for position ${shift > 0 ? 'p + 1' : 'p - 1'})`, {}, { ...positions, data: moved });
-    }
-  }
-  if (s.rotaryDim < s.headDim) {
-    add('rotary-dim', `the frequencies are spread over the whole head (exponents 2i/${s.headDim}) instead of the rotary part (2i/${s.rotaryDim})`,
-      { base: s.base ** (s.rotaryDim / s.headDim) });
-  }
-  if (type === 'longrope') {
-    add('longrope-factors', 'the short and long factor lists are swapped (the long ones used up to the original length, or the short ones past it)',
-      { scaling: { ...s.scaling, shortFactor: s.scaling.longFactor, longFactor: s.scaling.shortFactor } });
-  }
-  if (s.mrope) {
-    add('mrope-section', 'every pair takes its angle from the time positions: the mRoPE sections (height, width) are ignored', { mropeSection: [0, 0, 0], mrope: false },
-      { data: positions.data.slice(0, count), streams: 1, shape: positions.shape });
-    add('mrope-section', `the mRoPE sections are laid out ${s.mropeInterleaved ? 'in blocks (Qwen2-VL)' : 'interleaved (Qwen3-VL)'}, where this model's are ${s.mropeInterleaved ? 'interleaved' : 'in blocks'}`,
-      { mropeInterleaved: !s.mropeInterleaved });
-  }
-  return list;
+  return best.name;
 }
 
-function rowsToCompare(count, at) {
-  if (count <= MAX_DIAGNOSIS_ROWS) return Array.from({ length: count }, (_, r) => r);
-  const step = count / MAX_DIAGNOSIS_ROWS;
-  const rows = new Set(Array.from({ length: MAX_DIAGNOSIS_ROWS }, (_, k) => Math.floor(k * step)));
-  rows.add(at);
-  rows.add(count - 1);
-  return [...rows].sort((a, b) => a - b);
-}
-
-function checkedRowsOf(core, s, positions, rows) {
-  // The exact cache and the bounds at the given rows only.
+// The exact cache at the given rows of positions (dynamic's and LongRoPE's frequencies chosen for all positions).
+function referenceRows(core, s, positions, rows, sequenceLength) {
   const count = positions.data.length / positions.streams;
   const picked = new Int32Array(positions.streams * rows.length);
   for (let st = 0; st < positions.streams; st++) rows.forEach((r, k) => { picked[st * rows.length + k] = positions.data[st * count + r]; });
   const sub = { data: picked, streams: positions.streams, shape: [rows.length] };
+  const cache = computeCache(core, s, sub, 'exact', undefined, sequenceLength);
+  return { positions: sub, cos: cache.cos.data, sin: cache.sin.data };
+}
+
+function largestPosition(positions) {
   let largest = 0;
   for (const p of positions.data) largest = Math.max(largest, p);
-  const cache = computeCache(core, s, sub, 'exact', undefined, largest + 1);
-  // Frequencies from all positions: dynamic and longrope choose by the longest of them, not of the rows compared.
-  const bounds = float32Bounds(s, sub, cacheFrequencies(core, s, positions, largest + 1), rows.map((_, k) => k));
-  return { cos: cache.cos.data, sin: cache.sin.data, bounds };
+  return largest;
+}
+
+// Judges given ({ cos, sin } at `rows` of positions, rotaryDim columns each) against spec s.
+function judge(core, s, given, positions, rows) {
+  const length = largestPosition(positions) + 1;
+  const reference = referenceRows(core, s, positions, rows, length);
+  const f = frequenciesOf(core, s, positions, length);
+  const local = rows.map((_, k) => k);
+  const result = measure(s, given, reference, local, reference.positions, f);
+  const order = result.orders.length ? nearestOrder(s, given, local, reference.positions, f, result.orders) : null;
+  return { ...result, order, at: result.at && { row: rows[result.at.row], column: result.at.column } };
+}
+
+function rowsToCompare(count, at, limit = MAX_DIAGNOSIS_ROWS) {
+  if (count <= limit) return Array.from({ length: count }, (_, r) => r);
+  const step = count / limit;
+  const rows = new Set(Array.from({ length: limit }, (_, k) => Math.floor(k * step)));
+  rows.add(at);
+  rows.add(count - 1);
+  return [...rows].sort((a, b) => a - b);
 }
 
 function rowsOf(data, width, rows) {
@@ -163,63 +195,218 @@ function rowsOf(data, width, rows) {
   return out;
 }
 
+// A half-width cache (one column per pair) spread to HF's layout: cat(c, c) for 'half', each column twice for 'interleaved'.
+function widened(data, half, layout) {
+  const rows = data.length / half;
+  const out = new Float64Array(rows * 2 * half);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < 2 * half; c++) out[r * 2 * half + c] = data[r * half + (layout === 'half' ? c % half : Math.floor(c / 2))];
+  }
+  return out;
+}
+
+// Suspects: the spec as a runtime with that mistake would have it, with words for the diagnosis. `spec` and
+// `positions` replace the model's; `columns` makes the cache otherwise (a whole head's, cut to the rotary part).
+function suspects(core, s, positions, given) {
+  const list = [];
+  const add = (suspect, explanation, change = {}) => list.push({ suspect, explanation, ...change });
+  const type = s.scaling.type;
+  add('layout', `the cache pairs dimensions the ${s.layout === 'half' ? 'interleaved (GPT-J: 2i, 2i+1)' : 'half (rotate_half: i, i + d/2)'} way; this model's layout is '${s.layout}'`,
+    { spec: { layout: s.layout === 'half' ? 'interleaved' : 'half' } });
+  // The base a default-scaled cache shows at its first position past 0, from the angle of pair 1.
+  const width = s.rotaryDim;
+  const count = positions.data.length / positions.streams;
+  for (let r = 0; r < count; r++) {
+    const p = positions.data[r];
+    if (p === 0) continue;
+    const column = s.layout === 'half' ? 1 : 2;
+    const angle = Math.atan2(given.sin[r * width + column], given.cos[r * width + column]);
+    if (angle > 0 && angle < Math.PI) {
+      const estimate = (angle / p) ** (-s.rotaryDim / 2);
+      if (Number.isFinite(estimate) && estimate > 1) {
+        const rounded = Number(estimate.toPrecision(3));
+        add('base', `the cache turns as base ${rounded} would, where this model's base (rope_theta) is ${s.base}`, { spec: { base: estimate } });
+      }
+    }
+    break;
+  }
+  for (const base of [10000, 500000, 1000000]) {
+    if (base !== s.base) add('base', `the cache turns as base ${base} would, where this model's base (rope_theta) is ${s.base}`, { spec: { base } });
+  }
+  if (type !== 'default') add('scaling-ignored', `the cache ignores the '${type}' scaling (plain RoPE with base ${s.base})`, { spec: { scaling: { type: 'default' } } });
+  if (s.scaling.factor !== undefined && type !== 'longrope') {
+    for (const factor of new Set([s.scaling.factor / 2, s.scaling.factor * 2, 2, 4, 8, 16, 32, 40, 64])) {
+      if (factor !== s.scaling.factor && factor >= 1) {
+        add('scaling-factor', `the cache uses scaling factor ${factor}, where this model's is ${s.scaling.factor}`, { spec: { scaling: { ...s.scaling, factor } } });
+      }
+    }
+  }
+  if (type === 'yarn' || type === 'longrope') {
+    const attention = cacheFrequencies(core, s, positions).attentionFactor;
+    if (attention !== 1) {
+      add('attention-factor', `cos and sin are not multiplied by the attention factor ${attention.toPrecision(6)}`, { spec: { scaling: { ...s.scaling, attentionFactor: 1 } } });
+      add('attention-factor', `cos and sin are multiplied by the attention factor ${attention.toPrecision(6)} twice`, { spec: { scaling: { ...s.scaling, attentionFactor: attention * attention } } });
+    }
+  }
+  for (const shift of [1, -1]) {
+    const moved = Int32Array.from(positions.data, (p) => p + shift);
+    if (moved.every((p) => p >= 0)) {
+      add('position-offset', `the cache's positions are off by ${shift > 0 ? '+1' : '-1'} (each row is the model's row for position ${shift > 0 ? 'p + 1' : 'p - 1'})`,
+        { positions: { ...positions, data: moved } });
+    }
+  }
+  if (s.rotaryDim < s.headDim) {
+    add('rotary-dim', `the frequencies are spread over the whole head (exponents 2i/${s.headDim}) instead of the rotary part (2i/${s.rotaryDim})`,
+      { spec: { base: s.base ** (s.rotaryDim / s.headDim) } });
+    add('rotary-dim', `the cache is a whole head's (${s.headDim} columns, exponents 2i/${s.headDim}) cut to its first ${s.rotaryDim} columns, where this model rotates only ${s.rotaryDim} of ${s.headDim} dimensions`,
+      { spec: { rotaryDim: s.headDim, mropeSection: [0, 0, 0], mrope: false }, columns: s.rotaryDim });
+  }
+  if (type === 'longrope') {
+    add('longrope-factors', 'the short and long factor lists are swapped (the long ones used up to the original length, or the short ones past it)',
+      { spec: { scaling: { ...s.scaling, shortFactor: s.scaling.longFactor, longFactor: s.scaling.shortFactor } } });
+  }
+  if (s.mrope) {
+    add('mrope-section', 'every pair takes its angle from the time positions: the mRoPE sections (height, width) are ignored', {
+      spec: { mropeSection: [0, 0, 0], mrope: false },
+      positions: { data: positions.data.slice(0, count), streams: 1, shape: positions.shape },
+    });
+    add('mrope-section', `the mRoPE sections are laid out ${s.mropeInterleaved ? 'in blocks (Qwen2-VL)' : 'interleaved (Qwen3-VL)'}, where this model's are ${s.mropeInterleaved ? 'interleaved' : 'in blocks'}`,
+      { spec: { mropeInterleaved: !s.mropeInterleaved } });
+  }
+  return list;
+}
+
+// Two mistakes at once: the spec changes of both (scalings merged), the positions of the one that moves them.
+function combined(a, b) {
+  if (a.suspect === b.suspect || (a.positions && b.positions) || a.columns || b.columns) return null;
+  const spec = { ...a.spec, ...b.spec };
+  if (a.spec?.scaling && b.spec?.scaling) spec.scaling = { ...a.spec.scaling, ...b.spec.scaling };
+  return { suspect: a.suspect, suspects: [a.suspect, b.suspect], explanation: `${a.explanation}; and ${b.explanation}`, spec, positions: a.positions ?? b.positions };
+}
+
+// How closely given (at rows) matches the cache a suspect would make: a verdict against that cache's bounds.
+function fitOf(core, s, candidate, positions, given, rows) {
+  const spec = { ...s, ...candidate.spec };
+  const where = candidate.positions ?? positions;
+  try {
+    if (!candidate.columns) return judge(core, spec, given, where, rows);
+    // The whole head's cache, cut: compared column for column with the given rotary part.
+    const reference = referenceRows(core, spec, where, rows, largestPosition(where) + 1);
+    const cut = (data) => {
+      const out = new Float64Array(rows.length * candidate.columns);
+      for (let k = 0; k < rows.length; k++) out.set(data.subarray(k * spec.rotaryDim, k * spec.rotaryDim + candidate.columns), k * candidate.columns);
+      return out;
+    };
+    let maxAbs = 0;
+    const [cos, sin] = [cut(reference.cos), cut(reference.sin)];
+    for (let j = 0; j < cos.length; j++) maxAbs = Math.max(maxAbs, Math.abs(given.cos[j] - cos[j]), Math.abs(given.sin[j] - sin[j]));
+    // Its bound: the largest float32 angle error at the largest angle, cast to bfloat16.
+    const largest = largestPosition(where);
+    const bound = largest * 64 * ULP + 2 ** -8 + EXACT_BOUND;
+    return { verdict: maxAbs <= bound ? 'bfloat16' : 'mismatch', maxAbs };
+  } catch {
+    return { verdict: 'mismatch', maxAbs: Infinity };  // a suspect the rules refuse (a factor out of range) explains nothing
+  }
+}
+
+// The first element that is not a number, and what makes one: an angle past float16's range, computed in float16.
+function nonFinite(s, cos, sin, positions, freqs) {
+  const width = s.rotaryDim;
+  const half = width / 2;
+  const count = positions.data.length / positions.streams;
+  for (let j = 0; j < cos.length; j++) {
+    if (Number.isFinite(cos[j]) && Number.isFinite(sin[j])) continue;
+    const [row, column] = [Math.floor(j / width), j % width];
+    const pair = s.layout === 'half' ? column % half : Math.floor(column / 2);
+    const position = positionAt(s, positions, count, row, pair);
+    const angle = position * freqs.exact[pair];
+    const value = Number.isFinite(cos[j]) ? sin[j] : cos[j];
+    const where = `position ${position}, column ${column}`;
+    return {
+      verdict: 'mismatch', maxAbs: Infinity, at: { position, column }, suspect: angle > FLOAT16_MAX ? 'half-precision-angle' : 'unknown', order: null,
+      explanation: angle > FLOAT16_MAX
+        ? `the cache holds ${value} at ${where}, where the angle position × frequency is ${angle.toPrecision(6)}, past float16's largest value ${FLOAT16_MAX}: the runtime computes the angle in float16, where it overflows to Infinity (whose cos and sin are NaN); compute the angle in float32 and cast cos and sin`
+        : `the cache holds ${value} at ${where}, where the angle (${angle.toPrecision(6)}) is finite: the runtime wrote something other than cos and sin there`,
+    };
+  }
+  return null;
+}
+
 export function checkRopeCache(core, spec, opts) {
   const o = readOptions('checkRopeCache', opts);
   const s = checkedRopeSpec(core, spec);
-  if (o.positions === undefined) throw new TypeError('checkRopeCache: positions is required (the positions the cache was made for)');
-  const positions = cachePositions(o.positions, s.mrope);
+  const cosTensor = floatTensor('cos', o.cos);
+  const sinTensor = floatTensor('sin', o.sin);
+  const columns = cosTensor.shape?.at?.(-1);
+  // By default, a [rows, width] cache is positions 0 … rows − 1.
+  const positions = cachePositions(o.positions ?? Int32Array.from({ length: Array.isArray(cosTensor.shape) && cosTensor.shape.length >= 2 ? cosTensor.shape[0] : 0 }, (_, r) => r), s.mrope);
   const count = positions.data.length / positions.streams;
-  const columns = o.cos?.shape?.at?.(-1);
+  const all = Array.from({ length: count }, (_, r) => r);
   // A runtime that rotates the whole head of a partial-rotary model writes headDim columns.
   if (columns === s.headDim && s.rotaryDim < s.headDim) {
     const full = { ...s, rotaryDim: s.headDim, mropeSection: [0, 0, 0], mrope: false };
-    const cos = floatTensor('cos', o.cos, [...positions.shape, s.headDim]);
-    const sin = floatTensor('sin', o.sin, [...positions.shape, s.headDim]);
+    const shape = [...positions.shape, s.headDim];
     const rows = rowsToCompare(count, 0);
-    const reference = checkedRowsOf(core, full, positions, rows);
-    const fit = measure(full, { cos: rowsOf(cos, s.headDim, rows), sin: rowsOf(sin, s.headDim, rows) }, reference, rows.map((_, k) => k), reference.bounds);
+    const fit = judge(core, full, { cos: rowsOf(sizeOf('cos', cosTensor, shape), s.headDim, rows), sin: rowsOf(sizeOf('sin', sinTensor, shape), s.headDim, rows) }, positions, rows);
     return {
-      verdict: 'mismatch', maxAbs: NaN, at: null, suspect: 'rotary-dim',
+      verdict: 'mismatch', maxAbs: NaN, at: null, suspect: 'rotary-dim', order: null,
       explanation: `the cache has ${s.headDim} columns: it rotates the whole head, where this model rotates only the first ${s.rotaryDim} of ${s.headDim} dimensions`
         + (fit.verdict !== 'mismatch' ? ` (its values are RoPE over all ${s.headDim} dimensions, ${fit.verdict})` : ''),
     };
   }
-  const cos = floatTensor('cos', o.cos, [...positions.shape, s.rotaryDim]);
-  const sin = floatTensor('sin', o.sin, [...positions.shape, s.rotaryDim]);
-  const all = Array.from({ length: count }, (_, r) => r);
-  const reference = checkedRowsOf(core, s, positions, all);
-  const result = measure(s, { cos, sin }, reference, all, reference.bounds);
+  // A half-width cache (vLLM, flash-attention): one column per pair.
+  const halfWidth = columns === s.rotaryDim / 2;
+  const width = halfWidth ? s.rotaryDim / 2 : s.rotaryDim;
+  if (columns !== width) {
+    throw new RangeError(`cos must have ${s.rotaryDim} columns (the rotary dimensions, HF's layout) or ${s.rotaryDim / 2} (one per pair, a half-width cache), got shape [${cosTensor.shape}]`);
+  }
+  const shape = [...positions.shape, width];
+  let cos = sizeOf('cos', cosTensor, shape);
+  let sin = sizeOf('sin', sinTensor, shape);
+  if (halfWidth) [cos, sin] = [widened(cos, width, s.layout), widened(sin, width, s.layout)];
+  const length = largestPosition(positions) + 1;
+  const broken = nonFinite(s, cos, sin, positions, frequenciesOf(core, s, positions, length));
+  if (broken) return broken;
+  const result = judge(core, s, { cos, sin }, positions, all);
   const where = result.at && { position: positions.data[result.at.row], column: result.at.column };
+  const widthWords = halfWidth ? ' (a half-width cache: one column per pair)' : '';
   if (result.verdict !== 'mismatch') {
+    const orderWords = result.order ? `: it matches ${RUNTIME_ORDERS[result.order].words}` : '';
     const words = {
       exact: 'the cache is the exact maths (within 2.5e-6)',
-      float32: 'the cache differs from the exact maths as a float32 computation in HF\'s order of operations may (within its error bound at every element)',
-      float16: 'the cache is a float32 computation cast to float16 (within that bound at every element)',
-      bfloat16: 'the cache is a float32 computation cast to bfloat16 (within that bound at every element)',
+      float32: `the cache differs from the exact maths as a float32 computation may (within that order's error bound at every element)${orderWords}`,
+      float16: `the cache is a float32 computation cast to float16 (within that bound at every element)${orderWords}`,
+      bfloat16: `the cache is a float32 computation cast to bfloat16 (within that bound at every element)${orderWords}`,
     };
-    return { verdict: result.verdict, maxAbs: result.maxAbs, at: where, suspect: null, explanation: words[result.verdict] };
+    return { verdict: result.verdict, order: result.order, orders: result.orders, maxAbs: result.maxAbs, at: where, suspect: null, explanation: words[result.verdict] + widthWords };
   }
   // Which mistake explains it: the suspect whose cache the given one matches, within the widest (bfloat16) bound,
-  // with the smallest error; compared on rows spread over the cache.
+  // with the smallest error; compared on rows spread over the cache. Then two at once.
   const rows = rowsToCompare(count, result.at.row);
   const given = { cos: rowsOf(cos, s.rotaryDim, rows), sin: rowsOf(sin, s.rotaryDim, rows) };
+  const candidates = suspects(core, s, positions, { cos, sin });
   let best = null;
-  for (const candidate of suspects(core, s, positions, { cos, sin })) {
-    let fit;
-    try {
-      const expected = checkedRowsOf(core, candidate.spec, candidate.positions, rows);
-      fit = measure(candidate.spec, given, expected, rows.map((_, k) => k), expected.bounds);
-    } catch {
-      continue;  // a suspect the rules refuse (a factor out of range) explains nothing
-    }
+  const consider = (candidate, givenRows, rowList) => {
+    const fit = fitOf(core, s, candidate, positions, givenRows, rowList);
     if (fit.verdict !== 'mismatch' && (best === null || fit.maxAbs < best.fit.maxAbs)) best = { ...candidate, fit };
+  };
+  for (const candidate of candidates) consider(candidate, given, rows);
+  if (best === null) {
+    const fewer = rowsToCompare(count, result.at.row, MAX_PAIR_ROWS);
+    const givenFewer = { cos: rowsOf(cos, s.rotaryDim, fewer), sin: rowsOf(sin, s.rotaryDim, fewer) };
+    for (let a = 0; a < candidates.length; a++) {
+      for (let b = a + 1; b < candidates.length; b++) {
+        const both = combined(candidates[a], candidates[b]);
+        if (both) consider(both, givenFewer, fewer);
+      }
+    }
   }
   return {
-    verdict: 'mismatch', maxAbs: result.maxAbs, at: where,
+    verdict: 'mismatch', maxAbs: result.maxAbs, at: where, order: null,
     suspect: best ? best.suspect : 'unknown',
-    explanation: best
+    ...(best?.suspects ? { suspects: best.suspects } : {}),
+    explanation: (best
       ? `${best.explanation}: the cache matches that (${best.fit.verdict}) where it is ${result.maxAbs.toPrecision(3)} off this model's`
-      : `the cache is ${result.maxAbs.toPrecision(3)} off this model's at position ${where.position}, column ${where.column}, beyond any float32/float16/bfloat16 bound, and no known mistake explains it`,
+      : `the cache is ${result.maxAbs.toPrecision(3)} off this model's at position ${where.position}, column ${where.column}, beyond any float32/float16/bfloat16 bound of the runtimes' orders, and no known mistake (nor two at once) explains it`) + widthWords,
   };
 }
-
