@@ -148,15 +148,17 @@ describe('modelPositions: every preset as HF reads its config', () => {
     const cases = [
       [llama({ rope_scaling: { rope_type: 'linear', factor: 2, scale: 3 } }), /rope_scaling\.scale is not a key posembed knows/],
       [llama({ rope_scaling: { type: 'linear', rope_type: 'dynamic', factor: 2 } }), /rope_scaling\.type \('linear'\) and rope_scaling\.rope_type \('dynamic'\) disagree/],
-      [llama({ rope_scaling: { rope_type: 'yarn', factor: 4, low_freq_factor: 1 } }), /rope_scaling\.low_freq_factor does not apply to rope_type 'yarn'/],
       [llama({ rope_scaling: { rope_type: 'ntk-by-parts', factor: 4 } }), /rope_scaling\.rope_type must be one of/],
       [llama({ rope_scaling: { factor: 2, rope_type: 'linear' }, rope_parameters: { rope_type: 'default' } }), /rope_scaling \(v4\) and rope_parameters \(v5\) are both given/],
       [llama({ rope_theta: 10000, rope_parameters: { rope_type: 'default', rope_theta: 500000 } }), /rope_theta \(10000\) and rope_parameters\.rope_theta \(500000\) disagree/],
-      [llama({ rope_scaling: { rope_type: 'default', mrope_interleaved: true } }), /mrope_interleaved needs rope_scaling\.mrope_section/],
-      [llama({ partial_rotary_factor: 0.5, rotary_pct: 0.25 }), /partial_rotary_factor \(0\.5\) and rotary_pct \(0\.25\) disagree/],
-      [llama({ model_type: 'mamba' }), /model_type 'mamba' is not one posembed reads/],
+      [llama({ rope_scaling: { rope_type: 'default', mrope_interleaved: true } }), /rope_scaling\.mrope_interleaved: HF's llama has no mRoPE \(families with it: qwen2_vl_text/],
+      [llama({ rope_scaling: { rope_type: 'default', mrope_section: [16, 24, 24] } }), /rope_scaling\.mrope_section: HF's llama has no mRoPE/],
+      [llama({ model_type: 'mamba' }), /model_type 'mamba' has no attention and no positions/],
+      [llama({ model_type: 'lama' }), /model_type 'lama' is not an HF family posembed reads\. read it as the family its code follows with modelPositions\(config, \{ as: 'llama' \}\) \(closest: llama/],
+      [llama({ model_type: 'phimoe' }), /model_type 'phimoe' is an HF family posembed does not read yet: its LongRoPE multiplies cos and sin by short_mscale/],
       [{ hidden_size: 64 }, /model_type is missing/],
-      [llama({ rope_scaling: { rope_type: 'linear', factor: 0.5 } }), /scaling\.factor must be a number in \[1, 1000000\], got 0\.5/],
+      [llama({ rope_scaling: { rope_type: 'linear', factor: 0.5 } }), /^RangeError: config: rope_scaling\.factor must be a number in \[1, 1000000\], got 0\.5$/],
+      [llama({ rope_scaling: { rope_type: 'yarn', factor: 4, beta_fast: -1 } }), /^RangeError: config: rope_scaling\.beta_fast must be a number in \(0, 1000000\], got -1$/],
       [llama({ num_hidden_layers: 0 }), /num_hidden_layers must be a positive integer, got 0/],
     ];
     for (const [config, message] of cases) assert.throws(() => pe.modelPositions(config), message);

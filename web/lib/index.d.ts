@@ -177,6 +177,11 @@ export interface RopeSpec {
   mropeInterleaved?: boolean;
   /** Queries scaled by 1 + beta · ln(1 + floor((position + shift) / floor)) (Ministral 3; Llama 4's NoPE layers). */
   queryScale?: QueryScale;
+  /** What the model does with its cos/sin cache: casts it to its dtype ('cast', default), or keeps it in float32
+   *  ('float32') or as complex float32 ('complex64'): precision 'bfloat16'/'float16' then gives the float32 cache. */
+  cache?: 'cast' | 'float32' | 'complex64';
+  /** 'reversed' where the model turns by −angle (its rotate_half negated: nanochat); applyRope follows it. */
+  rotation?: 'forward' | 'reversed';
 }
 
 export interface QueryScale { beta: number; floor: number; shift: number }
@@ -184,7 +189,8 @@ export interface QueryScale { beta: number; floor: number; shift: number }
 export interface ModelLayer {
   kind: 'rope' | 'alibi' | 'learned' | 'sinusoidal' | 't5' | 'none';
   rope?: RopeSpec;
-  alibi?: { slopes: Float64Array; rule: 'bloom' | 'mpt' };
+  /** biasScale: what the bias is multiplied by with the scores (Falcon adds it before its 1/√head). */
+  alibi?: { slopes: Float64Array; rule: 'bloom' | 'mpt'; biasScale: number };
   t5?: { numBuckets: number; maxDistance: number; bidirectional: boolean };
   learned?: { maxPositions: number; offset: number };
   sinusoidal?: { offset: number; timescale: 'standard' | 't2t'; layout: 'interleaved' | 'split' };
@@ -200,6 +206,17 @@ export interface ModelPositions {
   /** Each layer's scheme: 'full_attention', 'sliding_attention', 'nope', 'alibi', 'encoder', ... */
   layerTypes: string[];
   layer(i?: number): ModelLayer;
+  /** The HF family the config was read as: its entry in posembed's table of families. */
+  family: { modelType: string; follows: string | null; source: string; cache: 'cast' | 'float32' | 'complex64' | null };
+  /** Keys the file left out that HF's config class filled with its defaults. */
+  defaults: string[];
+  /** Position keys the file holds that the family does not read (and what HF does instead), or `as` in use. */
+  warnings: string[];
+}
+
+export interface ModelPositionsOptions {
+  /** Read the config as this HF family (a remote-code model whose code follows one: kimi_k2 as 'deepseek_v3'). */
+  as?: string;
 }
 
 /** A parsed config.json: the keys posembed reads are checked, any other key is left alone. */
@@ -216,9 +233,18 @@ export interface RopeCheck {
   verdict: 'exact' | 'float32' | 'bfloat16' | 'float16' | 'mismatch';
   maxAbs: number;
   at: { position: number; column: number } | null;
-  suspect: null | 'layout' | 'base' | 'scaling-ignored' | 'scaling-factor' | 'attention-factor' | 'position-offset' | 'rotary-dim' | 'longrope-factors' | 'mrope-section' | 'unknown';
+  /** The float32 order of operations the cache matches best, where it is float32 (or cast from it). */
+  order: null | RuntimeOrder;
+  /** Every order whose error bounds the cache is within. */
+  orders?: RuntimeOrder[];
+  /** The dominant mistake; with `suspects`, two mistakes at once. */
+  suspect: null | 'layout' | 'base' | 'scaling-ignored' | 'scaling-factor' | 'attention-factor' | 'position-offset' | 'rotary-dim' | 'longrope-factors' | 'mrope-section' | 'half-precision-angle' | 'unknown';
+  suspects?: string[];
   explanation: string;
 }
+
+/** HF transformers (also vLLM, SGLang), TensorRT-LLM, llama.cpp (ggml), MLX. */
+export type RuntimeOrder = 'hf' | 'tensorrt-llm' | 'ggml' | 'mlx';
 
 export interface ApplyRopeOptions {
   /** One position per row (seq); or `offset` for offset, offset + 1, ... (default 0). With a spec: [seq], or
@@ -240,18 +266,21 @@ export interface ApplyRopeOptions {
 
 export interface RopeCacheOptions {
   positions: RopePositions;
-  /** The cache exact (default) or as a float32 computation (cast to bfloat16 / float16) makes it. */
+  /** The cache exact (default) or as a float32 computation (cast to bfloat16 / float16, where the model casts it)
+   *  makes it; the result's `precision` says which was applied. */
   precision?: RopePrecision;
   /** Two Float32Arrays of the cache's size to write into. */
   out?: { cos: Float32Array; sin: Float32Array };
 }
 
 export interface CheckRopeCacheOptions {
-  /** The runtime's cos cache [...positions' shape, rotaryDim] (or headDim). */
+  /** The runtime's cos cache [...positions' shape, rotaryDim] (rotaryDim / 2: a half-width cache; headDim: a whole head's). */
   cos: RuntimeCache;
   sin: RuntimeCache;
-  /** The positions the cache was made for. */
-  positions: RopePositions;
+  /** The positions the cache was made for (default: 0 … rows − 1 of a [rows, width] cache). */
+  positions?: RopePositions;
+  /** The precision the cache is said to have (ropeCache's result carries it): a coarser verdict is pointed out. */
+  precision?: RopePrecision;
 }
 
 export interface InterpolatePositionsOptions {
@@ -493,11 +522,11 @@ export interface Posembed {
   /** x: [..., seq, headDim] → the same shape, rotated. */
   applyRope(x: Tensor<Float32Array>, options?: ApplyRopeOptions): Tensor<Float32Array>;
   /** A real model's positional layer from its config.json, or a preset's name. */
-  modelPositions(config: ModelConfig | string): ModelPositions;
+  modelPositions(config: ModelConfig | string, options?: ModelPositionsOptions): ModelPositions;
   /** Position fields of public configs, by name. */
   readonly modelPresets: Record<string, ModelConfig>;
   /** The cos/sin cache in HF's layout: [...positions' shape (without mRoPE's 3), rotaryDim]. */
-  ropeCache(spec: RopeSpec, options: RopeCacheOptions): { cos: Tensor<Float32Array>; sin: Tensor<Float32Array> };
+  ropeCache(spec: RopeSpec, options: RopeCacheOptions): { cos: Tensor<Float32Array>; sin: Tensor<Float32Array>; precision: RopePrecision };
   /** A runtime's cos/sin cache judged against the spec's. */
   checkRopeCache(spec: RopeSpec, options: CheckRopeCacheOptions): RopeCheck;
   alibiSlopes(numHeads: number, options?: AlibiSlopesOptions): Tensor<Float32Array>;

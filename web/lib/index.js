@@ -73,8 +73,8 @@ export class Posembed {
   }
 
   // A real model's positional layer from its config.json (or a preset name): layer(i) → kind, RoPE spec, score scale.
-  modelPositions(config) {
-    return loadedPart('models', 'modelPositions()').modelPositions(this.#core, config);
+  modelPositions(config, options) {
+    return loadedPart('models', 'modelPositions()').modelPositions(this.#core, config, options);
   }
 
   // The public configs' position fields, by name.

@@ -176,6 +176,7 @@ export const OP_SCHEMAS = {
       cos: requiredData('the runtime\'s cos cache [...positions\' shape, rotaryDim] (rotaryDim / 2 for a half-width cache, as vLLM and flash-attention keep it; headDim for a whole-head one)'),
       sin: requiredData('its sin cache, the same shape'),
       positions: data('the positions the cache was made for (default: 0 … rows − 1, one per row of a [rows, width] cache)'),
+      precision: { ...PRECISION, default: undefined, optional: true, doc: 'the precision the cache is said to have (ropeCache\'s result carries it): a coarser verdict is pointed out' },
     },
   },
   similarity: {

@@ -183,7 +183,15 @@ export function checkedRopeSpec(core, spec) {
     if (pairs !== rotaryDim / 2) throw new RangeError(`spec.mropeSection must add up to rotaryDim / 2 = ${rotaryDim / 2} pairs, got ${pairs}`);
   }
   const mropeInterleaved = spec.mropeInterleaved === undefined ? false : boolean('spec.mropeInterleaved', spec.mropeInterleaved);
-  return { headDim, rotaryDim, base, layout, scaling, mropeSection, mropeInterleaved, mrope: mropeSection.some((n) => n > 0) };
+  const cache = spec.cache === undefined ? 'cast' : oneOf('spec.cache', spec.cache, ['cast', 'float32', 'complex64']);
+  const rotation = spec.rotation === undefined ? 'forward' : oneOf('spec.rotation', spec.rotation, ['forward', 'reversed']);
+  return { headDim, rotaryDim, base, layout, scaling, mropeSection, mropeInterleaved, mrope: mropeSection.some((n) => n > 0), cache, rotation };
+}
+
+// The precision a model's cache has when the model runs at `precision`: a model whose code keeps its cache in float32
+// (or as complex float32) never casts it to bfloat16 or float16.
+export function appliedPrecision(s, precision = 'exact') {
+  return s.cache !== 'cast' && (precision === 'bfloat16' || precision === 'float16') ? 'float32' : precision;
 }
 
 // The stream (0 time, 1 height, 2 width) pair i of a RopeSpec takes its position from: the C++ Mrope::stream, for the
@@ -243,7 +251,8 @@ export function ropeCache(core, spec, opts) {
   const o = readOptions('ropeCache', opts);
   const s = checkedRopeSpec(core, spec);
   if (o.positions === undefined) throw new TypeError('ropeCache: positions is required ([seq], [batch, seq] or, for mRoPE, [3, batch, seq])');
-  return computeCache(core, s, cachePositions(o.positions, s.mrope), o.precision, o.out);
+  const precision = appliedPrecision(s, o.precision);
+  return { ...computeCache(core, s, cachePositions(o.positions, s.mrope), precision, o.out), precision };
 }
 
 // ropeCache on checked arguments (the checker calls it for each suspect). Written a block of rows at a time through
@@ -323,7 +332,9 @@ function applyRopeSpec(core, x, opts) {
   if (batched && (shape.length !== 4 || shape[0] !== positions.shape[0])) {
     throw new RangeError(`positions [batch, seq] = [${positions.shape}] go with x [batch, heads, seq, headDim] of the same batch, got x [${shape}]`);
   }
-  const cache = computeCache(core, s, positions, o.precision);
+  const cache = computeCache(core, s, positions, appliedPrecision(s, o.precision));
+  // A model whose rotate_half is the negation of Llama's turns by −angle: sin changes sign.
+  const sinSign = s.rotation === 'reversed' ? -1 : 1;
   const out = o.out === undefined ? new Float32Array(elements) : outBuffer(o.out, elements);
   const rowsOfTable = cache.cos.data.length / s.rotaryDim;
   const half = s.rotaryDim / 2;
@@ -332,7 +343,7 @@ function applyRopeSpec(core, x, opts) {
   for (let r = 0; r < rowsOfTable; r++) {
     for (let i = 0; i < half; i++) {
       const column = r * s.rotaryDim + (s.layout === 'half' ? i : 2 * i);
-      table[r * s.rotaryDim + i] = cache.sin.data[column];
+      table[r * s.rotaryDim + i] = sinSign * cache.sin.data[column];
       table[r * s.rotaryDim + half + i] = cache.cos.data[column];
     }
   }

@@ -378,7 +378,9 @@ export function checkRopeCache(core, spec, opts) {
       float16: `the cache is a float32 computation cast to float16 (within that bound at every element)${orderWords}`,
       bfloat16: `the cache is a float32 computation cast to bfloat16 (within that bound at every element)${orderWords}`,
     };
-    return { verdict: result.verdict, order: result.order, orders: result.orders, maxAbs: result.maxAbs, at: where, suspect: null, explanation: words[result.verdict] + widthWords };
+    const finer = ['exact', 'float32', 'float16', 'bfloat16'];
+    const claim = o.precision !== undefined && finer.indexOf(result.verdict) > finer.indexOf(o.precision) ? `; it was said to be ${o.precision}` : '';
+    return { verdict: result.verdict, order: result.order, orders: result.orders, maxAbs: result.maxAbs, at: where, suspect: null, explanation: words[result.verdict] + widthWords + claim };
   }
   // Which mistake explains it: the suspect whose cache the given one matches, within the widest (bfloat16) bound,
   // with the smallest error; compared on rows spread over the cache. Then two at once.

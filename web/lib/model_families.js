@@ -1,0 +1,385 @@
+// The table of model families: for each HF transformers model_type whose config carries positions, what HF does with
+// them. One entry per family; modelPositions (model_positions.js) interprets the entries, the README's family table
+// is checked against them by a test, and adding a family is adding an entry (and its test).
+//
+// Read from HF transformers' main branch (v5: `rope_parameters`, `@strict` config classes, `default_theta`) in
+// November 2026, each family's configuration, modular and modeling files (the `source` of each entry); no HF code is
+// copied: the entries state facts (key names, class defaults, layouts, rules).
+//
+// An entry:
+//   kind      'rope' | 'alibi' | 't5' | 'learned' | 'sinusoidal' | 'none' (attention without positions)
+//   layout    RoPE's pairing: 'half' (rotate_half: i, i + d/2) or 'interleaved' (2i, 2i + 1)
+//   theta     the base a config without rope_theta gets (the class's default_theta, or its rope_theta default)
+//   defaults  the config class's default for each other key that shapes positions: HF fills a missing key with it
+//   head      the head size of q·k: 'head_dim' (head_dim, else hidden_size // num_attention_heads); 'hidden' (always
+//             hidden_size // num_attention_heads: a head_dim in the file is not read); or the key that gives it
+//   rotary    the key that makes RoPE partial: 'partial_rotary_factor' | 'rotary_pct' (fractions of the head) |
+//             'rotary_dim' (a count); absent: the whole head turns
+//   base      the key of RoPE's base when not rope_theta ('rotary_emb_base'), or a number the family fixes
+//   layers    which layers get which positions (see LAYER_RULES in model_positions.js): `types` derives each layer's
+//             type when the file has no layer_types, `none` lists the types without positions, `local` the types on
+//             the local base (`localTheta`, default `localDefault`) with the plain rule, `when` the key without which
+//             the `none` types do have positions, `enabledBy` a key and value without which no layer has positions
+//   scores    what multiplies q·k when not head**-0.5: { key } (a config key, e.g. attention_multiplier), { key,
+//             power } (query_pre_attn_scalar**-0.5), { value }, 'mla' (DeepSeek-V3: qk head**-0.5 × mscale²),
+//             { keyMultiplier } (Falcon-H1's keys scaled by key_multiplier)
+//   cache     what the model does with its cos/sin cache: 'cast' (to the model's dtype), 'float32' (kept in float32),
+//             'complex64' (a complex float32 freqs_cis): precision modes cast only where the model does
+//   rotation  'reversed' where the model turns by −angle (its rotate_half is the negation of Llama's)
+//   masks     keys the family reads for its attention masks only (not positions): no warning when present
+//   follows   the family whose attention and rotary code it follows, named in warnings
+//   source    the HF files read
+//
+// Non-RoPE kinds: learned { offset: n | 'padding' (pad_token_id + 1), tableKey }, sinusoidal { timescale, layout,
+// offset: n | 'padding' }, alibi { slopes: 'bloom' | 'mpt' }, t5 {}.
+
+const V5 = '(transformers main, v5)';
+const rope = (entry) => ({ kind: 'rope', layout: 'half', cache: 'cast', theta: 10000, head: 'head_dim', ...entry });
+
+// Layer-type derivations shared by several families.
+const everyNth = (n, key, at, other, extra = {}) => ({ every: key, n, at, other, ...extra });
+const GEMMA3_LAYERS = (n, key) => ({ types: everyNth(n, key, 'full_attention', 'sliding_attention'), local: ['sliding_attention'], localTheta: 'rope_local_base_freq', localDefault: 10000 });
+const NOPE_ON_FULL = (n, key) => ({ types: everyNth(n, key, 'full_attention', 'sliding_attention'), none: ['full_attention'] });
+
+export const FAMILIES = {
+  // Llama and the families that read positions as it does: every layer, the whole head, half layout.
+  llama: rope({ defaults: { max_position_embeddings: 2048 }, source: `llama/configuration_llama.py, modeling_llama.py ${V5}` }),
+  mistral: rope({ defaults: { max_position_embeddings: 131072 }, follows: 'llama', source: `mistral/configuration_mistral.py ${V5}` }),
+  mixtral: rope({ theta: 1e6, defaults: { max_position_embeddings: 131072 }, follows: 'mistral', source: `mixtral/configuration_mixtral.py ${V5}` }),
+  ministral: rope({ defaults: { max_position_embeddings: 131072 }, masks: ['layer_types'], follows: 'qwen2', source: `ministral/modular_ministral.py ${V5}` }),
+  ministral3: rope({
+    theta: 1e6, follows: 'mistral', source: `ministral3/configuration_ministral3.py, modular_ministral3.py ${V5}`,
+    defaults: {
+      max_position_embeddings: 262144, head_dim: 128,
+      rope_parameters: { type: 'yarn', rope_theta: 1e6, factor: 16, original_max_position_embeddings: 16384, beta_fast: 32, beta_slow: 1, mscale: 1, mscale_all_dim: 1, llama_4_scaling_beta: 0.1 },
+    },
+  }),
+  qwen2: rope({ defaults: { max_position_embeddings: 32768 }, masks: ['layer_types'], follows: 'llama', source: `qwen2 (as qwen3's v5 config; modeling shared with ministral, smollm3) ${V5}` }),
+  qwen2_moe: rope({ defaults: { max_position_embeddings: 32768 }, masks: ['layer_types'], follows: 'qwen2', source: `qwen2_moe/configuration_qwen2_moe.py ${V5}` }),
+  qwen3: rope({ defaults: { max_position_embeddings: 32768, head_dim: 128 }, masks: ['layer_types'], follows: 'qwen2', source: `qwen3/configuration_qwen3.py ${V5}` }),
+  qwen3_moe: rope({ defaults: { max_position_embeddings: 32768 }, follows: 'qwen3', source: `qwen3_moe/configuration_qwen3_moe.py ${V5}` }),
+  qwen3_next: rope({
+    defaults: { max_position_embeddings: 32768, head_dim: 256, partial_rotary_factor: 0.25 }, rotary: 'partial_rotary_factor',
+    layers: { types: everyNth(4, 'full_attention_interval', 'full_attention', 'linear_attention'), none: ['linear_attention'] },
+    follows: 'qwen3_moe', source: `qwen3_next/configuration_qwen3_next.py, modular_qwen3_next.py ${V5}`,
+  }),
+  smollm3: rope({
+    theta: 2e6, defaults: { max_position_embeddings: 32768 },
+    layers: { types: { flags: 'no_rope_layers', interval: 'no_rope_layer_interval', n: 4 }, none: ['nope'] },
+    follows: 'llama', source: `smollm3/modular_smollm3.py ${V5}`,
+  }),
+  olmo: rope({ cache: 'float32', defaults: { max_position_embeddings: 2048 }, follows: 'llama', source: `olmo/configuration_olmo.py, modular_olmo.py ${V5}` }),
+  olmo2: rope({ cache: 'float32', defaults: { max_position_embeddings: 2048 }, follows: 'olmo', source: `olmo2/modular_olmo2.py ${V5}` }),
+  olmo3: rope({
+    theta: 5e5, cache: 'float32', defaults: { max_position_embeddings: 2048 },
+    // Sliding layers turn unscaled on the same base; a rope_scaling reaches the full-attention layers only.
+    layers: { types: everyNth(4, null, 'full_attention', 'sliding_attention'), local: ['sliding_attention'], localTheta: null },
+    follows: 'olmo2', source: `olmo3/modular_olmo3.py ${V5}`,
+  }),
+  olmoe: rope({ defaults: { max_position_embeddings: 4096 }, follows: 'llama', source: `olmoe/configuration_olmoe.py ${V5}` }),
+  flex_olmo: rope({ theta: 5e5, cache: 'float32', defaults: { max_position_embeddings: 4096 }, follows: 'olmo2', source: `flex_olmo/configuration_flex_olmo.py, modular_flex_olmo.py ${V5}` }),
+  helium: rope({ theta: 1e5, layout: 'interleaved', defaults: { max_position_embeddings: 4096, head_dim: 128 }, follows: 'granite', source: `helium/configuration_helium.py, modular_helium.py ${V5}` }),
+  apertus: rope({
+    theta: 1.2e7, follows: 'llama', source: `apertus/modular_apertus.py ${V5}`,
+    defaults: { max_position_embeddings: 65536, rope_parameters: { rope_type: 'llama3', rope_theta: 1.2e7, factor: 8, original_max_position_embeddings: 8192, low_freq_factor: 1, high_freq_factor: 4 } },
+  }),
+  arcee: rope({ defaults: { max_position_embeddings: 4096 }, follows: 'llama', source: `arcee/modular_arcee.py ${V5}` }),
+  bitnet: rope({ theta: 5e5, defaults: { max_position_embeddings: 2048 }, follows: 'llama', source: `bitnet/configuration_bitnet.py ${V5}` }),
+  nanochat: rope({ rotation: 'reversed', defaults: { max_position_embeddings: 2048 }, follows: 'llama', source: `nanochat/configuration_nanochat.py, modular_nanochat.py ${V5}` }),
+  aria_text: rope({ defaults: { max_position_embeddings: 2048 }, follows: 'llama', source: `aria/modular_aria.py ${V5}` }),
+  diffllama: rope({ defaults: { max_position_embeddings: 2048 }, follows: 'llama', source: `diffllama/configuration_diffllama.py ${V5}` }),
+  doge: rope({ defaults: { max_position_embeddings: 2048 }, follows: 'llama', source: `doge/configuration_doge.py ${V5}` }),
+  emu3_text_model: rope({ theta: 1e6, defaults: { max_position_embeddings: 9216 }, follows: 'llama', source: `emu3/configuration_emu3.py ${V5}` }),
+  chameleon: rope({ head: 'hidden', defaults: { max_position_embeddings: 4096 }, follows: 'llama', source: `chameleon/configuration_chameleon.py, modeling_chameleon.py ${V5}` }),
+  jetmoe: rope({ head: 'kv_channels', defaults: { max_position_embeddings: 4096, kv_channels: 128 }, follows: 'mixtral', source: `jetmoe/configuration_jetmoe.py ${V5}` }),
+  jais2: rope({ defaults: { max_position_embeddings: 8192 }, follows: 'llama', source: `jais2/configuration_jais2.py ${V5}` }),
+  seed_oss: rope({ defaults: { max_position_embeddings: 524288, head_dim: 128 }, follows: 'llama', source: `seed_oss/configuration_seed_oss.py ${V5}` }),
+  dots1: rope({ defaults: { max_position_embeddings: 2048 }, masks: ['layer_types'], follows: 'qwen3', source: `dots1/modular_dots1.py ${V5}` }),
+  starcoder2: rope({ defaults: { max_position_embeddings: 4096 }, follows: 'mistral', source: `starcoder2/configuration_starcoder2.py ${V5}` }),
+  gpt_oss: rope({
+    theta: 150000, masks: ['layer_types'], follows: 'llama', source: `gpt_oss/configuration_gpt_oss.py, modular_gpt_oss.py ${V5}`,
+    defaults: { max_position_embeddings: 131072, head_dim: 64, rope_parameters: { rope_type: 'yarn', factor: 32, beta_fast: 32, beta_slow: 1, truncate: false, original_max_position_embeddings: 4096 } },
+  }),
+  cwm: rope({
+    theta: 1e6, masks: ['layer_types'], follows: 'llama', source: `cwm/modular_cwm.py ${V5}`,
+    defaults: { max_position_embeddings: 131072, head_dim: 128, rope_parameters: { rope_type: 'llama3', rope_theta: 1e6, factor: 16, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192 } },
+  }),
+  hunyuan_v1_dense: rope({ alphaNtk: true, defaults: { max_position_embeddings: 2048 }, follows: 'llama', source: `hunyuan_v1_dense/configuration_hunyuan_v1_dense.py, modular_hunyuan_v1_dense.py ${V5}` }),
+  hunyuan_v1_moe: rope({ alphaNtk: true, defaults: { max_position_embeddings: 2048 }, follows: 'hunyuan_v1_dense', source: `hunyuan_v1_moe/configuration_hunyuan_v1_moe.py ${V5}` }),
+  ernie4_5: rope({ theta: 5e5, layout: 'interleaved', cache: 'float32', defaults: { max_position_embeddings: 131072, head_dim: 128 }, follows: 'llama', source: `ernie4_5/configuration_ernie4_5.py, modular_ernie4_5.py ${V5}` }),
+  ernie4_5_moe: rope({ theta: 5e5, layout: 'interleaved', cache: 'float32', defaults: { max_position_embeddings: 131072 }, follows: 'ernie4_5', source: `ernie4_5_moe/configuration_ernie4_5_moe.py ${V5}` }),
+  mllama_text_model: rope({
+    theta: 5e5, head: 'hidden', defaults: { max_position_embeddings: 131072 },
+    // Cross-attention layers attend to the image and turn nothing.
+    layers: { types: { list: 'cross_attention_layers', default: [3, 8, 13, 18, 23, 28, 33, 38], in: 'cross_attention', other: 'self_attention' }, none: ['cross_attention'] },
+    follows: 'llama', source: `mllama/configuration_mllama.py, modeling_mllama.py ${V5}`,
+  }),
+  lfm2: rope({
+    theta: 1e6, defaults: { max_position_embeddings: 128000 },
+    layers: { types: { list: 'full_attn_idxs', in: 'full_attention', other: 'conv' }, none: ['conv'] },
+    follows: 'llama', source: `lfm2/configuration_lfm2.py ${V5}`,
+  }),
+  lfm2_moe: rope({ theta: 1e6, defaults: { max_position_embeddings: 128000 }, layers: { none: ['conv'] }, follows: 'lfm2', source: `lfm2_moe/configuration_lfm2_moe.py ${V5}` }),
+
+  // Partial rotary: only the first part of each head turns.
+  phi: rope({ rotary: 'partial_rotary_factor', head: 'hidden', defaults: { max_position_embeddings: 2048, partial_rotary_factor: 0.5 }, source: `phi/configuration_phi.py ${V5}` }),
+  phi3: rope({
+    rotary: 'partial_rotary_factor', head: 'hidden', longropeFromYarn: true, follows: 'mistral', source: `phi3/configuration_phi3.py ${V5}`,
+    defaults: { max_position_embeddings: 4096, original_max_position_embeddings: 4096, partial_rotary_factor: 1 },
+  }),
+  phi4_multimodal: rope({
+    rotary: 'partial_rotary_factor', head: 'hidden', longropeFromYarn: true, follows: 'phi3', source: `phi4_multimodal/configuration_phi4_multimodal.py ${V5}`,
+    defaults: { max_position_embeddings: 131072, original_max_position_embeddings: 4096, partial_rotary_factor: 1 },
+  }),
+  persimmon: rope({ rotary: 'partial_rotary_factor', head: 'hidden', defaults: { max_position_embeddings: 16384, partial_rotary_factor: 0.5 }, source: `persimmon/configuration_persimmon.py ${V5}` }),
+  stablelm: rope({ rotary: 'partial_rotary_factor', head: 'hidden', defaults: { max_position_embeddings: 4096, partial_rotary_factor: 0.25 }, source: `stablelm/configuration_stablelm.py ${V5}` }),
+  nemotron: rope({ rotary: 'partial_rotary_factor', defaults: { max_position_embeddings: 4096, partial_rotary_factor: 0.5 }, follows: 'llama', source: `nemotron/configuration_nemotron.py ${V5}` }),
+  glm: rope({ layout: 'interleaved', rotary: 'partial_rotary_factor', defaults: { max_position_embeddings: 131072, head_dim: 128, partial_rotary_factor: 0.5 }, follows: 'phi3', source: `glm/configuration_glm.py, modular_glm.py ${V5}` }),
+  glm4: rope({ layout: 'interleaved', rotary: 'partial_rotary_factor', defaults: { max_position_embeddings: 131072, head_dim: 128, partial_rotary_factor: 0.5 }, follows: 'glm', source: `glm4/configuration_glm4.py, modeling_glm4.py ${V5}` }),
+  glm4_moe: rope({ rotary: 'partial_rotary_factor', defaults: { max_position_embeddings: 131072, partial_rotary_factor: 0.5 }, follows: 'glm', source: `glm4_moe/modular_glm4_moe.py, modeling_glm4_moe.py ${V5}` }),
+  gpt_neox: rope({ rotary: 'rotary_pct', base: 'rotary_emb_base', head: 'hidden', defaults: { max_position_embeddings: 2048, rotary_pct: 0.25 }, source: `gpt_neox/configuration_gpt_neox.py ${V5}` }),
+  gpt_neox_japanese: rope({ rotary: 'rotary_pct', base: 'rotary_emb_base', head: 'hidden', defaults: { max_position_embeddings: 2048, rotary_pct: 1 }, follows: 'gpt_neox', source: `gpt_neox_japanese/configuration_gpt_neox_japanese.py ${V5}` }),
+  // GPT-J and CodeGen build their table from rotary_dim on a fixed base; rope keys are not read.
+  gptj: rope({ layout: 'interleaved', cache: 'float32', rotary: 'rotary_dim', base: 10000, head: 'hidden', fixedRope: true, defaults: { n_positions: 2048, rotary_dim: 64 }, source: `gptj/configuration_gptj.py, modeling_gptj.py ${V5}` }),
+  codegen: rope({ layout: 'interleaved', cache: 'float32', rotary: 'rotary_dim', base: 10000, head: 'hidden', fixedRope: true, defaults: { n_positions: 2048, rotary_dim: 64 }, follows: 'gptj', source: `codegen/configuration_codegen.py ${V5}` }),
+  recurrent_gemma: rope({
+    rotary: 'partial_rotary_factor', head: 'hidden', defaults: { partial_rotary_factor: 0.5 },
+    layers: { types: { blocks: 'block_types', default: ['recurrent', 'recurrent', 'attention'] }, none: ['recurrent'] },
+    follows: 'gemma', source: `recurrent_gemma/configuration_recurrent_gemma.py, modeling_recurrent_gemma.py ${V5}`,
+  }),
+  bamba: rope({
+    rotary: 'partial_rotary_factor', fixedPartial: 0.5, defaults: { max_position_embeddings: 262144 },
+    layers: { types: { list: 'attn_layer_indices', default: [], in: 'attention', other: 'mamba' }, none: ['mamba'] },
+    follows: 'jamba', source: `bamba/configuration_bamba.py ${V5}`,
+  }),
+  moonshine: rope({ layout: 'interleaved', rotary: 'partial_rotary_factor', head: 'hidden', defaults: { max_position_embeddings: 512, partial_rotary_factor: 0.9 }, follows: 'glm', source: `moonshine/configuration_moonshine.py ${V5}` }),
+
+  // Gemma: query_pre_attn_scalar scores; Gemma 3 two bases by layer type.
+  gemma: rope({ defaults: { max_position_embeddings: 8192, head_dim: 256 }, follows: 'llama', source: `gemma/configuration_gemma.py ${V5}` }),
+  gemma2: rope({ defaults: { max_position_embeddings: 8192, head_dim: 256, query_pre_attn_scalar: 256 }, scores: { key: 'query_pre_attn_scalar', power: -0.5 }, masks: ['layer_types'], follows: 'gemma', source: `gemma2/configuration_gemma2.py, modular_gemma2.py ${V5}` }),
+  vaultgemma: rope({ defaults: { max_position_embeddings: 8192, head_dim: 256, query_pre_attn_scalar: 256 }, scores: { key: 'query_pre_attn_scalar', power: -0.5 }, masks: ['layer_types'], follows: 'gemma2', source: `vaultgemma/modular_vaultgemma.py ${V5}` }),
+  gemma3_text: rope({
+    theta: 1e6, defaults: { max_position_embeddings: 131072, head_dim: 256, query_pre_attn_scalar: 256 }, scores: { key: 'query_pre_attn_scalar', power: -0.5 },
+    layers: GEMMA3_LAYERS(6, 'sliding_window_pattern'), follows: 'gemma2', source: `gemma3/configuration_gemma3.py, modular_gemma3.py ${V5}`,
+  }),
+  gemma3n_text: rope({
+    theta: 1e6, defaults: { max_position_embeddings: 32768, head_dim: 256 }, scores: { value: 1 },
+    layers: GEMMA3_LAYERS(5, null), follows: 'gemma3_text', source: `gemma3n/configuration_gemma3n.py, modular_gemma3n.py ${V5}`,
+  }),
+
+  // Cohere: interleaved pairs; Cohere 2 and others: no positions on the full-attention layers.
+  cohere: rope({ theta: 5e5, layout: 'interleaved', defaults: { max_position_embeddings: 8192 }, follows: 'llama', source: `cohere/configuration_cohere.py ${V5}` }),
+  cohere2: rope({ layout: 'interleaved', head: 'hidden', defaults: { max_position_embeddings: 8192 }, layers: NOPE_ON_FULL(4, 'sliding_window_pattern'), follows: 'cohere', source: `cohere2/configuration_cohere2.py, modular_cohere2.py ${V5}` }),
+  exaone4: rope({
+    defaults: { max_position_embeddings: 2048 }, layers: { ...NOPE_ON_FULL(4, 'sliding_window_pattern'), when: 'sliding_window' },
+    follows: 'llama', source: `exaone4/modular_exaone4.py ${V5}`,
+  }),
+  afmoe: rope({ defaults: { max_position_embeddings: 16384, head_dim: 128 }, layers: NOPE_ON_FULL(4, 'global_attn_every_n_layers'), follows: 'llama', source: `afmoe/configuration_afmoe.py, modular_afmoe.py ${V5}` }),
+  minimax: rope({
+    theta: 1e6, defaults: { max_position_embeddings: 131072 },
+    // Even layers are softmax attention with RoPE, odd ones lightning (linear) attention without positions.
+    layers: { types: everyNth(2, null, 'linear_attention', 'full_attention'), none: ['linear_attention'] },
+    follows: 'mixtral', source: `minimax/modular_minimax.py ${V5}`,
+  }),
+  llama4_text: rope({
+    theta: 5e5, layout: 'interleaved', cache: 'complex64', defaults: { max_position_embeddings: 131072, head_dim: 128 },
+    layers: { types: { flags: 'no_rope_layers', interval: 'no_rope_layer_interval', n: 4 }, none: ['nope'], nopeQueryScale: true },
+    follows: 'llama', source: `llama4/configuration_llama4.py, modeling_llama4.py ${V5}`,
+  }),
+
+  // Granite: attention_multiplier scales the scores.
+  granite: rope({ defaults: { max_position_embeddings: 2048, attention_multiplier: 1 }, scores: { key: 'attention_multiplier' }, follows: 'llama', source: `granite/configuration_granite.py ${V5}` }),
+  granitemoe: rope({ head: 'hidden', defaults: { max_position_embeddings: 2048, attention_multiplier: 1 }, scores: { key: 'attention_multiplier' }, follows: 'granite', source: `granitemoe/configuration_granitemoe.py ${V5}` }),
+  granitemoeshared: rope({ head: 'hidden', defaults: { max_position_embeddings: 2048, attention_multiplier: 1 }, scores: { key: 'attention_multiplier' }, follows: 'granitemoe', source: `granitemoeshared/configuration_granitemoeshared.py ${V5}` }),
+  granitemoehybrid: rope({
+    head: 'hidden', defaults: { max_position_embeddings: 2048, attention_multiplier: 1 }, scores: { key: 'attention_multiplier' },
+    layers: { types: { all: 'mamba' }, none: ['mamba'], enabledBy: { position_embedding_type: 'rope' } },
+    follows: 'granitemoeshared', source: `granitemoehybrid/configuration_granitemoehybrid.py ${V5}`,
+  }),
+  falcon_h1: rope({ defaults: { max_position_embeddings: 8192, key_multiplier: 1 }, scores: { keyMultiplier: 'key_multiplier' }, follows: 'llama', source: `falcon_h1/configuration_falcon_h1.py, modular_falcon_h1.py ${V5}` }),
+  falcon: rope({ head: 'hidden', defaults: { max_position_embeddings: 2048 }, alibiKey: 'alibi', follows: 'llama', source: `falcon/configuration_falcon.py, modeling_falcon.py ${V5}` }),
+
+  // MLA: RoPE on a slice of the head (qk_rope_head_dim), interleaved.
+  deepseek_v2: rope({
+    layout: 'interleaved', cache: 'complex64', head: 'qk_rope_head_dim', defaults: { max_position_embeddings: 2048, qk_rope_head_dim: 64, qk_nope_head_dim: 128 },
+    scores: 'mla-plain', follows: 'llama', source: `deepseek_v2/configuration_deepseek_v2.py, modular_deepseek_v2.py ${V5}`,
+  }),
+  deepseek_v3: rope({
+    layout: 'interleaved', head: 'qk_rope_head_dim', defaults: { max_position_embeddings: 4096, qk_rope_head_dim: 64, qk_nope_head_dim: 128, rope_interleave: true },
+    scores: 'mla', follows: 'llama', source: `deepseek_v3/configuration_deepseek_v3.py, modular_deepseek_v3.py ${V5}`,
+  }),
+
+  // mRoPE: time, height and width positions, each driving a section of the pairs.
+  qwen2_vl_text: rope({ theta: 1e6, defaults: { max_position_embeddings: 32768 }, mrope: { interleaved: false }, follows: 'qwen2', source: `qwen2_vl/configuration_qwen2_vl.py, modeling_qwen2_vl.py ${V5}` }),
+  qwen2_5_vl_text: rope({ theta: 1e6, defaults: { max_position_embeddings: 32768 }, mrope: { interleaved: false }, follows: 'qwen2_vl_text', source: `qwen2_5_vl/configuration_qwen2_5_vl.py ${V5}` }),
+  qwen2_5_omni_text: rope({ theta: 1e6, defaults: { max_position_embeddings: 32768 }, mrope: { interleaved: false }, follows: 'qwen2_5_vl_text', source: `qwen2_5_omni/configuration_qwen2_5_omni.py ${V5}` }),
+  qwen3_vl_text: rope({ theta: 5e5, defaults: { max_position_embeddings: 128000, head_dim: 128 }, mrope: { interleaved: true, section: [24, 20, 20] }, follows: 'qwen3', source: `qwen3_vl/configuration_qwen3_vl.py, modeling_qwen3_vl.py ${V5}` }),
+  qwen3_vl_moe_text: rope({ theta: 5e5, defaults: { max_position_embeddings: 128000 }, mrope: { interleaved: true, section: [24, 20, 20] }, follows: 'qwen3_vl_text', source: `qwen3_vl_moe/modular_qwen3_vl_moe.py ${V5}` }),
+  qwen3_omni_moe_text: rope({ theta: 1e6, defaults: { max_position_embeddings: 32768 }, mrope: { interleaved: true, section: [24, 20, 20] }, follows: 'qwen3_vl_moe_text', source: `qwen3_omni_moe/configuration_qwen3_omni_moe.py ${V5}` }),
+  glm4v_text: rope({ layout: 'interleaved', rotary: 'partial_rotary_factor', defaults: { max_position_embeddings: 32768, partial_rotary_factor: 0.5 }, mrope: { interleaved: false, section: [8, 12, 12] }, follows: 'glm4', source: `glm4v/configuration_glm4v.py ${V5}` }),
+  glm4v_moe_text: rope({ rotary: 'partial_rotary_factor', defaults: { max_position_embeddings: 65536, partial_rotary_factor: 0.5 }, mrope: { interleaved: false, section: [8, 12, 12] }, follows: 'glm4_moe', source: `glm4v_moe/modular_glm4v_moe.py ${V5}` }),
+
+  // Encoders with RoPE.
+  modernbert: rope({
+    theta: 160000, cache: 'float32', defaults: { max_position_embeddings: 8192 },
+    layers: { types: everyNth(3, 'global_attn_every_n_layers', 'full_attention', 'sliding_attention', { first: true }), local: ['sliding_attention'], localTheta: 'local_rope_theta', localDefault: 10000, globalTheta: 'global_rope_theta' },
+    source: `modernbert/configuration_modernbert.py ${V5}`,
+  }),
+  'modernbert-decoder': rope({
+    theta: 160000, cache: 'float32', defaults: { max_position_embeddings: 8192 },
+    layers: { types: everyNth(3, 'global_attn_every_n_layers', 'full_attention', 'sliding_attention', { first: true }), local: ['sliding_attention'], localTheta: 'local_rope_theta', localDefault: 10000, globalTheta: 'global_rope_theta' },
+    follows: 'modernbert', source: `modernbert_decoder/configuration_modernbert_decoder.py ${V5}`,
+  }),
+
+  // Attention without positions (the recurrent or state-space layers carry order).
+  jamba: { kind: 'none', defaults: { max_position_embeddings: 262144 }, source: `jamba/configuration_jamba.py ${V5}` },
+  zamba: { kind: 'none', defaults: { max_position_embeddings: 4096 }, source: `zamba/configuration_zamba.py, modeling_zamba.py ${V5}` },
+
+  // ALiBi.
+  bloom: { kind: 'alibi', slopes: 'bloom', source: `bloom/configuration_bloom.py ${V5}` },
+  mpt: { kind: 'alibi', slopes: 'mpt', defaults: { max_seq_len: 2048 }, source: `mpt/configuration_mpt.py, modeling_mpt.py ${V5}` },
+
+  // T5's relative buckets.
+  t5: { kind: 't5', source: `t5/configuration_t5.py ${V5}` },
+  mt5: { kind: 't5', follows: 't5', source: `mt5/configuration_mt5.py ${V5}` },
+  umt5: { kind: 't5', follows: 't5', source: `umt5/configuration_umt5.py ${V5}` },
+  longt5: { kind: 't5', follows: 't5', source: `longt5/configuration_longt5.py ${V5}` },
+  switch_transformers: { kind: 't5', follows: 't5', source: `switch_transformers/configuration_switch_transformers.py ${V5}` },
+  pop2piano: { kind: 't5', follows: 't5', source: `pop2piano/configuration_pop2piano.py ${V5}` },
+
+  // Learned absolute positions: one table, read once at the input.
+  gpt2: { kind: 'learned', offset: 0, defaults: { n_positions: 1024 }, source: `gpt2/configuration_gpt2.py ${V5}` },
+  'gpt-sw3': { kind: 'learned', offset: 0, defaults: { n_positions: 1024 }, follows: 'gpt2', source: `gpt2/configuration_gpt2.py ${V5}` },
+  'openai-gpt': { kind: 'learned', offset: 0, defaults: { n_positions: 512 }, source: `openai/configuration_openai.py ${V5}` },
+  gpt_bigcode: { kind: 'learned', offset: 0, defaults: { n_positions: 1024 }, follows: 'gpt2', source: `gpt_bigcode/configuration_gpt_bigcode.py ${V5}` },
+  gpt_neo: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 2048 }, scores: { value: 1 }, follows: 'gpt2', source: `gpt_neo/configuration_gpt_neo.py ${V5}` },
+  opt: { kind: 'learned', offset: 2, defaults: { max_position_embeddings: 2048 }, source: `opt/configuration_opt.py ${V5}` },
+  biogpt: { kind: 'learned', offset: 2, defaults: { max_position_embeddings: 1024 }, follows: 'opt', source: `biogpt/configuration_biogpt.py ${V5}` },
+  bart: { kind: 'learned', offset: 2, defaults: { max_position_embeddings: 1024 }, source: `bart/configuration_bart.py ${V5}` },
+  mbart: { kind: 'learned', offset: 2, defaults: { max_position_embeddings: 1024 }, follows: 'bart', source: `mbart/configuration_mbart.py ${V5}` },
+  plbart: { kind: 'learned', offset: 2, defaults: { max_position_embeddings: 1024 }, follows: 'bart', source: `plbart/configuration_plbart.py ${V5}` },
+  mvp: { kind: 'learned', offset: 2, defaults: { max_position_embeddings: 1024 }, follows: 'bart', source: `mvp/configuration_mvp.py ${V5}` },
+  blenderbot: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 128 }, follows: 'bart', source: `blenderbot/configuration_blenderbot.py ${V5}` },
+  'blenderbot-small': { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, follows: 'bart', source: `blenderbot_small/configuration_blenderbot_small.py ${V5}` },
+  bigbird_pegasus: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 4096 }, follows: 'bart', source: `bigbird_pegasus/configuration_bigbird_pegasus.py ${V5}` },
+  bert: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, source: `bert/configuration_bert.py, modeling_bert.py ${V5}` },
+  distilbert: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, follows: 'bert', source: `distilbert/configuration_distilbert.py ${V5}` },
+  albert: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, follows: 'bert', source: `albert/configuration_albert.py ${V5}` },
+  electra: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, follows: 'bert', source: `electra/configuration_electra.py ${V5}` },
+  convbert: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, follows: 'bert', source: `convbert/configuration_convbert.py ${V5}` },
+  big_bird: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 4096 }, follows: 'bert', source: `big_bird/configuration_big_bird.py ${V5}` },
+  mobilebert: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, follows: 'bert', source: `mobilebert/configuration_mobilebert.py ${V5}` },
+  rembert: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, follows: 'bert', source: `rembert/configuration_rembert.py ${V5}` },
+  roberta: { kind: 'learned', offset: 'padding', defaults: { max_position_embeddings: 512, pad_token_id: 1 }, source: `roberta/configuration_roberta.py, modular_roberta.py ${V5}` },
+  'xlm-roberta': { kind: 'learned', offset: 'padding', defaults: { max_position_embeddings: 512, pad_token_id: 1 }, follows: 'roberta', source: `xlm_roberta (RobertaEmbeddings) ${V5}` },
+  'xlm-roberta-xl': { kind: 'learned', offset: 'padding', defaults: { max_position_embeddings: 514, pad_token_id: 1 }, follows: 'roberta', source: `xlm_roberta_xl/configuration_xlm_roberta_xl.py ${V5}` },
+  xmod: { kind: 'learned', offset: 'padding', defaults: { max_position_embeddings: 512, pad_token_id: 1 }, follows: 'roberta', source: `xmod/configuration_xmod.py ${V5}` },
+  ibert: { kind: 'learned', offset: 'padding', defaults: { max_position_embeddings: 512, pad_token_id: 1 }, follows: 'roberta', source: `ibert/configuration_ibert.py ${V5}` },
+  longformer: { kind: 'learned', offset: 'padding', defaults: { max_position_embeddings: 512, pad_token_id: 1 }, follows: 'roberta', source: `longformer/configuration_longformer.py ${V5}` },
+  luke: { kind: 'learned', offset: 'padding', defaults: { max_position_embeddings: 512, pad_token_id: 1 }, follows: 'roberta', source: `luke/configuration_luke.py ${V5}` },
+  nystromformer: { kind: 'learned', offset: 2, defaults: { max_position_embeddings: 510 }, follows: 'bert', source: `nystromformer/configuration_nystromformer.py ${V5}` },
+
+  // Sinusoidal: a fixed table, added once at the input.
+  m2m_100: { kind: 'sinusoidal', timescale: 't2t', layout: 'split', offset: 'padding', defaults: { pad_token_id: 1 }, source: `m2m_100/configuration_m2m_100.py ${V5}` },
+  'nllb-moe': { kind: 'sinusoidal', timescale: 't2t', layout: 'split', offset: 'padding', defaults: { pad_token_id: 1 }, follows: 'm2m_100', source: `nllb_moe/configuration_nllb_moe.py ${V5}` },
+  xglm: { kind: 'sinusoidal', timescale: 't2t', layout: 'split', offset: 2, follows: 'm2m_100', source: `xglm/configuration_xglm.py, modeling_xglm.py ${V5}` },
+  pegasus_x: { kind: 'sinusoidal', timescale: 't2t', layout: 'split', offset: 0, source: `pegasus_x/configuration_pegasus_x.py, modeling_pegasus_x.py ${V5}` },
+  marian: { kind: 'sinusoidal', timescale: 'standard', layout: 'split', offset: 0, source: `marian/configuration_marian.py ${V5}` },
+  pegasus: { kind: 'sinusoidal', timescale: 'standard', layout: 'split', offset: 0, follows: 'marian', source: `pegasus/configuration_pegasus.py ${V5}` },
+  ctrl: { kind: 'sinusoidal', timescale: 'standard', layout: 'split', offset: 0, source: `ctrl/configuration_ctrl.py, modeling_ctrl.py ${V5}` },
+};
+
+// The config classes' defaults for the sizes (hidden_size, num_attention_heads, num_hidden_layers), used where a
+// file gives none of their spellings.
+const SIZES = {
+  llama: [4096, 32, 32], mistral: [4096, 32, 32], mixtral: [4096, 32, 32], ministral: [4096, 32, 32],
+  ministral3: [4096, 32, 34], qwen2: [4096, 32, 32], qwen2_moe: [2048, 16, 24], qwen3: [4096, 32, 32],
+  qwen3_moe: [2048, 32, 24], qwen3_next: [2048, 16, 48], smollm3: [2048, 16, 36], olmo: [4096, 32, 32],
+  olmo2: [4096, 32, 32], olmo3: [4096, 32, 32], olmoe: [2048, 16, 16], flex_olmo: [4096, 32, 32],
+  helium: [2560, 20, 24], apertus: [4096, 32, 32], arcee: [2560, 32, 32], gemma: [3072, 16, 28],
+  gemma2: [2304, 8, 26], gemma3_text: [2304, 8, 26], gemma3n_text: [2048, 8, 35], vaultgemma: [2304, 8, 26],
+  recurrent_gemma: [2560, 10, 26], cohere: [8192, 64, 40], cohere2: [8192, 64, 40], granite: [4096, 32, 32],
+  granitemoe: [4096, 32, 32], granitemoeshared: [4096, 32, 32], granitemoehybrid: [4096, 32, 32],
+  bitnet: [2560, 20, 30], nanochat: [768, 6, 12], deepseek_v2: [4096, 32, 32], deepseek_v3: [7168, 128, 61],
+  dots1: [4608, 32, 62], glm: [4096, 32, 40], glm4: [4096, 32, 40], glm4_moe: [4096, 96, 46],
+  minimax: [4096, 32, 32], ernie4_5: [1024, 16, 18], ernie4_5_moe: [2560, 20, 28], exaone4: [4096, 32, 32],
+  hunyuan_v1_dense: [4096, 32, 32], hunyuan_v1_moe: [4096, 32, 32], seed_oss: [4096, 80, 64], afmoe: [2048, 16, 32],
+  cwm: [6144, 48, 64], phi: [2048, 32, 24], phi3: [3072, 32, 32], phi4_multimodal: [3072, 32, 32],
+  persimmon: [4096, 64, 36], stablelm: [2560, 32, 32], starcoder2: [3072, 24, 30], gpt_neox: [6144, 64, 44],
+  gpt_neox_japanese: [2560, 32, 32], gptj: [4096, 16, 28], codegen: [4096, 16, 28], falcon: [4544, 71, 32],
+  falcon_h1: [4096, 32, 32], bamba: [4096, 32, 32], jamba: [4096, 32, 32], zamba: [3712, 16, 76],
+  nemotron: [6144, 48, 32], llama4_text: [5120, 40, 48], mllama_text_model: [4096, 32, 40], gpt_oss: [2880, 64, 36],
+  aria_text: [4096, 32, 32], diffllama: [2048, 32, 16], doge: [1024, 8, 32], emu3_text_model: [4096, 32, 32],
+  chameleon: [4096, 32, 32], jetmoe: [2048, 32, 12], jais2: [3328, 26, 32], lfm2: [2560, 32, 32],
+  lfm2_moe: [2048, 32, 32], moonshine: [288, 8, 6], qwen2_vl_text: [8192, 64, 80], qwen2_5_vl_text: [8192, 64, 80],
+  qwen3_vl_text: [4096, 32, 32], qwen3_vl_moe_text: [2048, 16, 24], qwen2_5_omni_text: [3584, 28, 28],
+  qwen3_omni_moe_text: [2048, 28, 28], glm4v_text: [4096, 32, 40], glm4v_moe_text: [4096, 96, 46],
+  modernbert: [768, 12, 22], 'modernbert-decoder': [768, 12, 22], bloom: [64, 8, 2], mpt: [2048, 16, 24],
+  t5: [512, 8, 6], mt5: [512, 6, 8], umt5: [512, 6, 8], longt5: [512, 8, 6], switch_transformers: [768, 12, 12],
+  pop2piano: [512, 8, 6], gpt2: [768, 12, 12], 'gpt-sw3': [768, 12, 12], 'openai-gpt': [768, 12, 12],
+  gpt_bigcode: [768, 12, 12], gpt_neo: [2048, 16, 24], ctrl: [1280, 16, 48], xglm: [1024, 16, 24],
+  biogpt: [1024, 16, 24], opt: [768, 12, 12], bart: [1024, 16, 12], mbart: [1024, 16, 12], plbart: [768, 12, 6],
+  mvp: [1024, 16, 12], blenderbot: [2560, 32, 2], 'blenderbot-small': [512, 16, 8], pegasus: [1024, 16, 12],
+  pegasus_x: [1024, 16, 16], m2m_100: [1024, 16, 12], 'nllb-moe': [1024, 16, 12], marian: [1024, 16, 12],
+  bigbird_pegasus: [1024, 16, 16], bert: [768, 12, 12], roberta: [768, 12, 12], 'xlm-roberta': [768, 12, 12],
+  'xlm-roberta-xl': [2560, 32, 36], distilbert: [768, 12, 6], albert: [4096, 64, 12], electra: [256, 4, 12],
+  xmod: [768, 12, 12], ibert: [768, 12, 12], luke: [768, 12, 12], longformer: [768, 12, 12], big_bird: [768, 12, 12],
+  nystromformer: [768, 12, 12], rembert: [1152, 18, 32], convbert: [768, 12, 12], mobilebert: [512, 4, 24],
+};
+for (const [type, sizes] of Object.entries(SIZES)) FAMILIES[type].sizes = sizes;
+
+// Multimodal (and other) wrappers: the family of their text model, where HF finds its config (`path`, by default
+// text_config), and whether a file without it keeps the text model's keys at its top level (older Qwen2-VL files do).
+export const WRAPPERS = {
+  gemma3: { text: 'gemma3_text' }, gemma3n: { text: 'gemma3n_text' }, shieldgemma2: { text: 'gemma3_text' },
+  llama4: { text: 'llama4_text' }, mllama: { text: 'mllama_text_model' }, aria: { text: 'aria_text' },
+  mistral3: { text: 'mistral' }, llava: { text: 'llama' }, llava_next: { text: 'llama' }, llava_onevision: { text: 'qwen2' },
+  paligemma: { text: 'gemma' }, cohere2_vision: { text: 'cohere2' }, aya_vision: { text: 'cohere2' }, internvl: { text: 'qwen2' },
+  smolvlm: { text: 'llama' }, idefics3: { text: 'llama' }, perception_lm: { text: 'llama' }, janus: { text: 'llama' },
+  lfm2_vl: { text: 'lfm2' }, 'lfm2-vl': { text: 'lfm2' }, voxtral: { text: 'llama' }, fuyu: { text: 'persimmon', flat: true },
+  qwen2_vl: { text: 'qwen2_vl_text', flat: true }, qwen2_5_vl: { text: 'qwen2_5_vl_text', flat: true },
+  qwen3_vl: { text: 'qwen3_vl_text' }, qwen3_vl_moe: { text: 'qwen3_vl_moe_text' },
+  glm4v: { text: 'glm4v_text' }, glm4v_moe: { text: 'glm4v_moe_text' }, glm46v: { text: 'glm4v_text' },
+  emu3: { text: 'emu3_text_model' },
+  qwen2_5_omni: { text: 'qwen2_5_omni_text', path: ['thinker_config', 'text_config'] }, qwen3_omni_moe: { text: 'qwen3_omni_moe_text', path: ['thinker_config', 'text_config'] },
+};
+
+// Families HF ships with positions that modelPositions does not read yet, and why: each is refused with its reason
+// rather than read as a family it resembles.
+export const NOT_READ = {
+  phimoe: 'its LongRoPE multiplies cos and sin by short_mscale / long_mscale (chosen by the sequence length) instead of the rule\'s attention factor; posembed\'s LongRoPE has one factor',
+  longcat_flash: 'two MLA sublayers per layer and query scales from the LoRA ranks (sqrt(hidden_size / q_lora_rank) on the rotary part only): its score scale is not one number',
+  t5gemma: 'an encoder and a decoder config (config.encoder, config.decoder), each with its own RoPE, and cross-attention without it',
+  t5gemma2: 'an encoder and a decoder config, and decoder queries that attend to rotated self keys and unrotated cross keys in one softmax',
+  blt: 'four sub-configs (encoder, decoder, global, patcher), each with its own RoPE base and head size',
+  csm: 'a backbone and a depth decoder, each with its own RoPE config',
+  dia: 'an encoder and a decoder config, each with its own RoPE; scores unscaled',
+  moshi: 'a temporal decoder with RoPE and a depth decoder without it, in one config',
+  kyutai_speech_to_text: 'follows moshi (a temporal decoder with RoPE and its codec config)',
+  zamba2: 'RoPE only in the shared attention blocks, and only with use_mem_rope; its layer pattern comes from the hybrid block layout',
+  dbrx: 'its checkpoints keep rope_theta inside attn_config, which HF v5\'s rotary does not read (it would use 10000): a silent difference posembed will not guess at',
+  esm: 'its rotary ignores position_ids (always 0 … L − 1) and scales the query before turning it',
+  roformer: 'an interleaved table built from a sin-then-cos sinusoid, optionally turning the values too (rotary_value)',
+  deberta: 'disentangled relative attention (content-to-position and position-to-content terms), not a positional table',
+  'deberta-v2': 'disentangled relative attention with log buckets (position_buckets), not a positional table',
+  xlnet: 'relative sinusoidal encodings with learned biases (r_w_bias, r_r_bias) and two streams',
+  whisper: 'a sinusoidal encoder table stored as weights and a learned decoder table: two tables of different kinds',
+  speech_to_text: 'separate encoder and decoder tables (max_source_positions, max_target_positions) over subsampled audio frames',
+  fsmt: 'a table of max_position_embeddings + pad_token_id + 1 rows, positions from the non-pad tokens, separately per language side',
+  led: 'separate encoder and decoder tables (max_encoder_position_embeddings, max_decoder_position_embeddings)',
+  prophetnet: 'positions from the attention mask (cumsum + pad_token_id), clamped to the table, and n-gram streams',
+  trocr: 'learned or fairseq sinusoidal positions by use_learned_position_embeddings, in a decoder-only config',
+  mpnet: 'a RoBERTa-offset table and a T5-style relative bias (its maximum distance fixed at 128 in code) in every layer',
+  udop: 'T5 buckets plus 2-D (horizontal, vertical) relative biases over the page layout',
+  reformer: 'axial position embeddings (axial_pos_shape), whose usable length is the product of the axes',
+  tapas: 'positions that restart inside each table cell (reset_position_index_per_cell)',
+  funnel: 'relative sinusoidal attention over pooled blocks',
+  canine: 'several hashed character embeddings with a learned position table per downsampling stage',
+};
+
+// Families without attention: nothing to position (their recurrence carries order).
+export const NO_POSITIONS = {
+  mamba: 'a state-space model: its recurrence carries order', mamba2: 'a state-space model: its recurrence carries order',
+  falcon_mamba: 'a state-space model: its recurrence carries order', rwkv: 'a linear-recurrent model: its recurrence carries order',
+  xlstm: 'a recurrent model: its recurrence carries order',
+};
