@@ -110,7 +110,7 @@ function distance(a, b) {
 function closestFamilies(modelType) {
   const names = [...Object.keys(FAMILIES), ...Object.keys(WRAPPERS)];
   const stem = modelType.replace(/[_-]?(v?\d+(\.\d+)?|moe|text|vl|model)$/g, '');
-  return names.map((name) => ({ name, d: Math.min(distance(modelType, name), name.startsWith(stem) && stem.length >= 3 ? 1 : Infinity) }))
+  return names.map((name) => ({ name, d: Math.min(distance(modelType, name), name.startsWith(stem) && stem.length >= 3 ? 1.5 : Infinity) }))
     .sort((x, y) => x.d - y.d || x.name.localeCompare(y.name)).slice(0, 4).map((x) => x.name);
 }
 
@@ -143,6 +143,10 @@ function readRopeEntry(entry, where, config, family, warnings) {
   for (const key of RULE_KEYS[type]) {
     if (given(entry[key])) scaling[ROPE_KEYS[key]] = entry[key];
   }
+  // HF holds LongRoPE's factor lists in a float32 tensor: its frequencies divide by the lists rounded to float32.
+  for (const option of ['shortFactor', 'longFactor']) {
+    if (Array.isArray(scaling[option])) scaling[option] = scaling[option].map((v) => (typeof v === 'number' ? Math.fround(v) : v));
+  }
   // HF moves a top-level original_max_position_embeddings into the entry, and gives it priority (Phi-3).
   if (['llama3', 'yarn', 'longrope'].includes(type)) {
     if (given(config.original_max_position_embeddings)) scaling.originalMaxPositions = config.original_max_position_embeddings;
@@ -153,10 +157,6 @@ function readRopeEntry(entry, where, config, family, warnings) {
   // YaRN and LongRoPE without a factor take max / original max, as HF does.
   if ((type === 'yarn' || type === 'longrope') && scaling.factor === undefined) {
     scaling.factor = positiveInteger('max_position_embeddings', config.max_position_embeddings) / scaling.originalMaxPositions;
-  }
-  if (type === 'longrope' && given(config.original_max_position_embeddings)) {
-    // HF: the factor for the attention factor is max / original max where both exist (Phi-3), whatever `factor` says.
-    scaling.factor = config.max_position_embeddings / config.original_max_position_embeddings;
   }
   for (const [key, option] of [['beta_fast', 'betaFast'], ['beta_slow', 'betaSlow']]) {
     if (entry[key] === 0) delete scaling[option];  // HF: `get(...) or default`
@@ -365,11 +365,12 @@ export function modelPositions(core, configOrPreset, options = {}) {
   const heads = either(values, ['num_attention_heads', 'n_head', 'num_heads', 'n_heads'], undefined);
   const kind = family.alibiKey && values[family.alibiKey] === true ? 'alibi' : family.kind;
   const sizes = { numLayers, hidden, heads, maxPositions };
-  const layers = kind === 'rope' ? ropeLayers(core, values, named, sizes, warnings) : otherLayers(values, { ...named, kind }, sizes, warnings);
+  const filledKeys = new Set(filled);
+  const layers = kind === 'rope' ? ropeLayers(core, values, named, sizes, warnings, filledKeys) : otherLayers(values, { ...named, kind }, sizes, warnings);
   return {
     modelType, numLayers: layers.length, maxPositions,
     family: { modelType, follows: family.follows ?? null, source: family.source, cache: family.cache ?? null },
-    defaults: filled, warnings,
+    defaults: [...filledKeys], warnings,
     layerTypes: layers.map((layer) => layer.layerType),
     layer(i = 0) {
       if (!Number.isInteger(i) || i < 0 || i >= layers.length) throw new RangeError(`layer must be an integer in [0, ${layers.length - 1}], got ${describe(i)}`);
@@ -435,7 +436,7 @@ function layerTypeOf(values, family, i) {
   return TYPE_RULES[name](rule, values, i);
 }
 
-function ropeLayers(core, values, family, sizes, warnings) {
+function ropeLayers(core, values, family, sizes, warnings, filled) {
   const { headDim, qkHead } = headSizes(values, family, sizes, warnings);
   if (family.fixedRope) {
     for (const key of ['rope_theta', 'rope_scaling', 'rope_parameters']) {
@@ -449,6 +450,7 @@ function ropeLayers(core, values, family, sizes, warnings) {
     if (typeof family.base === 'number') return family.base;
     const top = family.base ? values[family.base] ?? values.rope_theta : values.rope_theta;
     if (given(top) && given(entry.theta) && top !== entry.theta) throw new ConfigError(`${family.base ?? 'rope_theta'} (${top}) and ${entry.where}.rope_theta (${entry.theta}) disagree`);
+    if (!given(entry.theta) && !given(top)) filled.add(family.base ?? 'rope_theta');
     const base = positiveNumber('rope_theta', entry.theta ?? top ?? family.theta);
     return entry.alpha === null || entry.alpha === undefined ? base : base * entry.alpha ** (headDim / (headDim - 2));
   };

@@ -1,0 +1,218 @@
+// Every family of the table against HF's own formulas: real configs (their sources in the fixture), each layer's kind,
+// the score scale, and the cache at positions 0…8, 4095…4100, the trained length and four times it, exact and in
+// float32. The fixture was made locally from HF's formulas re-typed in torch (Debian's python3-torch) and each
+// family's v5 config reading; it holds the cases, not HF's code.
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { load } from '../../dist/index.js';
+import { FAMILIES, NOT_READ, WRAPPERS } from '../../dist/model_families.js';
+
+const { cases } = JSON.parse(readFileSync(new URL('../fixtures/model_families/cases.json', import.meta.url), 'utf8'));
+
+// The largest |cache − HF's float64 cos/sin(p·w)·attention| over a cache in the spec's layout.
+function errorAgainst({ cos, sin }, positions, invFreq, attention, layout) {
+  const width = cos.shape.at(-1);
+  const half = width / 2;
+  let worst = 0;
+  positions.forEach((p, r) => {
+    for (let c = 0; c < width; c++) {
+      const pair = layout === 'half' ? c % half : Math.floor(c / 2);
+      const angle = p * invFreq[pair];
+      worst = Math.max(worst, Math.abs(cos.data[r * width + c] - Math.cos(angle) * attention), Math.abs(sin.data[r * width + c] - Math.sin(angle) * attention));
+    }
+  });
+  return worst;
+}
+
+function runs(m) {
+  const out = [];
+  m.layerTypes.forEach((type, i) => {
+    const kind = m.layer(i).kind;
+    const last = out.at(-1);
+    if (last && last[0] === kind && last[1] === type) last[2] += 1;
+    else out.push([kind, type, 1]);
+  });
+  return out;
+}
+
+describe('the table of families against HF\'s formulas, on real configs', () => {
+  let pe;
+  before(async () => { pe = await load(); });
+
+  it(`holds ${cases.length} real configs of ${new Set(cases.map((c) => c.modelType)).size} families`, () => {
+    assert.ok(cases.length >= 60);
+    assert.ok(new Set(cases.map((c) => c.modelType)).size >= 50);
+    for (const c of cases) assert.ok(c.source.length > 0, `${c.name}: its source`);
+  });
+
+  for (const c of cases) {
+    it(`${c.name} (${c.modelType}): layers, score scale, and the cache within 2e-6 of HF's float64 maths, float32 within ×0.5–2 of HF's float32`, () => {
+      const m = pe.modelPositions(c.config, c.as ? { as: c.as } : {});
+      assert.equal(m.modelType, c.modelType);
+      assert.deepEqual(runs(m), c.layers, 'each layer\'s kind and type');
+      for (let i = 0; i < m.numLayers; i++) {
+        assert.ok(Math.abs(m.layer(i).scoreScale - c.scoreScale) <= 1e-12 * c.scoreScale, `layer ${i} score scale ${m.layer(i).scoreScale} against HF's ${c.scoreScale}`);
+      }
+      assert.equal(m.family.cache, c.cache, 'what the model does with its cache');
+      for (const [type, r] of Object.entries(c.rope)) {
+        const spec = m.layer(r.layer).rope;
+        assert.deepEqual([spec.rotaryDim, spec.headDim, spec.layout], [r.rotaryDim, r.headDim, r.layout], `${type}: rotary and head size, layout`);
+        if (r.mropeSection) assert.deepEqual(spec.mropeSection, r.mropeSection, `${type}: mRoPE sections`);
+        for (const label of ['trained', 'beyond']) {
+          const { positions, invFreq, attentionFactor, float32Error } = r[label];
+          const exact = pe.ropeCache(spec, { positions });
+          const error = errorAgainst(exact, positions, invFreq, attentionFactor, r.layout);
+          assert.ok(error <= 2e-6, `${type}, ${label}: exact cache ${error} off HF's float64 maths`);
+          const float32 = pe.ropeCache(spec, { positions, precision: 'float32' });
+          const ours = errorAgainst(float32, positions, invFreq, attentionFactor, r.layout);
+          const bothSmall = ours <= 4e-6 && float32Error <= 4e-6;
+          assert.ok(bothSmall || (ours >= 0.5 * float32Error && ours <= 2 * float32Error),
+            `${type}, ${label}: float32 mode ${ours} off float64, HF's float32 ${float32Error}`);
+        }
+      }
+    });
+  }
+});
+
+// A key equal to its class default, left out: HF fills it in, so the reading is the same.
+function sameReading(a, b, label) {
+  assert.deepEqual(a.layerTypes, b.layerTypes, label);
+  for (let i = 0; i < a.numLayers; i++) {
+    const [x, y] = [a.layer(i), b.layer(i)];
+    assert.equal(x.kind, y.kind, `${label} layer ${i}`);
+    assert.equal(x.scoreScale, y.scoreScale, `${label} layer ${i} score scale`);
+    if (x.rope) {
+      assert.deepEqual([x.rope.rotaryDim, x.rope.base, x.rope.attentionFactor, x.rope.layout], [y.rope.rotaryDim, y.rope.base, y.rope.attentionFactor, y.rope.layout], `${label} layer ${i}`);
+      assert.deepEqual(Array.from(x.rope.invFreq), Array.from(y.rope.invFreq), `${label} layer ${i} frequencies`);
+    }
+  }
+}
+
+describe('class defaults: a config without a key reads as HF\'s class fills it', () => {
+  let pe;
+  before(async () => { pe = await load(); });
+
+  it('every key of each real config that equals its class default can be left out', () => {
+    let tried = 0;
+    for (const c of cases) {
+      const family = FAMILIES[c.modelType];
+      const wrapped = c.config.text_config !== undefined;
+      const text = wrapped ? c.config.text_config : c.config;
+      const defaults = { ...family.defaults, ...(family.theta !== undefined && !family.base ? { rope_theta: family.theta } : {}) };
+      for (const [key, value] of Object.entries(defaults)) {
+        if (text[key] === undefined || JSON.stringify(text[key]) !== JSON.stringify(value)) continue;
+        const { [key]: left, ...rest } = text;
+        const config = wrapped ? { ...c.config, text_config: rest } : rest;
+        const options = c.as ? { as: c.as } : {};
+        const without = pe.modelPositions(config, options);
+        sameReading(without, pe.modelPositions(c.config, options), `${c.name} without ${key}`);
+        // (A base is filled only where a layer turns: Granite 4's NoPE layers read none.)
+        const turns = without.layerTypes.some((_, i) => without.layer(i).kind === 'rope');
+        if (key !== 'rope_theta' || turns) assert.ok(without.defaults.includes(key), `${c.name}: ${key} named as filled from the class`);
+        tried += 1;
+      }
+    }
+    assert.ok(tried >= 20, `${tried} keys left out`);
+  });
+
+  it('Phi-3 without original_max_position_embeddings takes Phi3Config\'s 4096: attention factor 1.19, not 1', () => {
+    const full = pe.modelPositions('Phi-3.5-mini-instruct');
+    const { original_max_position_embeddings: left, ...rest } = pe.modelPresets['Phi-3.5-mini-instruct'];
+    const without = pe.modelPositions(rest);
+    assert.ok(Math.abs(without.layer(0).rope.attentionFactor - Math.sqrt(1 + Math.log(32) / Math.log(4096))) < 1e-15);
+    sameReading(without, full, 'Phi-3.5 without original_max_position_embeddings');
+    assert.deepEqual(without.defaults.filter((key) => key === 'original_max_position_embeddings'), ['original_max_position_embeddings']);
+  });
+
+  it('a Ministral 3 config without rope_parameters gets the class\'s YaRN; a Llama config without sizes gets LlamaConfig\'s', () => {
+    const m = pe.modelPositions({ model_type: 'ministral3', hidden_size: 3072, num_attention_heads: 32, num_hidden_layers: 2 });
+    assert.deepEqual([m.layer(0).rope.type, m.layer(0).rope.base, m.layer(0).rope.scaling.factor, m.layer(0).rope.headDim], ['yarn', 1e6, 16, 128]);
+    const llama = pe.modelPositions({ model_type: 'llama' });
+    assert.deepEqual([llama.numLayers, llama.layer(0).rope.headDim, llama.maxPositions, llama.layer(0).rope.base], [32, 128, 2048, 10000]);
+    assert.deepEqual(llama.defaults.sort(), ['hidden_size', 'max_position_embeddings', 'num_attention_heads', 'num_hidden_layers', 'rope_theta']);
+  });
+});
+
+describe('nothing silent: what a family does not read is named, and families read as HF does', () => {
+  let pe;
+  before(async () => { pe = await load(); });
+  const llama = (extra) => ({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 8, max_position_embeddings: 8192, ...extra });
+
+  it('a llama config with partial_rotary_factor or no_rope_layers: warned, read as HF\'s llama reads it', () => {
+    const partial = pe.modelPositions(llama({ partial_rotary_factor: 0.5 }));
+    assert.equal(partial.layer(0).rope.rotaryDim, 128);
+    assert.equal(partial.warnings.length, 1);
+    assert.match(partial.warnings[0], /^partial_rotary_factor \(0\.5\) is in the config, but HF's llama does not read it \(.*phi.*read it\): every layer turns its whole head$/);
+    const nope = pe.modelPositions(llama({ no_rope_layers: [1, 1, 1, 0, 1, 1, 1, 0] }));
+    assert.ok(nope.layerTypes.every((_, i) => nope.layer(i).kind === 'rope'));
+    assert.match(nope.warnings[0], /^no_rope_layers \(.*\) is in the config, but HF's llama does not read it \(smollm3, llama4_text read it\): every layer has RoPE$/);
+    assert.deepEqual(pe.modelPositions('Llama-3.1-8B').warnings, []);
+  });
+
+  it('cohere2: no positions on the full-attention layers; granite: scores by attention_multiplier', () => {
+    const cohere2 = pe.modelPositions({ model_type: 'cohere2', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 8, sliding_window_pattern: 4, rope_theta: 50000 });
+    assert.deepEqual(cohere2.layerTypes.map((_, i) => cohere2.layer(i).kind), ['rope', 'rope', 'rope', 'none', 'rope', 'rope', 'rope', 'none']);
+    assert.equal(cohere2.layer(0).rope.layout, 'interleaved');
+    const granite = pe.modelPositions({ model_type: 'granite', hidden_size: 2048, num_attention_heads: 32, num_hidden_layers: 2, attention_multiplier: 0.015625 });
+    assert.equal(granite.layer(0).scoreScale, 0.015625);
+  });
+
+  it('as: a remote-code model read as the HF family its code follows; an unknown model_type names the closest families and as', () => {
+    const kimi = { model_type: 'kimi_k2', hidden_size: 7168, num_attention_heads: 64, num_hidden_layers: 2, max_position_embeddings: 131072, qk_rope_head_dim: 64, qk_nope_head_dim: 128, rope_theta: 50000,
+      rope_scaling: { type: 'yarn', factor: 32, original_max_position_embeddings: 4096, beta_fast: 1, beta_slow: 1, mscale: 1, mscale_all_dim: 1 } };
+    assert.throws(() => pe.modelPositions(kimi), /model_type 'kimi_k2' is not an HF family posembed reads\. Its code comes with the model \(trust_remote_code\) and follows HF's deepseek_v3: read it .* modelPositions\(config, \{ as: 'deepseek_v3' \}\)/);
+    const m = pe.modelPositions(kimi, { as: 'deepseek_v3' });
+    assert.deepEqual([m.modelType, m.layer(0).rope.type, m.layer(0).rope.layout, m.layer(0).rope.scaling.betaFast, m.layer(0).rope.scaling.betaSlow], ['deepseek_v3', 'yarn', 'interleaved', 1, 1]);
+    assert.match(m.warnings[0], /read as HF's deepseek_v3, as asked \(the config says model_type 'kimi_k2'\)/);
+    assert.throws(() => pe.modelPositions(kimi, { as: 'deepseek_v9' }), /^RangeError: as must name an HF family posembed reads \(\d+ of them, e\.g\. deepseek_v2, deepseek_v3/);
+    assert.throws(() => pe.modelPositions(kimi, { like: 'x' }), /modelPositions: unknown option 'like' \(options: as\)/);
+    assert.throws(() => pe.modelPositions(llama({ model_type: 'qwen4' })), /closest: qwen2, qwen3/);
+  });
+
+  it('mRoPE positions [batch, seq] are text for all three streams; a model that keeps its cache in float32 is not cast', () => {
+    const vl = pe.modelPositions('Qwen2.5-VL-7B-Instruct').layer(0).rope;
+    const text = pe.ropeCache(vl, { positions: { data: Int32Array.from([0, 1, 2, 7, 8, 9]), shape: [2, 3] } });
+    assert.deepEqual(text.cos.shape, [2, 3, 128]);
+    const scout = pe.modelPositions('Llama-4-Scout-17B-16E-Instruct').layer(0).rope;
+    assert.equal(scout.cache, 'complex64');
+    const positions = [0, 1000, 100000];
+    const bf16 = pe.ropeCache(scout, { positions, precision: 'bfloat16' });
+    const f32 = pe.ropeCache(scout, { positions, precision: 'float32' });
+    assert.equal(bf16.precision, 'float32');
+    assert.deepEqual(bf16.cos.data, f32.cos.data);
+    const llama = pe.modelPositions('Llama-3.1-8B').layer(0).rope;
+    assert.equal(pe.ropeCache(llama, { positions, precision: 'bfloat16' }).precision, 'bfloat16');
+  });
+
+  it('nanochat turns the other way: applyRope with its spec rotates by −angle', () => {
+    const spec = pe.modelPositions({ model_type: 'nanochat', hidden_size: 64, num_attention_heads: 4, num_hidden_layers: 1 }).layer(0).rope;
+    assert.equal(spec.rotation, 'reversed');
+    const x = { data: Float32Array.from({ length: 3 * 16 }, (_, i) => Math.sin(i + 1)), shape: [3, 16] };
+    const turned = pe.applyRope(x, { spec, positions: [0, 1, 2] });
+    const forward = pe.applyRope(x, { spec: { ...spec, rotation: 'forward' }, positions: [0, 1, 2] });
+    const back = pe.applyRope({ data: forward.data, shape: [3, 16] }, { spec, positions: [0, 1, 2] });
+    back.data.forEach((v, i) => assert.ok(Math.abs(v - x.data[i]) < 1e-5, `forward then reversed is the identity at ${i}`));
+    assert.notDeepEqual(Array.from(turned.data), Array.from(forward.data));
+  });
+
+  it('families HF ships but posembed does not read yet are refused with the reason, never read as a look-alike', () => {
+    for (const [type, reason] of Object.entries(NOT_READ)) {
+      assert.throws(() => pe.modelPositions({ model_type: type, hidden_size: 64, num_attention_heads: 4, num_hidden_layers: 1 }), (error) => error.message.includes(reason), type);
+    }
+    for (const [type, wrapper] of Object.entries(WRAPPERS)) assert.ok(FAMILIES[wrapper.text], `${type}'s text model ${wrapper.text} is a family`);
+  });
+});
+
+describe('the README\'s family table is the table\'s', () => {
+  it('lists every family the table reads, under its kind, and every family not read', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('<!-- families:start -->'), readme.indexOf('<!-- families:end -->'));
+    assert.ok(section.length > 100, 'the README has the families section');
+    const listed = new Set([...section.matchAll(/`([a-z0-9_.-]+)`/g)].map(([, name]) => name));
+    for (const type of [...Object.keys(FAMILIES), ...Object.keys(WRAPPERS), ...Object.keys(NOT_READ)]) assert.ok(listed.has(type), `README lists ${type}`);
+    const count = section.match(/(\d+) model types? read/);
+    assert.ok(count, 'the README says how many');
+    assert.equal(Number(count[1]), Object.keys(FAMILIES).length + Object.keys(WRAPPERS).length);
+  });
+});
