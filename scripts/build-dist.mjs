@@ -15,8 +15,9 @@ rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist);
 cpSync(lib, dist, { recursive: true, filter: (path) => !path.startsWith(join(lib, 'vendor')) });
 
-// Each vendor file is bundled whole: colors.js and plotting.js for browsers and Node alike, png.js (the command line's) for Node.
-const vendor = { 'colors.js': 'neutral', 'plotting.js': 'neutral', 'png.js': 'node' };
+// Each vendor file is bundled whole: colors.js, plotting.js and gguf.js for browsers and Node alike, png.js (the command
+// line's) for Node.
+const vendor = { 'colors.js': 'neutral', 'plotting.js': 'neutral', 'png.js': 'node', 'gguf.js': 'neutral' };
 for (const [file, platform] of Object.entries(vendor)) {
   await build({
     configFile: false,
@@ -28,7 +29,8 @@ for (const [file, platform] of Object.entries(vendor)) {
       emptyOutDir: false,
       minify: true,
       lib: { entry: join(lib, 'vendor', file), formats: ['es'], fileName: () => file },
-      rollupOptions: { external: (id) => id.startsWith('node:') },
+      // @huggingface/gguf re-exports @huggingface/tasks, whose modules it does not use: their side effects are none.
+      rollupOptions: { external: (id) => id.startsWith('node:'), treeshake: file === 'gguf.js' ? { moduleSideEffects: false } : true },
     },
     ssr: { noExternal: true, target: 'node' },
   });

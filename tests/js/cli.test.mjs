@@ -27,6 +27,13 @@ describe('posembed render (command line)', () => {
     assert.equal(status, 0);
     assert.match(stdout, /^Usage: posembed render <encoding> \[options\] -o <file>/);
     assert.match(stdout, /sinusoidal \| learned \| rope \| similarity \| alibi \| t5 \| sincos2d/);
+    assert.match(stdout, /Usage: posembed rope --config/);
+    // Each command's --help is its own.
+    const rope = run('rope', '--help');
+    assert.match(rope.stdout, /^Usage: posembed rope --config <config\.json \| preset>/);
+    assert.doesNotMatch(rope.stdout, /posembed render/);
+    assert.match(run('check', '--help').stdout, /--gguf FILE {8}check: a GGUF file/);
+    assert.doesNotMatch(run('render', '--help').stdout, /posembed rope/);
   });
 
   it('writes a framed PNG (axes, colour bar and caption drawn as the SVG has them); --bare: the heatmap of the package values, scaled', () => {
@@ -151,9 +158,28 @@ describe('posembed rope and check (command line): a model\'s cache, and a runtim
     assert.equal(run('rope', '--config', 'Llama-3.1-8B', '--positions', '0:512', '--precision', 'bfloat16', '-o', npy).status, 0);
     const stacked = pe.readNpy(readFileSync(npy));
     assert.deepEqual(stacked.shape, [2, 512, 128]);
-    const again = run('check', '--config', 'Llama-3.1-8B', '--cache', npy, '--positions', '0:512');
+    // Without --positions, one position per row of the cache: 0 … 511.
+    const again = run('check', '--config', 'Llama-3.1-8B', '--cache', npy);
     assert.equal(again.status, 0, again.stdout);
     assert.match(again.stdout, /^consistent: bfloat16/);
+  });
+
+  it('names the keys a config\'s family does not read, reads a remote-code model --as its family, and keeps a float32 model\'s cache float32', () => {
+    const config = join(dir, 'partial.json');
+    writeFileSync(config, JSON.stringify({ ...pe.modelPresets['Llama-3.1-8B'], partial_rotary_factor: 0.5 }));
+    const warned = run('rope', '--config', config, '--positions', '0:8', '-o', join(dir, 'p.npy'));
+    assert.equal(warned.status, 0, warned.stderr);
+    assert.match(warned.stderr, /^warning: partial_rotary_factor \(0\.5\) is in the config, but HF's llama does not read it/);
+    const kimi = join(dir, 'kimi.json');
+    writeFileSync(kimi, JSON.stringify({ ...pe.modelPresets['DeepSeek-V3'], model_type: 'kimi_k2' }));
+    assert.match(run('rope', '--config', kimi, '--positions', '0:8', '-o', join(dir, 'k.npy')).stderr, /follows HF's deepseek_v3: read it .* \{ as: 'deepseek_v3' \}/);
+    const read = run('rope', '--config', kimi, '--as', 'deepseek_v3', '--positions', '0:8', '-o', join(dir, 'k.npy'));
+    assert.equal(read.status, 0, read.stderr);
+    assert.match(read.stderr, /warning: read as HF's deepseek_v3, as asked/);
+    const olmo = join(dir, 'olmo.json');
+    writeFileSync(olmo, JSON.stringify({ model_type: 'olmo2', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 2, max_position_embeddings: 4096, rope_theta: 500000 }));
+    const kept = run('rope', '--config', olmo, '--positions', '0:8', '--precision', 'bfloat16', '-o', join(dir, 'o.npy'));
+    assert.match(kept.stdout, /, float32 \(the model keeps its cache in float32: not cast to bfloat16\)$/m);
   });
 
   it('check exits 1 with the diagnosis for a runtime that ignored the scaling', () => {
@@ -177,7 +203,8 @@ describe('posembed rope and check (command line): a model\'s cache, and a runtim
       [['rope', '--config', 'Llama-3.1-8B', '--positions', '5:5', '-o', 'x.npy'], /--positions a:b needs 0 <= a < b/],
       [['rope', '--config', 'Llama-3.1-8B', '--positions', '0:8', '-o', 'x.png'], /-o must name a \.safetensors or \.npy file/],
       [['rope', '--config', 'Llama-3.1-8B', '--positions', '0:8', '--precision', 'fp8', '-o', 'x.npy'], /precision must be one of 'exact', 'float32'/],
-      [['check', '--config', 'Llama-3.1-8B'], /--cache is required/],
+      [['check', '--config', 'Llama-3.1-8B'], /check needs --cache .* or --gguf \(a GGUF file\)/],
+      [['check', '--config', 'Llama-3.1-8B', '--gguf', 'no-such.gguf'], /--gguf: cannot read 'no-such\.gguf' \(ENOENT\)/],
     ]) {
       const { status, stderr } = run(...args);
       assert.equal(status, 1, args.join(' '));

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // posembed render <encoding> [options] -o figure.png|.svg|.csv|.npy: the site's heatmaps as static figures.
 // posembed rope --config FILE|PRESET ... -o cache.safetensors|.npy: a model's cos/sin cache.
-// posembed check --config FILE|PRESET --cache FILE: a runtime's dumped cache against the model's (exit 0 consistent, 1 not).
+// posembed check --config FILE|PRESET --cache FILE | --gguf FILE: a runtime's dumped cache, or a GGUF file's rope fields, against
+// the model's (exit 0 consistent, 1 not).
 import { readFileSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PNG } from './vendor/png.js';
@@ -24,7 +26,7 @@ const flagLine = (name) => {
   return helpLine(`--${name}${value}`, `${spec.doc}${spec.default !== undefined && spec.type !== 'flag' ? ` [${spec.default}]` : ''}`);
 };
 
-const HELP = `Usage: posembed render <encoding> [options] -o <file>
+const RENDER_HELP = `Usage: posembed render <encoding> [options] -o <file>
 
 Renders an encoding as a heatmap (rows × columns, one cell per value), the same picture as the site's.
   encoding           ${ENCODINGS.join(' | ')}
@@ -37,28 +39,39 @@ ${helpLine('--scale N', 'image pixels per cell [4 for png and svg]')}
 ${helpLine('--bare', 'svg, png: the cells alone, without the frame')}
 ${helpLine('-h, --help', 'this text')}
 
-Example: npx posembed render sinusoidal --length 128 --d-model 256 -o pe.svg
+Example: npx posembed render sinusoidal --length 128 --d-model 256 -o pe.svg`;
 
-Usage: posembed rope --config <config.json | preset> [options] -o <cache.safetensors | cache.npy>
+const ROPE_HELP = `Usage: posembed rope --config <config.json | preset> [options] -o <cache.safetensors | cache.npy>
        posembed check --config <config.json | preset> --cache <cache.safetensors | cache.npy> [options]
+       posembed check --config <config.json | preset> --gguf <model.gguf> [options]
 
 rope writes a model's RoPE cos/sin cache in HF's layout: tensors 'cos' and 'sin' [positions, rotary dim] in a
-.safetensors file, or one .npy array [2, positions, rotary dim] (cos, then sin). check compares a runtime's dumped
-cache (the same layouts) with the model's and says whether it is the exact maths, a float32 / float16 / bfloat16
-computation of it, or a mismatch with the mistake that explains it; exit 0 when consistent, 1 when not.
+.safetensors file, or one .npy array [2, positions, rotary dim] (cos, then sin). check --cache compares a runtime's
+dumped cache (the same layouts, or rotary dim / 2 columns: a half-width cache) with the model's and says whether it
+is the exact maths, a float32 / float16 / bfloat16 computation of it (naming the runtime order it matches: HF,
+TensorRT-LLM, llama.cpp, MLX), or a mismatch with the mistake that explains it. check --gguf compares a GGUF file's
+rope fields (base, rotated dimensions, scaling type, factor and original context, llama3's rope_freqs, mRoPE
+sections, the architecture's pairing) with the config's. Exit 0 when consistent, 1 when not. Keys of the config
+its family does not read are named as warnings.
   --config C         a config.json file, or a preset name (${'${PRESETS}'})
-  --layer N          which layer's positions [0]
-  --positions A:B    positions A to B - 1 [0:max_position_embeddings]; or a comma list (3,4,5)
-  --precision P      rope: exact | float32 | bfloat16 | float16 [exact]
+  --as FAMILY        read the config as this HF family (a remote-code model: --as deepseek_v3 for kimi_k2)
+  --layer N          which layer's positions [0; check --gguf: the first RoPE layer]
+  --positions A:B    positions A to B - 1 [rope: 0:max_position_embeddings; check: one per row of the cache,
+                     0:rows]; or a comma list (3,4,5)
+  --precision P      rope: exact | float32 | bfloat16 | float16 [exact] (the model's own: a model that keeps its
+                     cache in float32 is not cast)
   --cache FILE       check: the runtime's cache
+  --gguf FILE        check: a GGUF file, read lazily (its header and the rope_freqs tensor)
 
 Examples: npx posembed rope --config config.json --positions 0:131072 --precision float32 -o cache.safetensors
-          npx posembed check --config config.json --cache runtime.safetensors`;
+          npx posembed check --config config.json --cache runtime.safetensors
+          npx posembed check --config config.json --gguf model-Q4_K_M.gguf`;
 
 const OPTIONS = {
   ...Object.fromEntries(RENDER_FLAGS.map((name) => [name, { type: HEATMAP[name].type === 'flag' ? 'boolean' : 'string' }])),
   output: { type: 'string', short: 'o' }, scale: { type: 'string' }, bare: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
   config: { type: 'string' }, layer: { type: 'string' }, positions: { type: 'string' }, precision: { type: 'string' }, cache: { type: 'string' },
+  gguf: { type: 'string' }, as: { type: 'string' },
 };
 
 // A numeric flag: absent → undefined; present → a number, else a clear error.
@@ -121,10 +134,10 @@ function csv({ data, shape: [rows, columns] }) {
   return `${lines.join('\n')}\n`;
 }
 
-// --config: a preset name, or a config.json file.
-function modelOf(pe, values) {
+// --config: a preset name, or a config.json file (parsed).
+function configOf(pe, values) {
   if (!values.config) throw new TypeError('--config is required: a config.json file or a preset name');
-  if (values.config in pe.modelPresets) return pe.modelPositions(values.config);
+  if (values.config in pe.modelPresets) return values.config;
   let text;
   try {
     text = readFileSync(values.config, 'utf8');
@@ -137,12 +150,20 @@ function modelOf(pe, values) {
   } catch (error) {
     throw new SyntaxError(`--config: '${values.config}' is not JSON: ${error.message}`);
   }
-  return pe.modelPositions(config);
+  return config;
 }
 
-// --positions a:b (b exclusive) or a comma list; by default the model's whole context.
-function positionsOf(values, model) {
-  const spec = values.positions ?? `0:${model.maxPositions}`;
+const asOption = (values) => (values.as === undefined ? {} : { as: values.as });
+
+function modelOf(pe, values) {
+  const model = pe.modelPositions(configOf(pe, values), asOption(values));
+  for (const warning of model.warnings) console.error(`warning: ${warning}`);
+  return model;
+}
+
+// --positions a:b (b exclusive) or a comma list; by default `whole` (a:b).
+function positionsOf(values, whole) {
+  const spec = values.positions ?? whole;
   const range = spec.match(/^(\d+):(\d+)$/);
   if (range) {
     const [from, to] = [Number(range[1]), Number(range[2])];
@@ -176,17 +197,37 @@ function readCache(pe, file) {
   return { cos: tensors.cos, sin: tensors.sin };
 }
 
+async function ggufCommand(pe, values) {
+  if (values.cache) throw new TypeError('check takes --cache or --gguf, not both');
+  const layer = numeric(values, 'layer');
+  const handle = await open(values.gguf, 'r').catch((error) => {
+    throw new Error(`--gguf: cannot read '${values.gguf}' (${error.code ?? error.message})`);
+  });
+  try {
+    const model = modelOf(pe, values);
+    const result = await pe.checkGguf(handle, configOf(pe, values), { ...asOption(values), ...(layer === undefined ? {} : { layer }) });
+    console.log(`${values.gguf}: llama.cpp architecture '${result.architecture}'${result.ropeType ? ` (${result.ropeType} rope)` : ''}, against ${model.modelType}'s layer ${result.layer}`);
+    for (const field of result.fields) console.log(`  ${field.agrees ? 'ok  ' : 'DIFF'} ${field.key}: ${describeValue(field.gguf)}${field.agrees ? '' : ` — ${field.explanation}`}`);
+    console.log(result.verdict === 'consistent' ? 'consistent' : `mismatch: ${result.mismatches.map((f) => f.key).join(', ')}`);
+    return result.verdict === 'consistent' ? 0 : 1;
+  } finally {
+    await handle.close();
+  }
+}
+
+const describeValue = (value) => (value === null ? 'absent' : Array.isArray(value) ? `[${value}]` : String(value));
+
 async function ropeCommand(command, values) {
   const pe = await load();
+  if (command === 'check' && values.gguf !== undefined) return ggufCommand(pe, values);
   const model = modelOf(pe, values);
   const spec = ropeLayer(values, model);
-  const positions = positionsOf(values, model);
   if (command === 'rope') {
+    const positions = positionsOf(values, `0:${model.maxPositions}`);
     const output = values.output;
     const format = output ? extname(output).slice(1).toLowerCase() : '';
     if (!['safetensors', 'npy'].includes(format)) throw new TypeError('-o must name a .safetensors or .npy file');
-    const precision = values.precision ?? 'exact';
-    const { cos, sin } = pe.ropeCache(spec, { positions, precision });
+    const { cos, sin, precision } = pe.ropeCache(spec, { positions, precision: values.precision ?? 'exact' });
     if (format === 'npy') {
       const both = new Float32Array(cos.data.length * 2);
       both.set(cos.data);
@@ -195,11 +236,14 @@ async function ropeCommand(command, values) {
     } else {
       writeFileSync(output, writeSafetensors({ cos, sin }, { model_type: model.modelType, precision, positions: values.positions ?? `0:${model.maxPositions}` }));
     }
-    console.log(`${output}: cos and sin [${cos.shape}] of ${model.modelType}'s layer ${numeric(values, 'layer') ?? 0} (${spec.scaling.type} RoPE, base ${spec.base}, ${spec.layout} layout), ${precision}`);
+    const asked = values.precision && values.precision !== precision ? ` (the model keeps its cache in float32: not cast to ${values.precision})` : '';
+    console.log(`${output}: cos and sin [${cos.shape}] of ${model.modelType}'s layer ${numeric(values, 'layer') ?? 0} (${spec.scaling.type} RoPE, base ${spec.base}, ${spec.layout} layout), ${precision}${asked}`);
     return 0;
   }
-  if (!values.cache) throw new TypeError('--cache is required: the runtime\'s cos/sin cache (.safetensors with tensors cos and sin, or .npy [2, positions, rotary dim])');
-  const result = pe.checkRopeCache(spec, { ...readCache(pe, values.cache), positions });
+  if (!values.cache) throw new TypeError('check needs --cache (the runtime\'s cos/sin cache: .safetensors with tensors cos and sin, or .npy [2, positions, rotary dim]) or --gguf (a GGUF file)');
+  const cache = readCache(pe, values.cache);
+  const rows = cache.cos.shape.length >= 2 ? cache.cos.shape[0] : 0;
+  const result = pe.checkRopeCache(spec, { ...cache, positions: positionsOf(values, `0:${rows}`) });
   const where = result.at ? ` (largest difference ${result.maxAbs.toExponential(2)} at position ${result.at.position}, column ${result.at.column})` : '';
   if (result.verdict === 'mismatch') {
     console.log(`mismatch${where}\nsuspect: ${result.suspect}\n${result.explanation}`);
@@ -211,11 +255,12 @@ async function ropeCommand(command, values) {
 
 export async function main(argv) {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  const [command, encoding] = positionals;
   if (values.help || positionals.length === 0) {
-    console.log(HELP.replace('${PRESETS}', Object.keys(MODEL_PRESETS).join(', ')));
+    const rope = ROPE_HELP.replace('${PRESETS}', Object.keys(MODEL_PRESETS).join(', '));
+    console.log(command === 'render' ? RENDER_HELP : command === 'rope' || command === 'check' ? rope : `${RENDER_HELP}\n\n${rope}`);
     return 0;
   }
-  const [command, encoding] = positionals;
   if (command === 'rope' || command === 'check') {
     if (positionals.length > 1) throw new TypeError(`posembed ${command} takes options only, got '${positionals.slice(1).join(' ')}'`);
     return ropeCommand(command, values);

@@ -112,6 +112,12 @@ export class Posembed {
     return readSafetensors(this.#fullCore('readSafetensors()'), bytes);
   }
 
+  // The GGUF reader (and @huggingface/gguf) load with the first call.
+  async checkGguf(source, config, options) {
+    const { checkGguf } = await import('./gguf_check.js');
+    return checkGguf(this.#core, source, config, options);
+  }
+
   async openSafetensors(source) {
     return openSafetensors(this.#fullCore('openSafetensors()'), source);
   }

@@ -71,7 +71,8 @@ function keysOf(family) {
   for (const key of [family.rotary, typeof family.base === 'string' ? family.base : null, family.alibiKey, family.scores?.key, family.scores?.keyMultiplier]) {
     if (key) keys.add(key);
   }
-  if (family.head === 'qk_rope_head_dim') ['qk_nope_head_dim', 'rope_interleave'].forEach((key) => keys.add(key));
+  if (family.head === 'qk_rope_head_dim') keys.add('qk_nope_head_dim');
+  if (family.head === 'qk_rope_head_dim' && !family.fixedLayout) keys.add('rope_interleave');
   const layers = family.layers;
   if (layers) {
     keys.add('layer_types');
@@ -445,7 +446,7 @@ function ropeLayers(core, values, family, sizes, warnings, filled) {
   }
   const entries = family.fixedRope ? { all: readRopeEntry({}, 'rope_scaling', values, family, warnings) } : ropeEntries(values, family, warnings);
   let layout = family.layout;
-  if (family.head === 'qk_rope_head_dim' && values.rope_interleave === false) layout = 'half';
+  if (family.head === 'qk_rope_head_dim' && !family.fixedLayout && values.rope_interleave === false) layout = 'half';
   const baseOf = (entry) => {
     if (typeof family.base === 'number') return family.base;
     const top = family.base ? values[family.base] ?? values.rope_theta : values.rope_theta;

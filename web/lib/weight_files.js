@@ -36,7 +36,7 @@ const READABLE = 'F64, F32, F16, BF16, F8_E4M3, F8_E5M2, I64, I32, I16, I8, U64,
 // A file's bytes by range: in memory (read at once), a Blob (a dropped File; Node's fs.openAsBlob) or a Node
 // FileHandle (fs.promises.open: Node 20's openAsBlob gives files past 4 GB a wrong size) read lazily.
 // `owned`: the bytes read are fresh, so a tensor may be a view of them rather than a copy.
-async function byteSource(source) {
+export async function byteSource(source) {
   if (typeof Blob === 'function' && source instanceof Blob) {
     // With onProgress, a large range comes in chunks (into one array: memory for the range and one chunk).
     const read = async (start, end, onProgress) => {

@@ -1,0 +1,77 @@
+// The README's table of model families, made from the table in web/lib/model_families.js: `node
+// scripts/family-table.mjs --write` rewrites the README between its families markers; a test checks they agree.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { FAMILIES, NOT_READ, NO_POSITIONS, WRAPPERS } from '../web/lib/model_families.js';
+
+const README = new URL('../README.md', import.meta.url);
+const START = '<!-- families:start -->';
+const END = '<!-- families:end -->';
+const SHARED_REASON = Object.values(NOT_READ).find((reason, i, all) => all.indexOf(reason) !== all.lastIndexOf(reason));
+
+const code = (names) => names.map((name) => `\`${name}\``).join(', ');
+
+// What a family's entry says, in words: its positions, and where it differs from Llama's reading.
+function describeFamily(f) {
+  if (f.kind === 'learned') return `learned table${f.offset === 'padding' ? ', positions from pad_token_id + 1' : f.offset ? `, offset ${f.offset}` : ''}${f.scores?.value === 1 ? '; scores unscaled' : ''}`;
+  if (f.kind === 'sinusoidal') return `sinusoidal (${f.timescale === 't2t' ? 'fairseq timescale' : 'base^(−2i/d)'}, sines then cosines)${f.offset === 'padding' ? ', positions from pad_token_id + 1' : f.offset ? `, offset ${f.offset}` : ''}`;
+  if (f.kind === 'alibi') return `ALiBi, ${f.slopes === 'mpt' ? 'MPT\'s slopes' : 'the paper\'s slopes'}`;
+  if (f.kind === 't5') return 'T5 buckets (encoder bidirectional, decoder not)';
+  if (f.kind === 'none') return 'none (attention without positions)';
+  const parts = [`RoPE, ${f.layout}`];
+  if (f.rotary) parts.push(`partial (${f.rotary})`);
+  if (f.head === 'qk_rope_head_dim') parts.push('on qk_rope_head_dim');
+  if (f.mrope) parts.push(`mRoPE ${f.mrope.interleaved ? 'interleaved' : 'in blocks'}`);
+  if (f.fixedRope) parts.push('fixed base, no scaling');
+  const layers = f.layers;
+  if (layers?.none?.length) parts.push(`no positions on ${layers.none.join('/')} layers${layers.enabledBy ? ` (and on all without ${Object.entries(layers.enabledBy).map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''}`);
+  if (layers?.local) parts.push(`${layers.local.join('/')} layers ${layers.localTheta ? `on ${layers.localTheta}` : 'on the same base'}, unscaled`);
+  if (f.scores === 'mla') parts.push('scores × mscale²');
+  else if (f.scores?.key) parts.push(`scores × ${f.scores.key}${f.scores.power ? `^${f.scores.power}` : ''}`);
+  else if (f.scores?.value !== undefined) parts.push(`scores × ${f.scores.value}`);
+  else if (f.scores?.keyMultiplier) parts.push(`scores × ${f.scores.keyMultiplier}`);
+  if (f.cache && f.cache !== 'cast') parts.push(`cache kept ${f.cache === 'complex64' ? 'complex float32' : 'float32'}`);
+  if (f.rotation === 'reversed') parts.push('turns by −angle');
+  if (f.alibiKey) parts.push(`ALiBi with ${f.alibiKey}: true`);
+  return parts.join(', ');
+}
+
+export function familyTable() {
+  const groups = new Map();
+  for (const [type, family] of Object.entries(FAMILIES)) {
+    const words = describeFamily(family);
+    groups.set(words, [...(groups.get(words) ?? []), type]);
+  }
+  const read = Object.keys(FAMILIES).length + Object.keys(WRAPPERS).length;
+  const specific = Object.entries(NOT_READ).filter(([, reason]) => reason !== SHARED_REASON);
+  const unread = Object.keys(NOT_READ).filter((type) => NOT_READ[type] === SHARED_REASON);
+  const lines = [
+    START,
+    `${read} model types read (${Object.keys(FAMILIES).length} families and ${Object.keys(WRAPPERS).length} multimodal or composite configs whose text model is one of them), of the ${read + Object.keys(NOT_READ).length} model types of HF transformers' main branch (November 2026) whose config carries a text model's positions; ${Object.keys(NOT_READ).length} not read yet, each refused with why; ${Object.keys(NO_POSITIONS).length} without attention (${code(Object.keys(NO_POSITIONS))}) refused as having no positions.`,
+    '',
+    '| positions (as HF reads them) | model_type |',
+    '| --- | --- |',
+    ...[...groups].map(([words, types]) => `| ${words} | ${code(types)} |`),
+    `| the text model of a composite config (\`text_config\`, \`thinker_config.text_config\`, \`vlm_config.text_config\`) | ${Object.entries(WRAPPERS).map(([type, w]) => `\`${type}\` → ${w.text}`).join(', ')} |`,
+    '',
+    'Not read yet, and why (each refused with these words rather than read as a family it resembles):',
+    '',
+    ...specific.map(([type, reason]) => `- \`${type}\`: ${reason}`),
+    `- ${unread.length} more whose sources were not read for the table yet: ${code(unread)}`,
+    END,
+  ];
+  return lines.join('\n');
+}
+
+export function readmeSection(text = readFileSync(README, 'utf8')) {
+  const start = text.indexOf(START);
+  const end = text.indexOf(END);
+  return start < 0 || end < 0 ? null : text.slice(start, end + END.length);
+}
+
+if (process.argv[1] === new URL(import.meta.url).pathname && process.argv.includes('--write')) {
+  const text = readFileSync(README, 'utf8');
+  const section = readmeSection(text);
+  if (!section) throw new Error(`README.md has no ${START} … ${END} section to write`);
+  writeFileSync(README, text.replace(section, familyTable()));
+  console.log('README.md: the families table rewritten from web/lib/model_families.js');
+}
