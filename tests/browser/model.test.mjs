@@ -118,10 +118,17 @@ describe('Your model page and <posembed-model>', () => {
     const qwen3 = await shown(page);
     assert.match(qwen3.summary, /^qwen3_vl_text, 4 layers, 262K positions\. Layer 0: RoPE \(default, mRoPE\), base 5000000/);
     assert.ok(qwen3.figures.includes('Pairs by stream (interleaved: 24, 20, 20)'), String(qwen3.figures));
-    await page.fill('#config-text', JSON.stringify({ model_type: 'llama', hidden_size: 64, num_attention_heads: 1, num_hidden_layers: 1, max_position_embeddings: 8, rope_scaling: { rope_type: 'yarn', factor: 2, low_freq_factor: 1 } }));
+    assert.equal(await page.locator('#config-warnings').isHidden(), true);
+    await page.fill('#config-text', JSON.stringify({ model_type: 'llama', hidden_size: 64, num_attention_heads: 1, num_hidden_layers: 1, max_position_embeddings: 8, rope_scaling: { rope_type: 'linear', factor: 2, scale: 3 } }));
     await page.click('#use-text');
-    assert.match(await page.locator('#config-error').textContent(), /^the pasted config\.json: config: rope_scaling\.low_freq_factor does not apply to rope_type 'yarn'/);
+    assert.match(await page.locator('#config-error').textContent(), /^the pasted config\.json: config: rope_scaling\.scale is not a key posembed knows/);
     assert.match((await shown(page)).summary, /^qwen3_vl_text/, 'the last good config stays drawn');
+    // A key the family does not read: drawn as HF reads it, the key named.
+    await page.fill('#config-text', JSON.stringify({ model_type: 'llama', hidden_size: 64, num_attention_heads: 1, num_hidden_layers: 1, max_position_embeddings: 8, partial_rotary_factor: 0.5 }));
+    await page.click('#use-text');
+    await drawn(page);
+    assert.match(await page.locator('#config-warnings li').first().textContent(), /^partial_rotary_factor \(0\.5\) is in the config, but HF's llama does not read it/);
+    assert.match((await shown(page)).summary, /64 of 64 dimensions turn/);
     await page.fill('#config-text', '{ not json');
     await page.click('#use-text');
     assert.match(await page.locator('#config-error').textContent(), /^the pasted text is not JSON/);

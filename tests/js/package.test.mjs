@@ -94,8 +94,12 @@ describe('npm package', () => {
         const check = pe.checkRopeCache(spec, { ...cache, positions: { data: new Int32Array(6), shape: [2, 3] } });
         const verdict: 'exact' | 'float32' | 'bfloat16' | 'float16' | 'mismatch' = check.verdict;
         const invFreq: Float64Array | undefined = spec.invFreq;
-        console.log(model.modelType, model.layerTypes, verdict, invFreq, model.layer(0).scoreScale);
+        console.log(model.modelType, model.layerTypes, verdict, invFreq, model.layer(0).scoreScale, cache.precision, check.order, model.warnings, model.family.source);
       }
+      const kimi = pe.modelPositions({ model_type: 'kimi_k2' }, { as: 'deepseek_v3' });
+      const gguf = await pe.checkGguf(new Uint8Array(0), 'Llama-3.1-8B', { layer: 0 }).catch(() => null);
+      const ggufVerdict: 'consistent' | 'mismatch' | undefined = gguf?.verdict;
+      console.log(kimi.defaults, ggufVerdict, gguf?.mismatches.map((f) => f.key));
       const gpu = await load({ backend: 'auto' });
       if (gpu.backend === 'webgpu' && 'gpuBuffers' in gpu) {
         const onGpu = gpu.sinusoidal({ length: 4, dModel: 8 });

@@ -477,6 +477,34 @@ export interface WordEmbeddings {
 
 /** A weights file's bytes: a Blob or File, or in Node a FileHandle (fs.promises.open), read lazily; or the bytes in
  *  memory. (Node 20's fs.openAsBlob gives files past 4 GB a wrong size: open those with fs.promises.open.) */
+export interface GgufCheckOptions {
+  /** The layer whose RoPE the file is compared with (default: the first RoPE layer). */
+  layer?: number;
+  /** Read the config as this HF family (see ModelPositionsOptions). */
+  as?: string;
+}
+
+export interface GgufField {
+  /** The GGUF key ('llama.rope.freq_base', 'rope_freqs.weight', 'general.architecture (rope type)'). */
+  key: string;
+  gguf: unknown;
+  expected: unknown;
+  agrees: boolean;
+  /** What differs, in words (null where the field agrees). */
+  explanation: string | null;
+}
+
+export interface GgufCheck {
+  /** llama.cpp's architecture (general.architecture) and its pairing: 'norm' adjacent pairs, 'neox' halves. */
+  architecture: string;
+  ropeType: 'norm' | 'neox' | 'mrope' | 'imrope' | null;
+  modelType: string;
+  layer: number;
+  fields: GgufField[];
+  mismatches: GgufField[];
+  verdict: 'consistent' | 'mismatch';
+}
+
 export type WeightSource = Blob | { read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>; stat(): Promise<{ size: number }> } | Uint8Array | ArrayBuffer | ArrayBufferView;
 /** What a weights file stores, as posembed hands it back. */
 export type StoredArray = Float32Array | Float64Array | Int32Array | Int16Array | Int8Array | Uint32Array | Uint16Array | Uint8Array;
@@ -526,7 +554,8 @@ export interface Posembed {
   /** Position fields of public configs, by name. */
   readonly modelPresets: Record<string, ModelConfig>;
   /** The cos/sin cache in HF's layout: [...positions' shape (without mRoPE's 3), rotaryDim]. */
-  ropeCache(spec: RopeSpec, options: RopeCacheOptions): { cos: Tensor<Float32Array>; sin: Tensor<Float32Array>; precision: RopePrecision };
+  /** `precision` (not enumerable: the result saves and spreads as its two tensors) is the precision applied. */
+  ropeCache(spec: RopeSpec, options: RopeCacheOptions): { cos: Tensor<Float32Array>; sin: Tensor<Float32Array>; readonly precision: RopePrecision };
   /** A runtime's cos/sin cache judged against the spec's. */
   checkRopeCache(spec: RopeSpec, options: CheckRopeCacheOptions): RopeCheck;
   alibiSlopes(numHeads: number, options?: AlibiSlopesOptions): Tensor<Float32Array>;
@@ -551,6 +580,8 @@ export interface Posembed {
    *  F32, F16, BF16, F8_E4M3, F8_E5M2) read as Float32Array; I32, I16, I8, U32, U16, U8 and BOOL in their own
    *  arrays; I64 and U64 as Float64Array (a value past ±(2^53 − 1) is an error for that tensor only). */
   openSafetensors(source: WeightSource): Promise<WeightFile>;
+  /** A GGUF file's rope fields (read lazily) against a config.json or a preset: each field that disagrees named. */
+  checkGguf(source: WeightSource, config: ModelConfig | string, options?: GgufCheckOptions): Promise<GgufCheck>;
   /** A .npy file opened lazily; its one array is named after the File (without .npy), or 'array'. */
   openNpy(source: WeightSource): Promise<WeightFile>;
   /** A sharded checkpoint (its model.safetensors.index.json and the shards it names), or one .safetensors file:

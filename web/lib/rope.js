@@ -252,7 +252,9 @@ export function ropeCache(core, spec, opts) {
   const s = checkedRopeSpec(core, spec);
   if (o.positions === undefined) throw new TypeError('ropeCache: positions is required ([seq], [batch, seq] or, for mRoPE, [3, batch, seq])');
   const precision = appliedPrecision(s, o.precision);
-  return { ...computeCache(core, s, cachePositions(o.positions, s.mrope), precision, o.out), precision };
+  // The precision applied rides along unenumerated: the result saves (writeSafetensors) and spreads (checkRopeCache)
+  // as its two tensors.
+  return Object.defineProperty(computeCache(core, s, cachePositions(o.positions, s.mrope), precision, o.out), 'precision', { value: precision });
 }
 
 // ropeCache on checked arguments (the checker calls it for each suspect). Written a block of rows at a time through

@@ -19,6 +19,13 @@ function showError(message) {
   errorBox.hidden = !message;
 }
 
+// What the config holds that its family does not read (HF goes on without it): named, one line each.
+const warningsBox = document.querySelector('#config-warnings');
+function showWarnings(warnings) {
+  warningsBox.querySelector('ul').replaceChildren(...warnings.map((text) => Object.assign(document.createElement('li'), { textContent: text })));
+  warningsBox.hidden = warnings.length === 0;
+}
+
 // A config is used once posembed reads it: its errors are shown here, and the element keeps the last good one.
 function use(given, where) {
   let model;
@@ -29,6 +36,7 @@ function use(given, where) {
     return;
   }
   showError('');
+  showWarnings(model.warnings);
   config = given;
   for (const input of [slider, number]) {
     input.max = String(model.numLayers - 1);

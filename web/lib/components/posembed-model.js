@@ -50,7 +50,7 @@ export class PosembedModel extends LazyElement {
     super();
     const root = this.attachShadow({ mode: 'open' });
     adoptStyles(root, BASE_STYLE, STYLE);
-    root.innerHTML = '<p class="summary" part="summary"></p><div class="views"></div><p class="error" role="alert" part="error" hidden></p><p class="caption" part="caption"></p>';
+    root.innerHTML = '<p class="summary" part="summary"></p><div class="views"></div><p class="error" role="alert" part="error" hidden></p><p class="warnings" part="warnings" hidden></p><p class="caption" part="caption"></p>';
   }
 
   // A parsed config.json (an object), in place of the config attribute.
@@ -97,6 +97,10 @@ export class PosembedModel extends LazyElement {
       const layer = model.layer(index);
       for (const figure of Object.values(this.#figures)) figure.element.hidden = true;
       root.querySelector('.summary').textContent = summary(model, index, layer);
+      // Keys of the config its family does not read: HF goes on without them, and the figure says so.
+      const warnings = root.querySelector('.warnings');
+      warnings.textContent = model.warnings.length ? `Read as HF reads it: ${model.warnings.join('; ')}.` : '';
+      warnings.hidden = model.warnings.length === 0;
       this.#strip(model, index);
       if (layer.kind === 'rope') {
         this.#wavelengths(pe, model, layer.rope);

@@ -133,6 +133,7 @@ export const BASE_STYLE = `${THEME_STYLE}
           background: var(--pe-theme-surface); border-radius: var(--posembed-radius, 6px); }
   .caption { font-size: 0.85rem; color: var(--pe-theme-muted); margin: 0.25rem 0; }
   .error { color: var(--pe-theme-error); font-weight: 600; }
+  .warnings { font-size: 0.85rem; color: var(--pe-theme-muted); margin: 0.25rem 0; overflow-wrap: anywhere; }
   canvas { image-rendering: pixelated; image-rendering: crisp-edges; display: block; max-width: 100%; }
   canvas:focus-visible, button:focus-visible { outline: 3px solid var(--pe-theme-accent); outline-offset: 2px; }
   button { font: inherit; padding: 0.3rem 0.8rem; border-radius: 4px; border: 1px solid var(--pe-theme-border);
