@@ -40,6 +40,10 @@ const rope = (entry) => ({ kind: 'rope', layout: 'half', cache: 'cast', theta: 1
 const everyNth = (n, key, at, other, extra = {}) => ({ every: key, n, at, other, ...extra });
 const GEMMA3_LAYERS = (n, key) => ({ types: everyNth(n, key, 'full_attention', 'sliding_attention'), local: ['sliding_attention'], localTheta: 'rope_local_base_freq', localDefault: 10000 });
 const NOPE_ON_FULL = (n, key) => ({ types: everyNth(n, key, 'full_attention', 'sliding_attention'), none: ['full_attention'] });
+// EXAONE 4: no positions on the full layers, where a sliding window makes the others sliding.
+const EXAONE4_LAYERS = { ...NOPE_ON_FULL(4, 'sliding_window_pattern'), when: 'sliding_window' };
+// MLA (DeepSeek's attention): RoPE on a slice of the head (qk_rope_head_dim), interleaved, scores × mscale².
+const mla = (entry) => rope({ layout: 'interleaved', head: 'qk_rope_head_dim', scores: 'mla', follows: 'deepseek_v3', ...entry });
 
 export const FAMILIES = {
   // Llama and the families that read positions as it does: every layer, the whole head, half layout.
@@ -171,7 +175,7 @@ export const FAMILIES = {
   cohere: rope({ theta: 5e5, layout: 'interleaved', defaults: { max_position_embeddings: 8192 }, follows: 'llama', source: `cohere/configuration_cohere.py ${V5}` }),
   cohere2: rope({ layout: 'interleaved', head: 'hidden', defaults: { max_position_embeddings: 8192 }, layers: NOPE_ON_FULL(4, 'sliding_window_pattern'), follows: 'cohere', source: `cohere2/configuration_cohere2.py, modular_cohere2.py ${V5}` }),
   exaone4: rope({
-    defaults: { max_position_embeddings: 2048 }, layers: { ...NOPE_ON_FULL(4, 'sliding_window_pattern'), when: 'sliding_window' },
+    defaults: { max_position_embeddings: 2048 }, layers: EXAONE4_LAYERS,
     follows: 'llama', source: `exaone4/modular_exaone4.py ${V5}`,
   }),
   afmoe: rope({ defaults: { max_position_embeddings: 16384, head_dim: 128 }, layers: NOPE_ON_FULL(4, 'global_attn_every_n_layers'), follows: 'llama', source: `afmoe/configuration_afmoe.py, modular_afmoe.py ${V5}` }),
@@ -200,33 +204,21 @@ export const FAMILIES = {
   falcon: rope({ head: 'hidden', defaults: { max_position_embeddings: 2048 }, alibiKey: 'alibi', follows: 'llama', source: `falcon/configuration_falcon.py, modeling_falcon.py ${V5}` }),
 
   // MLA: RoPE on a slice of the head (qk_rope_head_dim), interleaved.
-  deepseek_v2: rope({
-    layout: 'interleaved', cache: 'complex64', head: 'qk_rope_head_dim', defaults: { max_position_embeddings: 2048, qk_rope_head_dim: 64, qk_nope_head_dim: 128 },
+  deepseek_v2: mla({
+    cache: 'complex64', defaults: { max_position_embeddings: 2048, qk_rope_head_dim: 64, qk_nope_head_dim: 128 },
     scores: 'mla-plain', follows: 'llama', source: `deepseek_v2/configuration_deepseek_v2.py, modular_deepseek_v2.py ${V5}`,
   }),
-  deepseek_v3: rope({
-    layout: 'interleaved', head: 'qk_rope_head_dim', defaults: { max_position_embeddings: 4096, qk_rope_head_dim: 64, qk_nope_head_dim: 128, rope_interleave: true },
-    scores: 'mla', follows: 'llama', source: `deepseek_v3/configuration_deepseek_v3.py, modular_deepseek_v3.py ${V5}`,
+  deepseek_v3: mla({
+    defaults: { max_position_embeddings: 4096, qk_rope_head_dim: 64, qk_nope_head_dim: 128, rope_interleave: true },
+    follows: 'llama', source: `deepseek_v3/configuration_deepseek_v3.py, modular_deepseek_v3.py ${V5}`,
   }),
+  deepseek_v32: mla({ fixedLayout: true, defaults: { max_position_embeddings: 163840, qk_rope_head_dim: 64, qk_nope_head_dim: 128 }, source: `deepseek_v32/configuration_deepseek_v32.py, modular_deepseek_v32.py ${V5}` }),
+  axk1: mla({ defaults: { max_position_embeddings: 32768, qk_rope_head_dim: 64, qk_nope_head_dim: 128, rope_interleave: true }, source: `axk1/configuration_axk1.py, modular_axk1.py ${V5}` }),
+  axk2: mla({ fixedLayout: true, defaults: { max_position_embeddings: 131072, qk_rope_head_dim: 32, qk_nope_head_dim: 64 }, follows: 'deepseek_v32', source: `axk2/configuration_axk2.py, modular_axk2.py ${V5}` }),
+  glm4_moe_lite: mla({ defaults: { max_position_embeddings: 202752, qk_rope_head_dim: 64, qk_nope_head_dim: 192, rope_interleave: true }, source: `glm4_moe_lite/configuration_glm4_moe_lite.py ${V5}` }),
 
-  deepseek_v32: rope({
-    layout: 'interleaved', head: 'qk_rope_head_dim', defaults: { max_position_embeddings: 163840, qk_rope_head_dim: 64, qk_nope_head_dim: 128 },
-    fixedLayout: true, scores: 'mla', follows: 'deepseek_v3', source: `deepseek_v32/configuration_deepseek_v32.py, modular_deepseek_v32.py ${V5}`,
-  }),
-  axk1: rope({
-    layout: 'interleaved', head: 'qk_rope_head_dim', defaults: { max_position_embeddings: 32768, qk_rope_head_dim: 64, qk_nope_head_dim: 128, rope_interleave: true },
-    scores: 'mla', follows: 'deepseek_v3', source: `axk1/configuration_axk1.py, modular_axk1.py ${V5}`,
-  }),
-  axk2: rope({
-    layout: 'interleaved', head: 'qk_rope_head_dim', defaults: { max_position_embeddings: 131072, qk_rope_head_dim: 32, qk_nope_head_dim: 64 },
-    fixedLayout: true, scores: 'mla', follows: 'deepseek_v32', source: `axk2/configuration_axk2.py, modular_axk2.py ${V5}`,
-  }),
-  glm4_moe_lite: rope({
-    layout: 'interleaved', head: 'qk_rope_head_dim', defaults: { max_position_embeddings: 202752, qk_rope_head_dim: 64, qk_nope_head_dim: 192, rope_interleave: true },
-    scores: 'mla', follows: 'deepseek_v3', source: `glm4_moe_lite/configuration_glm4_moe_lite.py ${V5}`,
-  }),
   exaone_moe: rope({
-    defaults: { max_position_embeddings: 2048 }, layers: { ...NOPE_ON_FULL(4, 'sliding_window_pattern'), when: 'sliding_window' },
+    defaults: { max_position_embeddings: 2048 }, layers: EXAONE4_LAYERS,
     follows: 'exaone4', source: `exaone_moe/configuration_exaone_moe.py (Exaone4's config) ${V5}`,
   }),
   deepseek_ocr2_text: rope({ head: 'hidden', defaults: { max_position_embeddings: 2048 }, follows: 'llama', source: `deepseek_ocr2/configuration_deepseek_ocr2.py ${V5}` }),
