@@ -79,75 +79,91 @@ function frequenciesOf(core, s, positions, sequenceLength) {
   return { ...f, ratio, base: s.base, rotaryDim: s.rotaryDim };
 }
 
-// The position pair i of row r takes (mRoPE: from its stream).
-const positionAt = (s, positions, count, r, i) => positions.data[mropeStream(s, i) * count + r];
+// Each pair's stream (mRoPE: 0 time, 1 height, 2 width; else 0), once per spec rather than per element.
+const streamsOf = (s) => Int32Array.from({ length: s.rotaryDim / 2 }, (_, i) => mropeStream(s, i));
 
 // Per order, the largest error against its bound (float32, and each cast), over the given rows; and the exact verdict's.
+// The inner loop keeps its state in typed arrays: a cache of 131,072 × 128 is 33 million comparisons per order.
 function measure(s, given, reference, rows, positions, f) {
   const width = s.rotaryDim;
   const half = width / 2;
   const count = positions.data.length / positions.streams;
   const orders = Object.keys(RUNTIME_ORDERS);
-  const relative = orders.map((name) => Float64Array.from({ length: half }, (_, i) => RUNTIME_ORDERS[name].relative(f, i)));
-  const worst = orders.map(() => ({ float32: 0, float16: 0, bfloat16: 0 }));
-  const bounds = new Float64Array(orders.length * half);
+  const n = orders.length;
+  const relative = new Float64Array(n * half);
+  orders.forEach((name, o) => { for (let i = 0; i < half; i++) relative[o * half + i] = RUNTIME_ORDERS[name].relative(f, i); });
+  const streams = streamsOf(s);
+  const pairOfColumn = Int32Array.from({ length: width }, (_, c) => (s.layout === 'half' ? c % half : Math.floor(c / 2)));
+  const worst = new Float64Array(3 * n);  // per order: float32, float16, bfloat16
+  const bounds = new Float64Array(n * half);
+  const fp16 = 2 ** -CAST_BITS.float16;
+  const bf16 = 2 ** -CAST_BITS.bfloat16;
   let exact = 0;
   let maxAbs = 0;
   let at = null;
-  rows.forEach((r, k) => {
+  for (let k = 0; k < rows.length; k++) {
+    const r = rows[k];
     for (let i = 0; i < half; i++) {
-      const p = positionAt(s, positions, count, r, i);
+      const p = positions.data[streams[i] * count + r];
       const w = f.exact[i];
       const angle = p * w;
       const shared = Math.abs(Math.fround(p) - p) * w + angle * ULP + 3 * ULP;
-      for (let o = 0; o < orders.length; o++) bounds[o * half + i] = f.attentionFactor * (angle * relative[o][i] + shared) + EXACT_BOUND;
+      for (let o = 0; o < n; o++) bounds[o * half + i] = f.attentionFactor * (angle * relative[o * half + i] + shared) + EXACT_BOUND;
     }
     for (let c = 0; c < width; c++) {
       const j = k * width + c;
-      const pair = s.layout === 'half' ? c % half : Math.floor(c / 2);
-      for (const [g, e] of [[given.cos[j], reference.cos[j]], [given.sin[j], reference.sin[j]]]) {
+      const pair = pairOfColumn[c];
+      for (let t = 0; t < 2; t++) {
+        const g = t === 0 ? given.cos[j] : given.sin[j];
+        const e = t === 0 ? reference.cos[j] : reference.sin[j];
         const d = Number.isNaN(g) ? Infinity : Math.abs(g - e);
         if (d > maxAbs || at === null) [maxAbs, at] = [d, { row: r, column: c }];
-        exact = Math.max(exact, d / EXACT_BOUND);
+        if (d / EXACT_BOUND > exact) exact = d / EXACT_BOUND;
         const magnitude = Math.abs(e);
-        for (let o = 0; o < orders.length; o++) {
+        for (let o = 0; o < n; o++) {
           const b = bounds[o * half + pair];
-          const w = worst[o];
-          w.float32 = Math.max(w.float32, d / b);
-          w.float16 = Math.max(w.float16, d / (b + (magnitude + b) * 2 ** -CAST_BITS.float16 + 2 ** -25));
-          w.bfloat16 = Math.max(w.bfloat16, d / (b + (magnitude + b) * 2 ** -CAST_BITS.bfloat16));
+          const q32 = d / b;
+          const q16 = d / (b + (magnitude + b) * fp16 + 2 ** -25);
+          const qb16 = d / (b + (magnitude + b) * bf16);
+          if (q32 > worst[3 * o]) worst[3 * o] = q32;
+          if (q16 > worst[3 * o + 1]) worst[3 * o + 1] = q16;
+          if (qb16 > worst[3 * o + 2]) worst[3 * o + 2] = qb16;
         }
       }
     }
-  });
+  }
   if (exact <= 1) return { verdict: 'exact', orders: [], maxAbs, at };
-  for (const verdict of ['float32', 'float16', 'bfloat16']) {
-    const fitting = orders.filter((_, o) => worst[o][verdict] <= 1);
+  for (const [v, verdict] of ['float32', 'float16', 'bfloat16'].entries()) {
+    const fitting = orders.filter((_, o) => worst[3 * o + v] <= 1);
     if (fitting.length) return { verdict, orders: fitting, maxAbs, at };
   }
   return { verdict: 'mismatch', orders: [], maxAbs, at };
 }
 
-// Of the orders whose bounds hold, the one whose float32 angles come nearest the cache's (its cos and sin at the rows).
+// Of the orders whose bounds hold, the one whose float32 angles come nearest the cache's (its cos and sin at up to
+// MAX_DIAGNOSIS_ROWS of the rows, spread over them).
 function nearestOrder(s, given, rows, positions, f, orders) {
   if (orders.length === 1) return orders[0];
   const half = s.rotaryDim / 2;
   const count = positions.data.length / positions.streams;
+  const streams = streamsOf(s);
+  const sample = rowsToCompare(rows.length, 0);
   const angles = new Float64Array(half);
   let best = null;
   for (const name of orders) {
     let distance = 0;
-    rows.forEach((r, k) => {
+    for (const k of sample) {
+      const r = rows[k];
       // Each stream's angles (mRoPE) from its own positions; one stream otherwise.
       for (let stream = 0; stream < positions.streams; stream++) {
         RUNTIME_ORDERS[name].angles(f, positions.data[stream * count + r], angles);
         for (let i = 0; i < half; i++) {
-          if (positions.streams > 1 && mropeStream(s, i) !== stream) continue;
+          if (streams[i] !== stream) continue;
           const c = k * s.rotaryDim + (s.layout === 'half' ? i : 2 * i);
           distance += Math.abs(given.cos[c] - Math.cos(angles[i]) * f.attentionFactor) + Math.abs(given.sin[c] - Math.sin(angles[i]) * f.attentionFactor);
         }
       }
-    });
+    }
     if (best === null || distance < best.distance) best = { name, distance };
   }
   return best.name;
@@ -318,7 +334,7 @@ function nonFinite(s, cos, sin, positions, freqs) {
     if (Number.isFinite(cos[j]) && Number.isFinite(sin[j])) continue;
     const [row, column] = [Math.floor(j / width), j % width];
     const pair = s.layout === 'half' ? column % half : Math.floor(column / 2);
-    const position = positionAt(s, positions, count, row, pair);
+    const position = positions.data[mropeStream(s, pair) * count + row];
     const angle = position * freqs.exact[pair];
     const value = Number.isFinite(cos[j]) ? sin[j] : cos[j];
     const where = `position ${position}, column ${column}`;
