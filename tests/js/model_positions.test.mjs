@@ -454,6 +454,12 @@ describe('checkRopeCache: verdicts by error bounds, and the mistake that explain
     const result = pe.checkRopeCache(spec, narrow);
     assert.deepEqual([result.verdict, result.order], ['float32', 'tensorrt-llm'], result.explanation);
     assert.match(result.explanation, /half-width cache/);
+    // vLLM keeps HF's float32 cache one column per pair: named by its width.
+    const full = pe.ropeCache(spec, { positions: Int32Array.from({ length: 4096 }, (_, i) => i * 32), precision: 'float32' });
+    const pairs = (data) => Float32Array.from({ length: 4096 * 64 }, (_, j) => data[Math.floor(j / 64) * 128 + (j % 64)]);
+    const vllm = pe.checkRopeCache(spec, { cos: { data: pairs(full.cos.data), shape: [4096, 64] }, sin: { data: pairs(full.sin.data), shape: [4096, 64] }, positions: Int32Array.from({ length: 4096 }, (_, i) => i * 32) });
+    assert.deepEqual([vllm.verdict, vllm.order], ['float32', 'vllm'], vllm.explanation);
+    assert.match(vllm.explanation, /vLLM's order/);
     const shifted = pe.checkRopeCache(spec, runtimeCache(spec, 'tensorrt-llm', Int32Array.from(rows, (p) => p + 1), { halfWidth: true }));
     assert.deepEqual([shifted.verdict, shifted.suspect], ['mismatch', 'position-offset'], shifted.explanation);
   });

@@ -243,8 +243,8 @@ export interface RopeCheck {
   explanation: string;
 }
 
-/** HF transformers (also vLLM, SGLang), TensorRT-LLM, llama.cpp (ggml), MLX. */
-export type RuntimeOrder = 'hf' | 'tensorrt-llm' | 'ggml' | 'mlx';
+/** HF transformers (also SGLang), vLLM (HF's order in a half-width cache), TensorRT-LLM, llama.cpp (ggml), MLX. */
+export type RuntimeOrder = 'hf' | 'vllm' | 'tensorrt-llm' | 'ggml' | 'mlx';
 
 export interface ApplyRopeOptions {
   /** One position per row (seq); or `offset` for offset, offset + 1, ... (default 0). With a spec: [seq], or

@@ -25,6 +25,14 @@ export const RUNTIME_ORDERS = {
     relative: (f, i) => (f.exact[i] === 0 ? 0 : 4 * Math.abs(f.float32[i] - f.exact[i]) / f.exact[i] + 8 * ULP),
     angles: (f, p, out) => { for (let i = 0; i < out.length; i++) out[i] = Math.fround(Math.fround(p) * f.float32[i]); },
   },
+  // vLLM's (and flash-attention's) cache: HF's order, kept one column per pair (cos | sin halves); told from HF's by
+  // its width alone.
+  vllm: {
+    words: 'vLLM\'s order (its cos_sin_cache, as flash-attention keeps one): HF\'s float32 frequencies and angles, one column per pair',
+    relative: (f, i) => RUNTIME_ORDERS.hf.relative(f, i),
+    angles: (f, p, out) => RUNTIME_ORDERS.hf.angles(f, p, out),
+    halfWidth: true,
+  },
   'tensorrt-llm': {
     words: 'TensorRT-LLM\'s order: frequencies in float64 rounded once to float32 (numpy), the angle in float32',
     relative: () => 4 * ULP,
@@ -79,16 +87,19 @@ function frequenciesOf(core, s, positions, sequenceLength) {
   return { ...f, ratio, base: s.base, rotaryDim: s.rotaryDim };
 }
 
+// The orders a cache of that width may come from (vLLM's only as a half-width cache, HF's only as a full one).
+const ordersFor = (halfWidth) => Object.keys(RUNTIME_ORDERS).filter((name) => (name === 'vllm' ? halfWidth : !(halfWidth && name === 'hf')));
+
 // Each pair's stream (mRoPE: 0 time, 1 height, 2 width; else 0), once per spec rather than per element.
 const streamsOf = (s) => Int32Array.from({ length: s.rotaryDim / 2 }, (_, i) => mropeStream(s, i));
 
 // Per order, the largest error against its bound (float32, and each cast), over the given rows; and the exact verdict's.
 // The inner loop keeps its state in typed arrays: a cache of 131,072 × 128 is 33 million comparisons per order.
-function measure(s, given, reference, rows, positions, f) {
+function measure(s, given, reference, rows, positions, f, halfWidth = false) {
   const width = s.rotaryDim;
   const half = width / 2;
   const count = positions.data.length / positions.streams;
-  const orders = Object.keys(RUNTIME_ORDERS);
+  const orders = ordersFor(halfWidth);
   const n = orders.length;
   const relative = new Float64Array(n * half);
   orders.forEach((name, o) => { for (let i = 0; i < half; i++) relative[o * half + i] = RUNTIME_ORDERS[name].relative(f, i); });
@@ -186,12 +197,12 @@ function largestPosition(positions) {
 }
 
 // Judges given ({ cos, sin } at `rows` of positions, rotaryDim columns each) against spec s.
-function judge(core, s, given, positions, rows) {
+function judge(core, s, given, positions, rows, halfWidth = false) {
   const length = largestPosition(positions) + 1;
   const reference = referenceRows(core, s, positions, rows, length);
   const f = frequenciesOf(core, s, positions, length);
   const local = rows.map((_, k) => k);
-  const result = measure(s, given, reference, local, reference.positions, f);
+  const result = measure(s, given, reference, local, reference.positions, f, halfWidth);
   const order = result.orders.length ? nearestOrder(s, given, local, reference.positions, f, result.orders) : null;
   return { ...result, order, at: result.at && { row: rows[result.at.row], column: result.at.column } };
 }
@@ -383,7 +394,7 @@ export function checkRopeCache(core, spec, opts) {
   const length = largestPosition(positions) + 1;
   const broken = nonFinite(s, cos, sin, positions, frequenciesOf(core, s, positions, length));
   if (broken) return broken;
-  const result = judge(core, s, { cos, sin }, positions, all);
+  const result = judge(core, s, { cos, sin }, positions, all, halfWidth);
   const where = result.at && { position: positions.data[result.at.row], column: result.at.column };
   const widthWords = halfWidth ? ' (a half-width cache: one column per pair)' : '';
   if (result.verdict !== 'mismatch') {
