@@ -15,9 +15,9 @@ rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist);
 cpSync(lib, dist, { recursive: true, filter: (path) => !path.startsWith(join(lib, 'vendor')) });
 
-// Each vendor file is bundled whole: colors.js, plotting.js and gguf.js for browsers and Node alike, png.js (the command
-// line's) for Node.
-const vendor = { 'colors.js': 'neutral', 'plotting.js': 'neutral', 'png.js': 'node', 'gguf.js': 'neutral' };
+// Each vendor file is bundled whole: colors.js, plotting.js, gguf.js and tokenizers.js for browsers and Node alike,
+// png.js (the command line's) for Node.
+const vendor = { 'colors.js': 'neutral', 'plotting.js': 'neutral', 'png.js': 'node', 'gguf.js': 'neutral', 'tokenizers.js': 'neutral' };
 for (const [file, platform] of Object.entries(vendor)) {
   await build({
     configFile: false,

@@ -100,6 +100,9 @@ describe('npm package', () => {
       const gguf = await pe.checkGguf(new Uint8Array(0), 'Llama-3.1-8B', { layer: 0 }).catch(() => null);
       const ggufVerdict: 'consistent' | 'mismatch' | undefined = gguf?.verdict;
       console.log(kimi.defaults, ggufVerdict, gguf?.mismatches.map((f) => f.key));
+      const tokenizer = await pe.openTokenizer({ model: { type: 'WordLevel', vocab: { a: 0, '[UNK]': 1 }, unk_token: '[UNK]' } });
+      const tokenIds: Int32Array = tokenizer.encode('a', { addSpecialTokens: false });
+      console.log(tokenizer.vocabSize, tokenizer.decode(tokenIds), tokenizer.piece(0));
       const gpu = await load({ backend: 'auto' });
       if (gpu.backend === 'webgpu' && 'gpuBuffers' in gpu) {
         const onGpu = gpu.sinusoidal({ length: 4, dModel: 8 });

@@ -477,6 +477,27 @@ export interface WordEmbeddings {
 
 /** A weights file's bytes: a Blob or File, or in Node a FileHandle (fs.promises.open), read lazily; or the bytes in
  *  memory. (Node 20's fs.openAsBlob gives files past 4 GB a wrong size: open those with fs.promises.open.) */
+export interface OpenTokenizerOptions {
+  /** The fetch to use (default: globalThis.fetch); headers for every request (an Authorization for gated models). */
+  fetch?: typeof fetch;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** tokenizer_config.json's contents, where the source does not give them (a folder URL fetches them). */
+  config?: Record<string, unknown>;
+}
+
+/** A real model's tokenizer (HF tokenizers' pipelines: byte-level BPE, SentencePiece-style BPE, Unigram, WordPiece). */
+export interface ModelTokenizer {
+  /** One past the largest id, added tokens included. */
+  readonly vocabSize: number;
+  readonly modelType: 'BPE' | 'WordPiece' | 'Unigram' | 'WordLevel';
+  /** The ids of text; addSpecialTokens: the model's post-processor adds its BOS / CLS and SEP. */
+  encode(text: string, options?: { addSpecialTokens?: boolean }): Int32Array;
+  decode(ids: number[] | Int32Array, options?: { skipSpecialTokens?: boolean }): string;
+  /** The vocabulary's string for an id, as the model stores it. */
+  piece(id: number): string;
+}
+
 export interface GgufCheckOptions {
   /** The layer whose RoPE the file is compared with (default: the first RoPE layer). */
   layer?: number;
@@ -580,6 +601,9 @@ export interface Posembed {
    *  F32, F16, BF16, F8_E4M3, F8_E5M2) read as Float32Array; I32, I16, I8, U32, U16, U8 and BOOL in their own
    *  arrays; I64 and U64 as Float64Array (a value past ±(2^53 − 1) is an error for that tensor only). */
   openSafetensors(source: WeightSource): Promise<WeightFile>;
+  /** A model's tokenizer from its tokenizer.json: a URL (of the file, or of the model's folder, which also gives
+   *  tokenizer_config.json), a Blob or File, the JSON text or the parsed object. */
+  openTokenizer(source: string | Blob | Record<string, unknown>, options?: OpenTokenizerOptions): Promise<ModelTokenizer>;
   /** A GGUF file's rope fields (read lazily) against a config.json or a preset: each field that disagrees named. */
   checkGguf(source: WeightSource, config: ModelConfig | string, options?: GgufCheckOptions): Promise<GgufCheck>;
   /** A .npy file opened lazily; its one array is named after the File (without .npy), or 'array'. */

@@ -112,6 +112,12 @@ export class Posembed {
     return readSafetensors(this.#fullCore('readSafetensors()'), bytes);
   }
 
+  // The tokenizer (and @huggingface/tokenizers) load with the first call.
+  async openTokenizer(source, options) {
+    const { openTokenizer } = await import('./tokenizer.js');
+    return openTokenizer(source, options);
+  }
+
   // The GGUF reader (and @huggingface/gguf) load with the first call.
   async checkGguf(source, config, options) {
     const { checkGguf } = await import('./gguf_check.js');
