@@ -205,7 +205,8 @@ describe('checkpoints read lazily', () => {
     const over = new Uint8Array(8);
     new DataView(over.buffer).setBigUint64(0, 100000001n, true);
     await assert.rejects(pe.openSafetensors(new Blob([over, new Uint8Array(16)])), { name: 'WeightFileError', offset: 0, message: /over the format's limit of 100000000 bytes/ });
-    await assert.rejects(pe.openSafetensors('model.safetensors'), { name: 'TypeError', message: /^source must be a Blob or File, a Node FileHandle, or the file's bytes/ });
+    await assert.rejects(pe.openSafetensors('model.safetensors'), { name: 'TypeError', message: /^source 'model\.safetensors' is not a URL \(http:, https:, or relative to the page\); a file on disk is read through its FileHandle/ });
+    await assert.rejects(pe.openSafetensors(42), { name: 'TypeError', message: /^source must be a URL, a Blob or File, a Node FileHandle, or the file's bytes/ });
   });
 
   it('a Node Buffer is read without the Buffer() deprecation warning', async () => {

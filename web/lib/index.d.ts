@@ -389,6 +389,19 @@ export class WeightFileError extends Error {
   readonly offset: number | null;
 }
 
+/** A URL that could not be read: `status` is the server's answer (null where there was none: offline, CORS). */
+export class WeightFetchError extends Error {
+  readonly url: string;
+  readonly status: number | null;
+}
+
+/** How a URL is fetched: your fetch, headers on every request (an Authorization for gated models), an AbortSignal. */
+export interface FetchOptions {
+  fetch?: typeof fetch;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
 export interface TrainerOptions {
   /** 'mixed' asks Max, Min and First; 'copy' repeats the list. Default 'mixed'. */
   task?: 'max' | 'min' | 'first' | 'mixed' | 'copy';
@@ -600,17 +613,17 @@ export interface Posembed {
   /** A .safetensors file opened lazily: the header read now, each tensor's bytes only when asked for. Floats (F64,
    *  F32, F16, BF16, F8_E4M3, F8_E5M2) read as Float32Array; I32, I16, I8, U32, U16, U8 and BOOL in their own
    *  arrays; I64 and U64 as Float64Array (a value past ±(2^53 − 1) is an error for that tensor only). */
-  openSafetensors(source: WeightSource): Promise<WeightFile>;
+  openSafetensors(source: WeightSource | string | URL, options?: FetchOptions): Promise<WeightFile>;
   /** A model's tokenizer from its tokenizer.json: a URL (of the file, or of the model's folder, which also gives
    *  tokenizer_config.json), a Blob or File, the JSON text or the parsed object. */
   openTokenizer(source: string | Blob | Record<string, unknown>, options?: OpenTokenizerOptions): Promise<ModelTokenizer>;
   /** A GGUF file's rope fields (read lazily) against a config.json or a preset: each field that disagrees named. */
   checkGguf(source: WeightSource, config: ModelConfig | string, options?: GgufCheckOptions): Promise<GgufCheck>;
   /** A .npy file opened lazily; its one array is named after the File (without .npy), or 'array'. */
-  openNpy(source: WeightSource): Promise<WeightFile>;
+  openNpy(source: WeightSource | string | URL, options?: FetchOptions): Promise<WeightFile>;
   /** A sharded checkpoint (its model.safetensors.index.json and the shards it names), or one .safetensors file:
    *  every shard's header read now, each tensor from its shard when asked for. */
-  openCheckpoint(files: File[] | Record<string, WeightSource>): Promise<WeightFile>;
+  openCheckpoint(files: File[] | Record<string, WeightSource | string> | string | URL, options?: FetchOptions): Promise<WeightFile>;
   /** An array on the wasm heap: written in place as `out`, read in place as an input (an `out` sharing bytes with a heap input throws, except that applyRope rotates `x` in place when `out` is `x.data`). */
   allocate(elements: number, options?: { type?: 'float32' }): HeapArray<Float32Array>;
   allocate(elements: number, options: { type: 'int32' }): HeapArray<Int32Array>;

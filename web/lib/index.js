@@ -9,7 +9,7 @@ import { t5Bias, t5Bucket, t5Buckets } from './t5.js';
 import { applyRope, ropeCache, ropeInvFreq } from './rope.js';
 import { sincos2d } from './sincos2d.js';
 import { interpolatePositions, LearnedPositions } from './learned_positions.js';
-import { openCheckpoint, openNpy, openSafetensors, readNpy, readSafetensors, WeightFileError, writeNpy, writeSafetensors } from './weight_files.js';
+import { openCheckpoint, openNpy, openSafetensors, readNpy, readSafetensors, WeightFetchError, WeightFileError, writeNpy, writeSafetensors } from './weight_files.js';
 import { pca, similarity } from './analysis.js';
 import { TransformerEmbedding } from './transformer_embedding.js';
 import { acquireDevice } from './webgpu/device.js';
@@ -17,7 +17,7 @@ import { GpuTensor } from './webgpu/tensor.js';
 import { loadedPart, loadPart } from './parts.js';
 import { recordPageInstance } from './page_instance.js';
 
-export { simdSupported, threadsSupported, WeightFileError, GpuTensor, writeNpy, writeSafetensors };
+export { simdSupported, threadsSupported, WeightFetchError, WeightFileError, GpuTensor, writeNpy, writeSafetensors };
 
 export class Posembed {
   #core;
@@ -124,16 +124,16 @@ export class Posembed {
     return checkGguf(this.#core, source, config, options);
   }
 
-  async openSafetensors(source) {
-    return openSafetensors(this.#fullCore('openSafetensors()'), source);
+  async openSafetensors(source, options) {
+    return openSafetensors(this.#fullCore('openSafetensors()'), source, options);
   }
 
-  async openNpy(source) {
-    return openNpy(this.#fullCore('openNpy()'), source);
+  async openNpy(source, options) {
+    return openNpy(this.#fullCore('openNpy()'), source, options);
   }
 
-  async openCheckpoint(files) {
-    return openCheckpoint(this.#fullCore('openCheckpoint()'), files);
+  async openCheckpoint(files, options) {
+    return openCheckpoint(this.#fullCore('openCheckpoint()'), files, options);
   }
 
   similarity(a, b, opts) {

@@ -33,10 +33,86 @@ const INTEGER_ARRAYS = { I32: Int32Array, I16: Int16Array, I8: Int8Array, U32: U
 const WIDE_INTEGERS = { I64: BigInt64Array, U64: BigUint64Array };
 const READABLE = 'F64, F32, F16, BF16, F8_E4M3, F8_E5M2, I64, I32, I16, I8, U64, U32, U16, U8, BOOL';
 
-// A file's bytes by range: in memory (read at once), a Blob (a dropped File; Node's fs.openAsBlob) or a Node
-// FileHandle (fs.promises.open: Node 20's openAsBlob gives files past 4 GB a wrong size) read lazily.
-// `owned`: the bytes read are fresh, so a tensor may be a view of them rather than a copy.
-export async function byteSource(source) {
+// A request that failed, naming the URL (and the HTTP status where the server answered).
+export class WeightFetchError extends Error {
+  constructor(message, url, status = null) {
+    super(message);
+    this.name = 'WeightFetchError';
+    this.url = url;
+    this.status = status;
+  }
+}
+
+const PROBE_BYTES = 64 << 10;          // the first request's range: a safetensors header usually fits
+const WHOLE_FILE_LIMIT = 256 << 20;    // a server without Range support: read whole only up to this size
+
+// The bytes of a web server's file by HTTP Range: one request for the first bytes (it tells the size), then one per
+// range read; redirects followed (the Hub's resolve/ URLs answer with one to a CDN). A server that sends the whole
+// file instead (no Range support) is read at once where the file is small, and named otherwise.
+async function urlSource(url, { fetch: fetchFn = globalThis.fetch, headers = {}, signal } = {}) {
+  const get = async (start, end) => {
+    let response;
+    try {
+      response = await fetchFn(url, { headers: { ...headers, Range: `bytes=${start}-${end - 1}` }, signal, redirect: 'follow' });
+    } catch (error) {
+      if (error?.name === 'AbortError') throw error;
+      throw new WeightFetchError(`could not fetch ${url}: ${error?.message ?? error} (offline, or the server does not allow this page to read it: CORS)`, url);
+    }
+    if (!response.ok) throw new WeightFetchError(`${url} answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`, url, response.status);
+    return response;
+  };
+  const first = await get(0, PROBE_BYTES);
+  if (first.status !== 206) {
+    const length = Number(first.headers.get('content-length'));
+    if (Number.isFinite(length) && length > WHOLE_FILE_LIMIT) {
+      await first.body?.cancel();
+      throw new WeightFetchError(`${url} does not answer byte ranges (HTTP Range): reading one tensor would download all ${length} bytes`, url, first.status);
+    }
+    return inMemory(new Uint8Array(await first.arrayBuffer()));
+  }
+  const range = first.headers.get('content-range')?.match(/^bytes (\d+)-(\d+)\/(\d+)$/);
+  if (!range || Number(range[1]) !== 0) throw new WeightFetchError(`${url} answered a range without a Content-Range the page can read (${first.headers.get('content-range') ?? 'none'}; a CORS server must expose it)`, url, 206);
+  const size = Number(range[3]);
+  const head = new Uint8Array(await first.arrayBuffer());
+  const read = async (start, end, onProgress) => {
+    if (end <= head.length) return head.slice(start, end);
+    const response = await get(start, end);
+    const given = response.headers.get('content-range')?.match(/^bytes (\d+)-/);
+    if (response.status !== 206 || !given || Number(given[1]) !== start) {
+      await response.body?.cancel();
+      throw new WeightFetchError(`${url} did not answer the range ${start}-${end - 1} with those bytes (status ${response.status})`, url, response.status);
+    }
+    const bytes = new Uint8Array(end - start);
+    const reader = response.body.getReader();
+    for (let filled = 0; ;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        if (filled !== bytes.length) throw new WeightFetchError(`${url} ended the range ${start}-${end - 1} after ${filled} of ${bytes.length} bytes`, url, 206);
+        return bytes;
+      }
+      if (filled + value.length > bytes.length) throw new WeightFetchError(`${url} sent more than the range ${start}-${end - 1}`, url, 206);
+      bytes.set(value, filled);
+      filled += value.length;
+      onProgress?.(filled / bytes.length);
+    }
+  };
+  return { size, owned: true, read };
+}
+
+// A URL as given, or relative to the page; a string that is neither (a path, in Node) is named with the way to read it.
+function absoluteUrl(source) {
+  try {
+    return String(new URL(source, globalThis.location?.href));
+  } catch {
+    throw new TypeError(`source ${describe(String(source))} is not a URL (http:, https:, or relative to the page); a file on disk is read through its FileHandle (fs.promises.open) or as a Blob (fs.openAsBlob)`);
+  }
+}
+
+// A file's bytes by range: in memory (read at once), a Blob (a dropped File; Node's fs.openAsBlob), a Node
+// FileHandle (fs.promises.open: Node 20's openAsBlob gives files past 4 GB a wrong size) read lazily, or a URL read
+// by HTTP Range. `owned`: the bytes read are fresh, so a tensor may be a view of them rather than a copy.
+export async function byteSource(source, options) {
+  if (typeof source === 'string' || (typeof URL === 'function' && source instanceof URL)) return urlSource(absoluteUrl(source), options);
   if (typeof Blob === 'function' && source instanceof Blob) {
     // With onProgress, a large range comes in chunks (into one array: memory for the range and one chunk).
     const read = async (start, end, onProgress) => {
@@ -65,7 +141,7 @@ export async function byteSource(source) {
     return { size, owned: true, read };
   }
   if (!ArrayBuffer.isView(source) && !(source instanceof ArrayBuffer)) {
-    throw new TypeError(`source must be a Blob or File, a Node FileHandle, or the file's bytes (a Uint8Array, an ArrayBuffer or a typed array), got ${describe(source)}`);
+    throw new TypeError(`source must be a URL, a Blob or File, a Node FileHandle, or the file's bytes (a Uint8Array, an ArrayBuffer or a typed array), got ${describe(source)}`);
   }
   return inMemory(fileBytes(source));
 }
@@ -202,8 +278,16 @@ class WeightFile {
   }
 }
 
-async function openFile(core, source, format, name) {
-  const bytes = await byteSource(source);
+const FETCH_OPTIONS = ['fetch', 'headers', 'signal'];
+function fetchOptions(options, op) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object') throw new TypeError(`${op} options must be an object { fetch, headers, signal }, got ${describe(options)}`);
+  for (const key of Object.keys(options)) if (!FETCH_OPTIONS.includes(key)) throw new TypeError(`${op}: unknown option '${key}' (options: ${FETCH_OPTIONS.join(', ')})`);
+  return options;
+}
+
+async function openFile(core, source, format, name, options) {
+  const bytes = await byteSource(source, options);
   const first = await bytes.read(0, Math.min(PREAMBLE[format], bytes.size));
   const start = await bytes.read(0, headerSize(core, first, bytes.size, format));
   const header = parseHeader(core, start, bytes.size, format);
@@ -211,19 +295,52 @@ async function openFile(core, source, format, name) {
   return new WeightFile(core, bytes, header);
 }
 
-export function openSafetensors(core, source) {
-  return openFile(core, source, 'safetensors');
+export function openSafetensors(core, source, options) {
+  return openFile(core, source, 'safetensors', undefined, fetchOptions(options, 'openSafetensors'));
 }
 
-// The array's name: the file's, without .npy, where the source is a File.
-export function openNpy(core, source) {
-  return openFile(core, source, 'npy', typeof source?.name === 'string' && source.name ? source.name.replace(/\.npy$/, '') : 'array');
+// The array's name: the file's, without .npy, where the source is a File or a URL.
+export function openNpy(core, source, options) {
+  const named = typeof source === 'string' ? source.split(/[?#]/)[0].split('/').pop() : source?.name;
+  return openFile(core, source, 'npy', typeof named === 'string' && named ? named.replace(/\.npy$/, '') : 'array', fetchOptions(options, 'openNpy'));
+}
+
+// A checkpoint by URL: a .safetensors file's, an index's, or a folder's (its model.safetensors.index.json, else its
+// model.safetensors), each shard read by range from beside the index.
+async function openCheckpointUrl(core, url, options) {
+  const address = new URL(absoluteUrl(url));
+  if (address.pathname.endsWith('.safetensors')) return openSafetensors(core, address.href, options);
+  const folder = address.pathname.endsWith('.json') ? new URL('.', address) : new URL(address.href.endsWith('/') ? address.href : `${address.href}/`);
+  const indexUrl = address.pathname.endsWith('.json') ? address.href : new URL('model.safetensors.index.json', folder).href;
+  let index;
+  try {
+    const source = await byteSource(indexUrl, options);
+    index = await source.read(0, source.size);
+  } catch (error) {
+    if (!(error instanceof WeightFetchError && error.status === 404) || address.pathname.endsWith('.json')) throw error;
+    return openSafetensors(core, new URL('model.safetensors', folder).href, options);
+  }
+  const named = { [indexUrl.split('/').pop()]: index };
+  let map;
+  try {
+    map = JSON.parse(new TextDecoder().decode(index))?.weight_map;
+  } catch {
+    map = null;  // openCheckpoint names the fault
+  }
+  for (const shard of new Set(Object.values(map ?? {}))) if (typeof shard === 'string') named[shard] = new URL(shard, folder).href;
+  return openCheckpointFiles(core, named, options);
 }
 
 // A sharded checkpoint: its model.safetensors.index.json ({ metadata, weight_map: { tensor: shard file } }) and
 // the shards, as Files (named) or { [file name]: Blob | bytes }; or one .safetensors file alone. Only the headers
 // are read here.
-export async function openCheckpoint(core, files) {
+export function openCheckpoint(core, files, options) {
+  const checked = fetchOptions(options, 'openCheckpoint');
+  if (typeof files === 'string' || (typeof URL === 'function' && files instanceof URL)) return openCheckpointUrl(core, String(files), checked);
+  return openCheckpointFiles(core, files, checked);
+}
+
+async function openCheckpointFiles(core, files, options) {
   const named = Array.isArray(files)
     ? files.map((file, i) => {
       if (typeof file?.name !== 'string') throw new TypeError(`files[${i}] must be a File (named), got ${describe(file)}; pass { [name]: Blob | bytes } for unnamed ones`);
@@ -235,12 +352,12 @@ export async function openCheckpoint(core, files) {
   const indexes = named.filter(([name]) => name.endsWith('.index.json'));
   if (indexes.length === 0) {
     const single = named.filter(([name]) => name.endsWith('.safetensors'));
-    if (single.length === 1 && named.length === 1) return openSafetensors(core, single[0][1]);
+    if (single.length === 1 && named.length === 1) return openSafetensors(core, single[0][1], options);
     throw new RangeError(`files must include the checkpoint's index (model.safetensors.index.json) or be one .safetensors file, got ${named.map(([n]) => n).join(', ')}`);
   }
   if (indexes.length > 1) throw new RangeError(`files must include one index, got ${indexes.map(([n]) => n).join(', ')}`);
   const [indexName, indexSource] = indexes[0];
-  const indexBytes = await byteSource(indexSource);
+  const indexBytes = await byteSource(indexSource, options);
   let index;
   try {
     index = JSON.parse(new TextDecoder().decode(await indexBytes.read(0, indexBytes.size)));
@@ -256,7 +373,7 @@ export async function openCheckpoint(core, files) {
   if (missing.length) throw new RangeError(`files must include every shard ${indexName} names; missing ${missing.join(', ')}`);
   const shards = new Map(await Promise.all(shardNames.map(async (shard) => {
     try {
-      return [shard, await openSafetensors(core, byName.get(shard))];
+      return [shard, await openSafetensors(core, byName.get(shard), options)];
     } catch (error) {
       if (error instanceof WeightFileError) throw new WeightFileError(`${shard}: ${error.message}`);
       throw error;
