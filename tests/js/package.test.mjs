@@ -103,6 +103,12 @@ describe('npm package', () => {
       const tokenizer = await pe.openTokenizer({ model: { type: 'WordLevel', vocab: { a: 0, '[UNK]': 1 }, unk_token: '[UNK]' } });
       const tokenIds: Int32Array = tokenizer.encode('a', { addSpecialTokens: false });
       console.log(tokenizer.vocabSize, tokenizer.decode(tokenIds), tokenizer.piece(0));
+      const opened = await pe.openModel('https://huggingface.co/ORG/NAME/resolve/main/', { headers: { authorization: 'Bearer x' } }).catch(() => null);
+      if (opened) {
+        const table = await opened.tokenEmbedding({ onProgress: (f: number) => console.log(f) });
+        console.log(opened.positions.modelType, opened.tokenizer.vocabSize, table.storedDtype, table.lookup([0]).shape);
+        table.dispose();
+      }
       const gpu = await load({ backend: 'auto' });
       if (gpu.backend === 'webgpu' && 'gpuBuffers' in gpu) {
         const onGpu = gpu.sinusoidal({ length: 4, dModel: 8 });

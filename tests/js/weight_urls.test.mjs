@@ -95,7 +95,7 @@ describe('weight files by URL: HTTP Range from a Hub-like server', () => {
     const controller = new AbortController();
     controller.abort();
     await assert.rejects(pe.openCheckpoint(hubUrl, { signal: controller.signal }), { name: 'AbortError' });
-    await assert.rejects(pe.openSafetensors(`${hubUrl}x.safetensors`, { cache: 'no-store' }), { name: 'TypeError', message: "openSafetensors: unknown option 'cache' (options: fetch, headers, signal)" });
+    await assert.rejects(pe.openSafetensors(`${hubUrl}x.safetensors`, { cache: 'no-store' }), { name: 'TypeError', message: "openSafetensors: unknown option 'cache' (options: fetch, headers, signal, onProgress)" });
     // A folder without an index falls back to model.safetensors, and names that one when it is missing too.
     await assert.rejects(pe.openCheckpoint(`${plainUrl}/other/`), { name: 'WeightFetchError', message: /\/other\/model\.safetensors answered 404/ });
   });

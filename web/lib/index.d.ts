@@ -400,6 +400,27 @@ export interface FetchOptions {
   fetch?: typeof fetch;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** As the header's bytes arrive (0 … 1). */
+  onProgress?: (fraction: number) => void;
+}
+
+/** A model's token table from its checkpoint: on the heap as float32, read a block of rows at a time. */
+export interface TokenTableOptions {
+  /** The table's tensor (default: found by its usual names, model.embed_tokens.weight and the like). */
+  name?: string;
+  signal?: AbortSignal;
+  onProgress?: (fraction: number) => void;
+}
+
+/** A real model's input layer. */
+export interface OpenedModel {
+  config: ModelConfig;
+  /** modelPositions(config). */
+  positions: ModelPositions;
+  tokenizer: ModelTokenizer;
+  checkpoint: WeightFile;
+  /** The token table (refused where the tokenizer's ids pass its rows). */
+  tokenEmbedding(options?: TokenTableOptions): Promise<TokenEmbedding & { readonly storedDtype: string }>;
 }
 
 export interface TrainerOptions {
@@ -552,6 +573,8 @@ export interface WeightFile {
   info(name: string): { dtype: string; shape: number[]; bytes: number };
   /** Reads only this tensor's bytes. WeightFileError for a dtype posembed does not read or an I64 past ±(2^53 − 1). */
   tensor(name: string, options?: { onProgress?: (fraction: number) => void }): Promise<Tensor<StoredArray>>;
+  /** The token table on the heap as float32 (its rows converted where they lie, no copy in JS); `storedDtype` is the file's. */
+  tokenEmbedding(options?: TokenTableOptions): Promise<TokenEmbedding & { readonly storedDtype: string }>;
 }
 
 export interface Posembed {
@@ -624,6 +647,8 @@ export interface Posembed {
   /** A sharded checkpoint (its model.safetensors.index.json and the shards it names), or one .safetensors file:
    *  every shard's header read now, each tensor from its shard when asked for. */
   openCheckpoint(files: File[] | Record<string, WeightSource | string> | string | URL, options?: FetchOptions): Promise<WeightFile>;
+  /** A model's config, positions, tokenizer, checkpoint and token table: a folder URL or its Files. */
+  openModel(source: string | URL | File[], options?: FetchOptions): Promise<OpenedModel>;
   /** An array on the wasm heap: written in place as `out`, read in place as an input (an `out` sharing bytes with a heap input throws, except that applyRope rotates `x` in place when `out` is `x.data`). */
   allocate(elements: number, options?: { type?: 'float32' }): HeapArray<Float32Array>;
   allocate(elements: number, options: { type: 'int32' }): HeapArray<Int32Array>;

@@ -112,6 +112,13 @@ export class Posembed {
     return readSafetensors(this.#fullCore('readSafetensors()'), bytes);
   }
 
+  // A real model's input layer: config and positions, tokenizer, checkpoint, token table.
+  async openModel(source, options) {
+    await loadPart('models');
+    const { openModel } = await import('./model.js');
+    return openModel(this, source, options);
+  }
+
   // The tokenizer (and @huggingface/tokenizers) load with the first call.
   async openTokenizer(source, options) {
     const { openTokenizer } = await import('./tokenizer.js');

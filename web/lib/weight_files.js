@@ -3,6 +3,7 @@
 // integer arrays.
 import { floatTensor } from './tensor.js';
 import { describe } from './validate.js';
+import { TokenEmbedding } from './token_embedding.js';
 
 // A malformed weights file; `offset` is the byte where the problem is.
 export class WeightFileError extends Error {
@@ -276,20 +277,72 @@ class WeightFile {
     const entry = this.#entry(name);
     return decode(this.#core, entry, await this.#source.read(entry.offset, entry.offset + entry.bytes, onProgress), this.#source.owned);
   }
+
+  // The model's token table as a TokenEmbedding on the heap: found by its usual names where `name` is left out, read a
+  // block of rows at a time, each block converted to float32 where it lies in the table (no copy of the table in JS).
+  async tokenEmbedding({ name, signal, onProgress, ...rest } = {}) {
+    for (const key of Object.keys(rest)) throw new TypeError(`tokenEmbedding: unknown option '${key}' (options: name, signal, onProgress)`);
+    const entry = this.#entry(name ?? tokenTableName(this.names));
+    if (entry.shape.length !== 2 || !(entry.dtype in ELEMENT_BYTES)) {
+      throw new RangeError(`tokenEmbedding: tensor '${entry.name}' is ${entry.dtype} [${entry.shape}], not a [vocab, dModel] table of floats (${Object.keys(ELEMENT_BYTES).join(', ')})`);
+    }
+    const [rows, columns] = entry.shape;
+    const core = this.#core;
+    const table = new TokenEmbedding(core, { vocabSize: rows, dModel: columns, init: { std: 0 } });
+    try {
+      const size = ELEMENT_BYTES[entry.dtype];
+      const perBlock = Math.max(1, Math.floor(READ_CHUNK / (columns * size)));
+      for (let first = 0; first < rows; first += perBlock) {
+        signal?.throwIfAborted();
+        const count = Math.min(perBlock, rows - first);
+        const start = entry.offset + first * columns * size;
+        const bytes = await this.#source.read(start, start + count * columns * size);
+        const { pointer } = table.live();
+        core.withHeap([[bytes.length, `rows ${first}…${first + count - 1} of '${entry.name}'`]], (input) => {
+          core.view(Uint8Array, input, bytes.length).set(bytes);
+          core.check(core.module.convertToFloat(entry.dtype, input, bytes.length, pointer + first * columns * 4, count * columns));
+        });
+        onProgress?.((first + count) / rows);
+      }
+      signal?.throwIfAborted();
+    } catch (error) {
+      table.dispose();
+      throw error;
+    }
+    table.storedDtype = entry.dtype;
+    return table;
+  }
 }
 
-const FETCH_OPTIONS = ['fetch', 'headers', 'signal'];
+// Bytes per element of the float dtypes a token table is read from.
+const ELEMENT_BYTES = { F64: 8, F32: 4, F16: 2, BF16: 2, F8_E4M3: 1, F8_E5M2: 1 };
+// The token table's name in the checkpoints of the common families (HF's, and the converted originals').
+const TOKEN_TABLE_NAMES = [
+  'model.embed_tokens.weight', 'model.language_model.embed_tokens.weight', 'language_model.model.embed_tokens.weight', 'model.text_model.embed_tokens.weight',
+  'transformer.wte.weight', 'wte.weight', 'embed_tokens.weight', 'transformer.word_embeddings.weight', 'word_embeddings.weight',
+  'gpt_neox.embed_in.weight', 'embed_in.weight', 'model.decoder.embed_tokens.weight', 'shared.weight', 'embeddings.word_embeddings.weight',
+  'bert.embeddings.word_embeddings.weight', 'roberta.embeddings.word_embeddings.weight', 'tok_embeddings.weight', 'token_embd.weight', 'transformer.embedding.word_embeddings.weight',
+];
+
+export function tokenTableName(names) {
+  const found = TOKEN_TABLE_NAMES.find((candidate) => names.includes(candidate));
+  if (found) return found;
+  throw new RangeError(`tokenEmbedding: no tensor has a token table's usual name (${TOKEN_TABLE_NAMES.slice(0, 4).join(', ')}, …); give its name (the file has ${names.slice(0, 6).join(', ')}${names.length > 6 ? ', …' : ''})`);
+}
+
+const FETCH_OPTIONS = ['fetch', 'headers', 'signal', 'onProgress'];
 function fetchOptions(options, op) {
   if (options === undefined) return {};
-  if (options === null || typeof options !== 'object') throw new TypeError(`${op} options must be an object { fetch, headers, signal }, got ${describe(options)}`);
+  if (options === null || typeof options !== 'object') throw new TypeError(`${op} options must be an object { fetch, headers, signal, onProgress }, got ${describe(options)}`);
   for (const key of Object.keys(options)) if (!FETCH_OPTIONS.includes(key)) throw new TypeError(`${op}: unknown option '${key}' (options: ${FETCH_OPTIONS.join(', ')})`);
   return options;
 }
 
+// onProgress(fraction): as the header's bytes arrive.
 async function openFile(core, source, format, name, options) {
   const bytes = await byteSource(source, options);
   const first = await bytes.read(0, Math.min(PREAMBLE[format], bytes.size));
-  const start = await bytes.read(0, headerSize(core, first, bytes.size, format));
+  const start = await bytes.read(0, headerSize(core, first, bytes.size, format), options.onProgress);
   const header = parseHeader(core, start, bytes.size, format);
   if (format === 'npy') header.tensors[0].name = name;
   return new WeightFile(core, bytes, header);
@@ -391,6 +444,7 @@ async function openCheckpointFiles(core, files, options) {
     metadata: index.metadata ?? {},
     info: (name) => shardOf(name).info(name),
     tensor: (name, options) => shardOf(name).tensor(name, options),
+    tokenEmbedding: (options = {}) => shardOf(options.name ?? tokenTableName(Object.keys(map))).tokenEmbedding({ ...options, name: options.name ?? tokenTableName(Object.keys(map)) }),
   };
 }
 

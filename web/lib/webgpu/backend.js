@@ -28,7 +28,7 @@ function isGpuTensor(value) {
 }
 
 // The CPU ops of the wasm instance, offered unchanged on the webgpu backend.
-const HOST_OPS = ['alibiSlopes', 't5Bucket', 'ropeInvFreq', 'ropeCache', 'checkRopeCache', 'checkGguf', 'openTokenizer', 'modelPositions', 'learnedPositions', 'interpolatePositions', 'pca', 'readNpy', 'readSafetensors', 'openSafetensors', 'openNpy', 'openCheckpoint', 'allocate', 'memory',
+const HOST_OPS = ['alibiSlopes', 't5Bucket', 'ropeInvFreq', 'ropeCache', 'checkRopeCache', 'checkGguf', 'openTokenizer', 'openModel', 'modelPositions', 'learnedPositions', 'interpolatePositions', 'pca', 'readNpy', 'readSafetensors', 'openSafetensors', 'openNpy', 'openCheckpoint', 'allocate', 'memory',
   'trainer', 'wordEmbeddings'];
 
 export class PosembedGpu {
