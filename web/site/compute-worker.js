@@ -16,6 +16,7 @@ let dropped = null;         // { name, embedding }: the tensor read from it for 
 let seeded = null;          // { key, embedding }: the seeded table, while it is the one shown
 let table = null;           // { key, embedding }: the table the token tasks use now (one of the two)
 let vocabulary = null;      // { key, projected }: the whole table's two principal axes
+let tokenizer = null;       // { file, tokenizer }: a dropped tokenizer.json, read here (a large one takes seconds)
 // The whole vocabulary's PCA is drawn as counts on a grid of this many cells a side.
 const DENSITY_CELLS = 80;
 
@@ -170,6 +171,34 @@ const TASKS = {
     const places = ids.filter((id) => id < count).map((id) => ({ id, x: projected[2 * id], y: projected[2 * id + 1],
       cell: (DENSITY_CELLS - 1 - cell(projected[2 * id + 1], ys)) * DENSITY_CELLS + cell(projected[2 * id], xs) }));
     return { result: { counts, example, cells: DENSITY_CELLS, xs, ys, rows: count, places }, transfer: [counts.buffer, example.buffer] };
+  },
+
+  // A dropped tokenizer.json (and its model's own pieces from then on); null forgets it.
+  async openTokenizer(pe, { file }) {
+    if (file === null) {
+      tokenizer = null;
+      return { result: null };
+    }
+    try {
+      tokenizer = { file: file.name, tokenizer: await pe.openTokenizer(file) };
+    } catch (error) {
+      error.message = `${file.name}: ${error.message}`;
+      throw error;
+    }
+    return { result: { file: file.name, vocabSize: tokenizer.tokenizer.vocabSize, modelType: tokenizer.tokenizer.modelType } };
+  },
+
+  // The ids of text with the dropped tokenizer, and each id's text.
+  encode(pe, { text }) {
+    if (!tokenizer) throw new RangeError('no tokenizer.json is open');
+    const ids = tokenizer.tokenizer.encode(text);
+    return { result: { ids: Array.from(ids), labels: Array.from(ids, (id) => tokenizer.tokenizer.decode([id])) } };
+  },
+
+  // Each id's text with the dropped tokenizer (an id past its vocabulary: '').
+  labels(pe, { ids }) {
+    if (!tokenizer) throw new RangeError('no tokenizer.json is open');
+    return { result: Array.from(ids, (id) => (id >= 0 && id < tokenizer.tokenizer.vocabSize ? tokenizer.tokenizer.decode([id]) : '')) };
   },
 
   // The rows nearest a − b + c by cosine, a, b and c left out.

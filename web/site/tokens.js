@@ -1,6 +1,7 @@
-// Token embeddings page: GPT-2 BPE → ids → rows of an untrained seeded table, or of real weights the reader
-// drops; the nearest tokens and a PCA of the sentence's rows. The table lives in the compute worker (a seeded
-// GPT-2-sized table is 50257 rows); this page tokenizes and draws.
+// Token embeddings page: text → ids (GPT-2's BPE, or the tokenizer.json of the model the reader drops) → rows of an
+// untrained seeded table, or of real weights the reader drops; the nearest tokens and a PCA of the sentence's rows.
+// The table and a dropped tokenizer live in the compute worker (a seeded GPT-2-sized table is 50257 rows; a
+// tokenizer.json of 150,000 tokens takes seconds to read); this page draws.
 import { decode, encode } from 'gpt-tokenizer/encoding/r50k_base';
 import { Figure, TOY_VOCABULARY, toyIds, toyTokens } from 'posembed/components';
 import { compute } from './compute.js';
@@ -16,6 +17,7 @@ const vocabularyFigure = new Figure($('#vocabulary-figure'), { label: 'How many 
 const arithmeticFigure = new Figure($('#arithmetic-figure'), { label: 'The rows nearest a − b + c, by cosine', title: 'Nearest to a − b + c' });
 const arithmeticForm = $('#arithmetic-controls');
 let dropped = null;  // { name, shape, dtype, file } chosen from a dropped file
+let modelTokenizer = null;  // { file, vocabSize, modelType }: a dropped tokenizer.json, read in the worker
 let selected = 0;
 let generation = 0;
 
@@ -34,17 +36,43 @@ function toyTextIds(text) {
   }
 }
 
+// Text → ids and each id's text: the toy vocabulary's (a table of 20 rows, as the Train page saves it), a dropped
+// tokenizer's (in the worker), or GPT-2's.
+async function encodeText(text) {
+  if (isToy()) {
+    const ids = toyTextIds(text);
+    return { ids, labels: ids.map((id) => TOY_VOCABULARY[id]) };
+  }
+  if (modelTokenizer) return compute('encode', { text });
+  const ids = encode(text);
+  return { ids, labels: ids.map((id) => decode([id])) };
+}
+
+async function labelsOf(ids) {
+  if (isToy()) return Array.from(ids, (id) => TOY_VOCABULARY[id] ?? '');
+  if (modelTokenizer) return compute('labels', { ids: Array.from(ids) });
+  return Array.from(ids, (id) => decode([id]));
+}
+
+const tokenizerName = () => (modelTokenizer ? `${modelTokenizer.file}'s` : 'GPT-2\'s');
+
+// A dropped table and a dropped tokenizer must be one model's: ids past the table's rows are refused, naming both.
+function checkPair() {
+  if (dropped && modelTokenizer && modelTokenizer.vocabSize > dropped.shape[0]) {
+    throw new RangeError(`${modelTokenizer.file} gives ids up to ${modelTokenizer.vocabSize - 1}, past the ${dropped.shape[0]} rows of ${dropped.name}: this tokenizer is not this table's`);
+  }
+}
+
 async function render() {
   const current = ++generation;
   try {
     const f = new FormData(form);
-    // A table of 20 rows is the toy vocabulary's (as the Train page saves it): its text is toy expressions.
-    const toy = dropped?.shape[0] === TOY_VOCABULARY.length;
-    const ids = toy ? toyTextIds(String(f.get('text'))) : encode(String(f.get('text')));
+    const toy = isToy();
+    checkPair();
+    const { ids, labels } = await encodeText(String(f.get('text')));
+    if (current !== generation) return;
     if (ids.length === 0) throw new RangeError(toy ? 'type a toy expression such as Max(1,6,2)' : 'type some text');
     if (ids.length > 256) throw new RangeError(`at most 256 tokens, got ${ids.length}`);
-    const label = (id) => (toy ? TOY_VOCABULARY[id] : decode([id]));
-    const labels = ids.map(label);
     selected = Math.min(selected, ids.length - 1);
     const dModel = Number(f.get('dModel'));
     const seed = Number(f.get('seed'));
@@ -73,14 +101,20 @@ async function render() {
     } else {
       const { rows } = result;
       rowsFigure.heatmap(rows, { x: { label: 'dimension' }, y: { label: 'token', names: labels.map(shown) }, colour: { label: 'value' } });
-      $('#rows-caption').textContent = `rows [${ids.length}, ${rows.shape[1]}] of a [${result.vocabSize}, ${rows.shape[1]}] table (${dropped ? dropped.name : 'seeded'})`;
+      // GPT-2's pieces on another model's table would be silently wrong rows: said, with the way out.
+      const foreign = dropped && !toy && !modelTokenizer && dropped.shape[0] !== 50257
+        ? ` The text is cut by GPT-2's tokenizer, but this table has ${dropped.shape[0].toLocaleString('en')} rows, not GPT-2's 50,257: it is another model's, whose ids mean other tokens. Drop that model's tokenizer.json to cut the text as it does.`
+        : '';
+      $('#rows-caption').textContent = `rows [${ids.length}, ${rows.shape[1]}] of a [${result.vocabSize}, ${rows.shape[1]}] table (${dropped ? dropped.name : 'seeded'}), ids from ${tokenizerName()} tokenizer.${foreign}`;
       rowsFigure.caption = dropped ? `Rows of ${source}.` : 'Rows of an untrained (random) table: until trained, the numbers carry no meaning.';
       $('#nearest-caption').textContent = dropped
         ? `The rows of ${source} closest in direction (cosine) to the selected token's row.`
         : 'Untrained (random) table: these neighbours are chance, not meaning. Drop GPT-2\'s token table to see real neighbours.';
+      const nearestLabels = await labelsOf(result.indices);
+      if (current !== generation) return;
       $('#nearest').replaceChildren(...Array.from(result.indices, (id, i) => {
         const item = document.createElement('li');
-        item.textContent = `${JSON.stringify(label(id))} (${id}): ${result.scores[i].toFixed(4)}`;
+        item.textContent = `${JSON.stringify(nearestLabels[i])} (${id}): ${result.scores[i].toFixed(4)}`;
         return item;
       }));
       if (result.projected) {
@@ -99,9 +133,31 @@ async function render() {
   }
 }
 
+// A dropped tokenizer.json is read in the worker; the text is cut by it from then on.
+async function readTokenizer(file) {
+  const status = $('#tokenizer-status');
+  status.textContent = `Reading ${file.name}…`;
+  try {
+    const opened = await compute('openTokenizer', { file });
+    modelTokenizer = opened;
+    status.textContent = `Tokenizer: ${file.name} (${opened.modelType}, ${opened.vocabSize.toLocaleString('en')} ids).`;
+    $('#tokenizer-remove').hidden = false;
+    showError('');
+  } catch (error) {
+    status.textContent = modelTokenizer ? `Tokenizer: ${modelTokenizer.file}.` : 'Tokenizer: GPT-2\'s (built in).';
+    showError(error.message);
+    return;
+  }
+  redrawAll();
+}
+
 // A dropped file is opened in the compute worker (its header only); the chosen 2-D tensor is read from it, with
-// progress, the likely token table first.
+// progress, the likely token table first. A .json file is a tokenizer.
 async function readWeights(file) {
+  if (file.name.toLowerCase().endsWith('.json')) {
+    readTokenizer(file);
+    return;
+  }
   const progress = $('#weights-progress');
   const status = $('#weights-status');
   const current = () => (dropped ? `Table: ${dropped.name} [${dropped.shape.join(', ')}] from ${dropped.file}.` : 'Table: seeded.');
@@ -144,8 +200,9 @@ const tableChoice = () => {
   const f = new FormData(form);
   return dropped ? { tensor: dropped.name } : { dModel: Number(f.get('dModel')), seed: Number(f.get('seed')) };
 };
-const isToy = () => dropped?.shape[0] === TOY_VOCABULARY.length;
-const tokenName = (id) => (isToy() ? TOY_VOCABULARY[id] : decode([id]));
+function isToy() {
+  return dropped?.shape[0] === TOY_VOCABULARY.length;
+}
 
 // The whole table's PCA as counts per cell (log scale), computed in the worker.
 let vocabularyGeneration = 0;
@@ -157,6 +214,11 @@ async function renderVocabulary(ids) {
     const result = await compute('vocabulary', { ids, table: tableChoice() });
     if (current !== vocabularyGeneration) return;
     const { counts, example, cells, xs, ys, places } = result;
+    // Each cell's example token and the selected one, named by the tokenizer in use.
+    const named = [...new Set([...example].filter((id) => id >= 0).concat(places.map((p) => p.id)))];
+    const names = new Map((await labelsOf(named)).map((label, i) => [named[i], label]));
+    if (current !== vocabularyGeneration) return;
+    const tokenName = (id) => names.get(id) ?? '';
     const logCounts = counts.map((n) => Math.log10(1 + n));
     const centre = ([low, high], i) => (low + ((i + 0.5) / cells) * (high - low)).toFixed(2);
     vocabularyFigure.heatmap({ data: logCounts, shape: [cells, cells] }, {
@@ -187,28 +249,33 @@ async function renderArithmetic() {
   const current = ++arithmeticGeneration;
   const errorLine = $('#arithmetic-error');
   try {
-    if (isToy()) throw new RangeError('this table is the toy vocabulary\'s (20 rows): word arithmetic needs GPT-2\'s vocabulary');
+    if (isToy()) throw new RangeError('this table is the toy vocabulary\'s (20 rows): word arithmetic needs a real vocabulary');
+    checkPair();
     const f = new FormData(arithmeticForm);
-    const ids = ['a', 'b', 'c'].map((name) => {
+    // Each word one token of the tokenizer in use, as inside a sentence (after a space), else alone.
+    const ids = [];
+    for (const name of ['a', 'b', 'c']) {
       const word = String(f.get(name)).trim();
-      const tokens = encode(` ${word}`);
-      if (!word || tokens.length !== 1) {
-        throw new RangeError(`${name} must be one GPT-2 token: ${JSON.stringify(` ${word}`)} is ${tokens.length} (${tokens.map((t) => JSON.stringify(decode([t]))).join(', ')})`);
+      const spaced = await encodeText(` ${word}`);
+      const tokens = spaced.ids.length === 1 ? spaced : await encodeText(word);
+      if (!word || tokens.ids.length !== 1) {
+        throw new RangeError(`${name} must be one token of ${tokenizerName()} tokenizer: ${JSON.stringify(` ${word}`)} is ${spaced.ids.length} (${spaced.labels.map((t) => JSON.stringify(t)).join(', ')})`);
       }
-      return tokens[0];
-    });
+      ids.push(tokens.ids[0]);
+    }
     arithmeticFigure.stale(true);
     const found = await compute('analogy', { a: ids[0], b: ids[1], c: ids[2], k: 8, table: tableChoice() });
+    const [wordLabels, foundLabels] = [await labelsOf(ids), await labelsOf(found.map(({ id }) => id))];
     if (current !== arithmeticGeneration) return;
     errorLine.hidden = true;
-    const words = ids.map((id) => decode([id]).trim());
-    arithmeticFigure.bars(found.map(({ id, score }) => ({ label: JSON.stringify(decode([id])), value: score })), {
+    const words = wordLabels.map((label) => label.trim());
+    arithmeticFigure.bars(found.map(({ score }, i) => ({ label: JSON.stringify(foundLabels[i]), value: score })), {
       x: { label: 'token' }, y: { label: 'cosine with a − b + c' },
     });
     arithmeticFigure.caption = dropped
-      ? `The rows of ${dropped.name} nearest ${words[0]} − ${words[1]} + ${words[2]}; nearest: ${JSON.stringify(decode([found[0].id]))}.`
+      ? `The rows of ${dropped.name} nearest ${words[0]} − ${words[1]} + ${words[2]}; nearest: ${JSON.stringify(foundLabels[0])}.`
       : `An untrained (random) table: these neighbours are chance. Drop GPT-2's model.safetensors to ask its table.`;
-    $('#token-arithmetic').dataset.nearest = decode([found[0].id]);
+    $('#token-arithmetic').dataset.nearest = foundLabels[0];
   } catch (error) {
     if (current !== arithmeticGeneration) return;
     errorLine.textContent = error.message;
@@ -237,6 +304,13 @@ function useDropped(next, status) {
   $('#weights-remove').hidden = dropped === null;
   $('#weights-status').textContent = status;
 }
+$('#tokenizer-remove').addEventListener('click', async () => {
+  await compute('openTokenizer', { file: null });
+  modelTokenizer = null;
+  $('#tokenizer-status').textContent = 'Tokenizer: GPT-2\'s (built in).';
+  $('#tokenizer-remove').hidden = true;
+  redrawAll();
+});
 $('#weights-remove').addEventListener('click', () => {
   useDropped(null, 'Table: seeded.');
   $('#tensor-choice').hidden = true;
