@@ -105,7 +105,7 @@ describe('token embeddings page', () => {
     await page.waitForFunction(() => document.querySelector('#weights-status').textContent.includes('from ok_mixed.safetensors'));
     assert.equal(await page.locator('#weights-status').textContent(), 'Table: wte [3, 4] from ok_mixed.safetensors.');
     assert.deepEqual(await page.locator('#tensor-select option').allTextContents(), ['wte [3, 4] F32', 'wte_f16 [3, 4] F16', 'wte_bf16 [3, 4] BF16']);
-    assert.match(await page.locator('#rows-caption').textContent(), /^The table has 3 rows, but these token ids go up to \d+/);
+    assert.match(await page.locator('#rows-caption').textContent(), /^The table has 3 rows, but GPT-2's token ids go up to \d+: a table with a row for each of its ids looks up real tokens/);
     await page.setInputFiles('#weights-file', `${FORMATS}/ok_fortran.npy`);
     await page.waitForFunction(() => document.querySelector('#weights-status').textContent === 'Table: ok_fortran [3, 4] from ok_fortran.npy.');
     assert.equal(await page.evaluate(() => document.querySelector('#rows-figure canvas').width), 4);
@@ -187,9 +187,15 @@ describe('token embeddings page', () => {
     await page.setInputFiles('#weights-file', `${FORMATS}/ok_fortran.npy`);
     await page.waitForFunction(() => document.querySelector('#token-error').textContent.includes('this tokenizer is not this table\'s'));
     assert.equal(await page.locator('#token-error').textContent(), `tokenizer.json gives ids up to ${rows - 1}, past the 3 rows of ok_fortran: this tokenizer is not this table's`);
+    // The seeded table takes a row for each of the tokenizer's ids; a piece that is part of a character's bytes is
+    // shown as the vocabulary stores it, not as U+FFFD.
+    await page.locator('#weights-remove').click();
+    await page.waitForFunction((n) => document.querySelector('#rows-caption').textContent === `rows [${document.querySelectorAll('#token-chips .token').length}, 32] of a [${n}, 32] table (seeded), ids from tokenizer.json's tokenizer.`, rows);
+    const chips = await page.locator('#token-chips .token').allTextContents();
+    assert.ok(chips.every((chip) => !chip.includes('\uFFFD')), chips.join(' | '));
+    assert.equal(chips[0], `The → ${expected[0]}`);
     await page.locator('#tokenizer-remove').click();
     await page.waitForFunction(() => document.querySelector('#tokenizer-status').textContent === 'Tokenizer: GPT-2\'s (built in).');
-    await page.locator('#weights-remove').click();
     await page.waitForFunction(() => document.querySelector('#rows-caption').textContent.endsWith('table (seeded), ids from GPT-2\'s tokenizer.'));
     const longest = await page.evaluate(() => window.longTasks.splice(0).reduce((a, b) => Math.max(a, b), 0));
     assert.ok(longest <= 200, `a ${longest} ms task on the page while a tokenizer.json of ${rows} ids was read`);

@@ -38,17 +38,17 @@ function picture(tensor, range, colormap) {
 
 // The token table: the tensor read from the dropped file, or a seeded (untrained) GPT-2-sized one. The dropped one
 // stays on the heap while its file is open; a seeded one only while it is shown.
-function tokenTable(pe, { tensor: name, dModel, seed }) {
+function tokenTable(pe, { tensor: name, dModel, seed, vocabSize = GPT2_VOCAB }) {
   if (name) {
     if (dropped?.name !== name) throw new RangeError(`no tensor '${name}' was read`);
     seeded?.embedding.dispose();
     seeded = null;
     table = { key: `dropped:${weights.file}:${name}`, embedding: dropped.embedding };
   } else {
-    const key = `seeded:${dModel}:${seed}`;
+    const key = `seeded:${vocabSize}:${dModel}:${seed}`;
     if (seeded?.key !== key) {
       seeded?.embedding.dispose();
-      seeded = { key, embedding: pe.tokenEmbedding({ vocabSize: GPT2_VOCAB, dModel, init: { std: 0.02, seed } }) };
+      seeded = { key, embedding: pe.tokenEmbedding({ vocabSize, dModel, init: { std: 0.02, seed } }) };
     }
     table = seeded;
   }
@@ -57,6 +57,13 @@ function tokenTable(pe, { tensor: name, dModel, seed }) {
 
 // Names a token table is stored under in common checkpoints (GPT-2, LLaMA, BERT, T5, GGUF-converted), first match wins.
 const TOKEN_TABLE = /(^|\.)(wte|embed_tokens|word_embeddings|tok_embeddings|shared|token_embd|embeddings)(\.weight)?$/;
+
+// An id's text; a piece that is part of a character's bytes (byte-level BPE cuts 東 in three) decodes to U+FFFD
+// alone, so it is shown as the vocabulary stores it.
+function tokenLabel(id) {
+  const text = tokenizer.tokenizer.decode([id]);
+  return text.includes('\uFFFD') ? tokenizer.tokenizer.piece(id) : text;
+}
 
 const TASKS = {
   sinusoidal: (pe, { params }) => picture(pe.sinusoidal(params), { min: -1, max: 1 }, 'RdBu'),
@@ -191,14 +198,14 @@ const TASKS = {
   // The ids of text with the dropped tokenizer, and each id's text.
   encode(pe, { text }) {
     if (!tokenizer) throw new RangeError('no tokenizer.json is open');
-    const ids = tokenizer.tokenizer.encode(text);
-    return { result: { ids: Array.from(ids), labels: Array.from(ids, (id) => tokenizer.tokenizer.decode([id])) } };
+    const ids = Array.from(tokenizer.tokenizer.encode(text));
+    return { result: { ids, labels: ids.map(tokenLabel) } };
   },
 
   // Each id's text with the dropped tokenizer (an id past its vocabulary: '').
   labels(pe, { ids }) {
     if (!tokenizer) throw new RangeError('no tokenizer.json is open');
-    return { result: Array.from(ids, (id) => (id >= 0 && id < tokenizer.tokenizer.vocabSize ? tokenizer.tokenizer.decode([id]) : '')) };
+    return { result: Array.from(ids, (id) => (id >= 0 && id < tokenizer.tokenizer.vocabSize ? tokenLabel(id) : '')) };
   },
 
   // The rows nearest a − b + c by cosine, a, b and c left out.

@@ -75,11 +75,10 @@ async function render() {
     if (ids.length > 256) throw new RangeError(`at most 256 tokens, got ${ids.length}`);
     selected = Math.min(selected, ids.length - 1);
     const dModel = Number(f.get('dModel'));
-    const seed = Number(f.get('seed'));
     if (!dropped && (!Number.isInteger(dModel) || dModel < 2 || dModel > 256 || dModel % 2)) throw new RangeError(`seeded d_model must be an even integer in [2, 256], got ${f.get('dModel')}`);
     rowsFigure.stale(true);
     pcaFigure.stale(true);
-    const result = await compute('tokens', { ids, selected, table: dropped ? { tensor: dropped.name } : { dModel, seed } });
+    const result = await compute('tokens', { ids, selected, table: tableChoice() });
     if (current !== generation) return;
     $('#token-chips').replaceChildren(...ids.map((id, i) => {
       const chip = document.createElement('button');
@@ -95,8 +94,8 @@ async function render() {
     if (result.tooSmall) {
       // A table too small for GPT-2's ids (such as a test file): show the table itself and say why.
       rowsFigure.heatmap(result.rows, { x: { label: 'dimension' }, y: { label: 'row of the table' }, colour: { label: 'value' } });
-      $('#rows-caption').textContent = `The table has ${result.tooSmall.shape[0]} rows, but these token ids go up to ${result.tooSmall.largest}: `
-        + `GPT-2's token table (50257 rows) looks up real tokens. Showing the table itself, [${result.tooSmall.shape.join(', ')}].`;
+      $('#rows-caption').textContent = `The table has ${result.tooSmall.shape[0]} rows, but ${tokenizerName()} token ids go up to ${result.tooSmall.largest}: `
+        + `a table with a row for each of its ids looks up real tokens. Showing the table itself, [${result.tooSmall.shape.join(', ')}].`;
       $('#nearest').replaceChildren();
     } else {
       const { rows } = result;
@@ -196,9 +195,10 @@ async function readWeights(file) {
   await choose();
 }
 
+// The dropped table, or a seeded one with a row for each id of the tokenizer in use.
 const tableChoice = () => {
   const f = new FormData(form);
-  return dropped ? { tensor: dropped.name } : { dModel: Number(f.get('dModel')), seed: Number(f.get('seed')) };
+  return dropped ? { tensor: dropped.name } : { dModel: Number(f.get('dModel')), seed: Number(f.get('seed')), vocabSize: modelTokenizer?.vocabSize ?? 50257 };
 };
 function isToy() {
   return dropped?.shape[0] === TOY_VOCABULARY.length;
@@ -208,7 +208,7 @@ function isToy() {
 let vocabularyGeneration = 0;
 async function renderVocabulary(ids) {
   const current = ++vocabularyGeneration;
-  const rows = dropped ? dropped.shape[0] : 50257;
+  const rows = dropped ? dropped.shape[0] : modelTokenizer?.vocabSize ?? 50257;
   vocabularyFigure.stale(true, `Computing the principal axes of ${rows.toLocaleString('en')} rows…`);
   try {
     const result = await compute('vocabulary', { ids, table: tableChoice() });
