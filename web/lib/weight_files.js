@@ -3,7 +3,6 @@
 // integer arrays.
 import { floatTensor } from './tensor.js';
 import { describe } from './validate.js';
-import { TokenEmbedding } from './token_embedding.js';
 
 // A malformed weights file; `offset` is the byte where the problem is.
 export class WeightFileError extends Error {
@@ -44,62 +43,6 @@ export class WeightFetchError extends Error {
   }
 }
 
-const PROBE_BYTES = 64 << 10;          // the first request's range: a safetensors header usually fits
-const WHOLE_FILE_LIMIT = 256 << 20;    // a server without Range support: read whole only up to this size
-
-// The bytes of a web server's file by HTTP Range: one request for the first bytes (it tells the size), then one per
-// range read; redirects followed (the Hub's resolve/ URLs answer with one to a CDN). A server that sends the whole
-// file instead (no Range support) is read at once where the file is small, and named otherwise.
-async function urlSource(url, { fetch: fetchFn = globalThis.fetch, headers = {}, signal } = {}) {
-  const get = async (start, end) => {
-    let response;
-    try {
-      response = await fetchFn(url, { headers: { ...headers, Range: `bytes=${start}-${end - 1}` }, signal, redirect: 'follow' });
-    } catch (error) {
-      if (error?.name === 'AbortError') throw error;
-      throw new WeightFetchError(`could not fetch ${url}: ${error?.message ?? error} (offline, or the server does not allow this page to read it: CORS)`, url);
-    }
-    if (!response.ok) throw new WeightFetchError(`${url} answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`, url, response.status);
-    return response;
-  };
-  const first = await get(0, PROBE_BYTES);
-  if (first.status !== 206) {
-    const length = Number(first.headers.get('content-length'));
-    if (Number.isFinite(length) && length > WHOLE_FILE_LIMIT) {
-      await first.body?.cancel();
-      throw new WeightFetchError(`${url} does not answer byte ranges (HTTP Range): reading one tensor would download all ${length} bytes`, url, first.status);
-    }
-    return inMemory(new Uint8Array(await first.arrayBuffer()));
-  }
-  const range = first.headers.get('content-range')?.match(/^bytes (\d+)-(\d+)\/(\d+)$/);
-  if (!range || Number(range[1]) !== 0) throw new WeightFetchError(`${url} answered a range without a Content-Range the page can read (${first.headers.get('content-range') ?? 'none'}; a CORS server must expose it)`, url, 206);
-  const size = Number(range[3]);
-  const head = new Uint8Array(await first.arrayBuffer());
-  const read = async (start, end, onProgress) => {
-    if (end <= head.length) return head.slice(start, end);
-    const response = await get(start, end);
-    const given = response.headers.get('content-range')?.match(/^bytes (\d+)-/);
-    if (response.status !== 206 || !given || Number(given[1]) !== start) {
-      await response.body?.cancel();
-      throw new WeightFetchError(`${url} did not answer the range ${start}-${end - 1} with those bytes (status ${response.status})`, url, response.status);
-    }
-    const bytes = new Uint8Array(end - start);
-    const reader = response.body.getReader();
-    for (let filled = 0; ;) {
-      const { done, value } = await reader.read();
-      if (done) {
-        if (filled !== bytes.length) throw new WeightFetchError(`${url} ended the range ${start}-${end - 1} after ${filled} of ${bytes.length} bytes`, url, 206);
-        return bytes;
-      }
-      if (filled + value.length > bytes.length) throw new WeightFetchError(`${url} sent more than the range ${start}-${end - 1}`, url, 206);
-      bytes.set(value, filled);
-      filled += value.length;
-      onProgress?.(filled / bytes.length);
-    }
-  };
-  return { size, owned: true, read };
-}
-
 // A URL as given, or relative to the page; a string that is neither (a path, in Node) is named with the way to read it.
 function absoluteUrl(source) {
   try {
@@ -113,7 +56,10 @@ function absoluteUrl(source) {
 // FileHandle (fs.promises.open: Node 20's openAsBlob gives files past 4 GB a wrong size) read lazily, or a URL read
 // by HTTP Range. `owned`: the bytes read are fresh, so a tensor may be a view of them rather than a copy.
 export async function byteSource(source, options) {
-  if (typeof source === 'string' || (typeof URL === 'function' && source instanceof URL)) return urlSource(absoluteUrl(source), options);
+  if (typeof source === 'string' || (typeof URL === 'function' && source instanceof URL)) {
+    const { urlSource } = await import('./url_source.js');
+    return urlSource(absoluteUrl(source), options);
+  }
   if (typeof Blob === 'function' && source instanceof Blob) {
     // With onProgress, a large range comes in chunks (into one array: memory for the range and one chunk).
     const read = async (start, end, onProgress) => {
@@ -147,7 +93,7 @@ export async function byteSource(source, options) {
   return inMemory(fileBytes(source));
 }
 
-function inMemory(bytes) {
+export function inMemory(bytes) {
   return { size: bytes.length, owned: false, read: (start, end) => bytes.subarray(start, end) };
 }
 
@@ -278,57 +224,13 @@ class WeightFile {
     return decode(this.#core, entry, await this.#source.read(entry.offset, entry.offset + entry.bytes, onProgress), this.#source.owned);
   }
 
-  // The model's token table as a TokenEmbedding on the heap: found by its usual names where `name` is left out, read a
-  // block of rows at a time, each block converted to float32 where it lies in the table (no copy of the table in JS).
-  async tokenEmbedding({ name, signal, onProgress, ...rest } = {}) {
-    for (const key of Object.keys(rest)) throw new TypeError(`tokenEmbedding: unknown option '${key}' (options: name, signal, onProgress)`);
-    const entry = this.#entry(name ?? tokenTableName(this.names));
-    if (entry.shape.length !== 2 || !(entry.dtype in ELEMENT_BYTES)) {
-      throw new RangeError(`tokenEmbedding: tensor '${entry.name}' is ${entry.dtype} [${entry.shape}], not a [vocab, dModel] table of floats (${Object.keys(ELEMENT_BYTES).join(', ')})`);
-    }
-    const [rows, columns] = entry.shape;
-    const core = this.#core;
-    const table = new TokenEmbedding(core, { vocabSize: rows, dModel: columns, init: { std: 0 } });
-    try {
-      const size = ELEMENT_BYTES[entry.dtype];
-      const perBlock = Math.max(1, Math.floor(READ_CHUNK / (columns * size)));
-      for (let first = 0; first < rows; first += perBlock) {
-        signal?.throwIfAborted();
-        const count = Math.min(perBlock, rows - first);
-        const start = entry.offset + first * columns * size;
-        const bytes = await this.#source.read(start, start + count * columns * size);
-        const { pointer } = table.live();
-        core.withHeap([[bytes.length, `rows ${first}…${first + count - 1} of '${entry.name}'`]], (input) => {
-          core.view(Uint8Array, input, bytes.length).set(bytes);
-          core.check(core.module.convertToFloat(entry.dtype, input, bytes.length, pointer + first * columns * 4, count * columns));
-        });
-        onProgress?.((first + count) / rows);
-      }
-      signal?.throwIfAborted();
-    } catch (error) {
-      table.dispose();
-      throw error;
-    }
-    table.storedDtype = entry.dtype;
-    return table;
+  // The model's token table as a TokenEmbedding on the heap (token_table.js, loaded with the first call).
+  async tokenEmbedding(options = {}) {
+    const { readTokenTable, tokenTableName } = await import('./token_table.js');
+    return readTokenTable(this.#core, this.#source, this.#entry(options.name ?? tokenTableName(this.names)), options);
   }
 }
 
-// Bytes per element of the float dtypes a token table is read from.
-const ELEMENT_BYTES = { F64: 8, F32: 4, F16: 2, BF16: 2, F8_E4M3: 1, F8_E5M2: 1 };
-// The token table's name in the checkpoints of the common families (HF's, and the converted originals').
-const TOKEN_TABLE_NAMES = [
-  'model.embed_tokens.weight', 'model.language_model.embed_tokens.weight', 'language_model.model.embed_tokens.weight', 'model.text_model.embed_tokens.weight',
-  'transformer.wte.weight', 'wte.weight', 'embed_tokens.weight', 'transformer.word_embeddings.weight', 'word_embeddings.weight',
-  'gpt_neox.embed_in.weight', 'embed_in.weight', 'model.decoder.embed_tokens.weight', 'shared.weight', 'embeddings.word_embeddings.weight',
-  'bert.embeddings.word_embeddings.weight', 'roberta.embeddings.word_embeddings.weight', 'tok_embeddings.weight', 'token_embd.weight', 'transformer.embedding.word_embeddings.weight',
-];
-
-export function tokenTableName(names) {
-  const found = TOKEN_TABLE_NAMES.find((candidate) => names.includes(candidate));
-  if (found) return found;
-  throw new RangeError(`tokenEmbedding: no tensor has a token table's usual name (${TOKEN_TABLE_NAMES.slice(0, 4).join(', ')}, …); give its name (the file has ${names.slice(0, 6).join(', ')}${names.length > 6 ? ', …' : ''})`);
-}
 
 const FETCH_OPTIONS = ['fetch', 'headers', 'signal', 'onProgress'];
 function fetchOptions(options, op) {
@@ -358,42 +260,18 @@ export function openNpy(core, source, options) {
   return openFile(core, source, 'npy', typeof named === 'string' && named ? named.replace(/\.npy$/, '') : 'array', fetchOptions(options, 'openNpy'));
 }
 
-// A checkpoint by URL: a .safetensors file's, an index's, or a folder's (its model.safetensors.index.json, else its
-// model.safetensors), each shard read by range from beside the index.
-async function openCheckpointUrl(core, url, options) {
-  const address = new URL(absoluteUrl(url));
-  if (address.pathname.endsWith('.safetensors')) return openSafetensors(core, address.href, options);
-  const folder = address.pathname.endsWith('.json') ? new URL('.', address) : new URL(address.href.endsWith('/') ? address.href : `${address.href}/`);
-  const indexUrl = address.pathname.endsWith('.json') ? address.href : new URL('model.safetensors.index.json', folder).href;
-  let index;
-  try {
-    const source = await byteSource(indexUrl, options);
-    index = await source.read(0, source.size);
-  } catch (error) {
-    if (!(error instanceof WeightFetchError && error.status === 404) || address.pathname.endsWith('.json')) throw error;
-    return openSafetensors(core, new URL('model.safetensors', folder).href, options);
-  }
-  const named = { [indexUrl.split('/').pop()]: index };
-  let map;
-  try {
-    map = JSON.parse(new TextDecoder().decode(index))?.weight_map;
-  } catch {
-    map = null;  // openCheckpoint names the fault
-  }
-  for (const shard of new Set(Object.values(map ?? {}))) if (typeof shard === 'string') named[shard] = new URL(shard, folder).href;
-  return openCheckpointFiles(core, named, options);
-}
-
 // A sharded checkpoint: its model.safetensors.index.json ({ metadata, weight_map: { tensor: shard file } }) and
 // the shards, as Files (named) or { [file name]: Blob | bytes }; or one .safetensors file alone. Only the headers
 // are read here.
 export function openCheckpoint(core, files, options) {
   const checked = fetchOptions(options, 'openCheckpoint');
-  if (typeof files === 'string' || (typeof URL === 'function' && files instanceof URL)) return openCheckpointUrl(core, String(files), checked);
+  if (typeof files === 'string' || (typeof URL === 'function' && files instanceof URL)) {
+    return import('./url_source.js').then(({ openCheckpointUrl }) => openCheckpointUrl(core, absoluteUrl(files), checked));
+  }
   return openCheckpointFiles(core, files, checked);
 }
 
-async function openCheckpointFiles(core, files, options) {
+export async function openCheckpointFiles(core, files, options) {
   const named = Array.isArray(files)
     ? files.map((file, i) => {
       if (typeof file?.name !== 'string') throw new TypeError(`files[${i}] must be a File (named), got ${describe(file)}; pass { [name]: Blob | bytes } for unnamed ones`);
@@ -444,7 +322,11 @@ async function openCheckpointFiles(core, files, options) {
     metadata: index.metadata ?? {},
     info: (name) => shardOf(name).info(name),
     tensor: (name, options) => shardOf(name).tensor(name, options),
-    tokenEmbedding: (options = {}) => shardOf(options.name ?? tokenTableName(Object.keys(map))).tokenEmbedding({ ...options, name: options.name ?? tokenTableName(Object.keys(map)) }),
+    tokenEmbedding: async (options = {}) => {
+      const { tokenTableName } = await import('./token_table.js');
+      const name = options.name ?? tokenTableName(Object.keys(map));
+      return shardOf(name).tokenEmbedding({ ...options, name });
+    },
   };
 }
 

@@ -1,0 +1,56 @@
+// A model's token table from its weight file onto the heap as a TokenEmbedding: found by its usual names where no
+// name is given, read a block of rows at a time, each block converted to float32 where it lies in the table (no copy
+// of the table in JS). Loaded with the first call, so a page that opens no model does not fetch this.
+import { TokenEmbedding } from './token_embedding.js';
+
+// Stored bytes read per block.
+const BLOCK_BYTES = 16 << 20;
+// Bytes per element of the float dtypes a token table is read from.
+const ELEMENT_BYTES = { F64: 8, F32: 4, F16: 2, BF16: 2, F8_E4M3: 1, F8_E5M2: 1 };
+// The token table's name in the checkpoints of the common families (HF's, and the converted originals').
+const TOKEN_TABLE_NAMES = [
+  'model.embed_tokens.weight', 'model.language_model.embed_tokens.weight', 'language_model.model.embed_tokens.weight', 'model.text_model.embed_tokens.weight',
+  'transformer.wte.weight', 'wte.weight', 'embed_tokens.weight', 'transformer.word_embeddings.weight', 'word_embeddings.weight',
+  'gpt_neox.embed_in.weight', 'embed_in.weight', 'model.decoder.embed_tokens.weight', 'shared.weight', 'embeddings.word_embeddings.weight',
+  'bert.embeddings.word_embeddings.weight', 'roberta.embeddings.word_embeddings.weight', 'tok_embeddings.weight', 'token_embd.weight', 'transformer.embedding.word_embeddings.weight',
+];
+
+export function tokenTableName(names) {
+  const found = TOKEN_TABLE_NAMES.find((candidate) => names.includes(candidate));
+  if (found) return found;
+  throw new RangeError(`tokenEmbedding: no tensor has a token table's usual name (${TOKEN_TABLE_NAMES.slice(0, 4).join(', ')}, …); give its name (the file has ${names.slice(0, 6).join(', ')}${names.length > 6 ? ', …' : ''})`);
+}
+
+// entry: the tensor's { name, dtype, shape, offset } in source (a weight file's byte source).
+// (options.name is resolved to entry by the caller.)
+export async function readTokenTable(core, source, entry, options) {
+  const { signal, onProgress } = options;
+  for (const key of Object.keys(options)) if (!['name', 'signal', 'onProgress'].includes(key)) throw new TypeError(`tokenEmbedding: unknown option '${key}' (options: name, signal, onProgress)`);
+  if (entry.shape.length !== 2 || !(entry.dtype in ELEMENT_BYTES)) {
+    throw new RangeError(`tokenEmbedding: tensor '${entry.name}' is ${entry.dtype} [${entry.shape}], not a [vocab, dModel] table of floats (${Object.keys(ELEMENT_BYTES).join(', ')})`);
+  }
+  const [rows, columns] = entry.shape;
+  const table = new TokenEmbedding(core, { vocabSize: rows, dModel: columns, init: { std: 0 } });
+  try {
+    const size = ELEMENT_BYTES[entry.dtype];
+    const perBlock = Math.max(1, Math.floor(BLOCK_BYTES / (columns * size)));
+    for (let first = 0; first < rows; first += perBlock) {
+      signal?.throwIfAborted();
+      const count = Math.min(perBlock, rows - first);
+      const start = entry.offset + first * columns * size;
+      const bytes = await source.read(start, start + count * columns * size);
+      const { pointer } = table.live();
+      core.withHeap([[bytes.length, `rows ${first}…${first + count - 1} of '${entry.name}'`]], (input) => {
+        core.view(Uint8Array, input, bytes.length).set(bytes);
+        core.check(core.module.convertToFloat(entry.dtype, input, bytes.length, pointer + first * columns * 4, count * columns));
+      });
+      onProgress?.((first + count) / rows);
+    }
+    signal?.throwIfAborted();
+  } catch (error) {
+    table.dispose();
+    throw error;
+  }
+  table.storedDtype = entry.dtype;
+  return table;
+}
