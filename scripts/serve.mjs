@@ -21,8 +21,9 @@ const TYPES = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
 };
+// connect-src: the tokens page reads a model's files from the Hub (https:) or a model server on this machine.
 const HEADERS = {
-  'Content-Security-Policy': "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'",
+  'Content-Security-Policy': "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self' https: http://127.0.0.1:* http://localhost:*",
   'X-Content-Type-Options': 'nosniff',
   'Cache-Control': 'no-cache',
   ...(process.env.ISOLATED === '0' ? {} : { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }),

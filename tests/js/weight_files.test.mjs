@@ -52,6 +52,15 @@ describeEachModule('weight files', (instance) => {
     assert.deepEqual(emb.lookup([2]).data, wte.data.subarray(8, 12));
     emb.dispose();
   });
+
+  it('tokenEmbedding of an opened file holds the rows the golden file holds, a fortran_order .npy too', async () => {
+    for (const name of ['ok_f32.npy', 'ok_f16.npy', 'ok_fortran.npy']) {
+      const file = await pe.openNpy(readFileSync(`${FORMATS}/${name}`));
+      const emb = await file.tokenEmbedding({ name: 'array' });
+      assertClose(emb.lookup([0, 1, 2]), expectations[name], 0, name);
+      emb.dispose();
+    }
+  });
 }, { fullModule: true });
 
 describeEachModule('writing weight files', (instance) => {

@@ -22,14 +22,20 @@ export function tokenTableName(names) {
 }
 
 // entry: the tensor's { name, dtype, shape, offset } in source (a weight file's byte source).
-// (options.name is resolved to entry by the caller.)
-export async function readTokenTable(core, source, entry, options) {
+// (options.name is resolved to entry by the caller.) readWhole(): the tensor read at once, as weightFile.tensor() does.
+export async function readTokenTable(core, source, entry, options, readWhole) {
   const { signal, onProgress } = options;
   for (const key of Object.keys(options)) if (!['name', 'signal', 'onProgress'].includes(key)) throw new TypeError(`tokenEmbedding: unknown option '${key}' (options: name, signal, onProgress)`);
   if (entry.shape.length !== 2 || !(entry.dtype in ELEMENT_BYTES)) {
     throw new RangeError(`tokenEmbedding: tensor '${entry.name}' is ${entry.dtype} [${entry.shape}], not a [vocab, dModel] table of floats (${Object.keys(ELEMENT_BYTES).join(', ')})`);
   }
   const [rows, columns] = entry.shape;
+  if (entry.fortranOrder) {
+    // npy's fortran_order: a row's values lie apart, so the table is read whole and reordered (a copy in JS).
+    const weights = await readWhole();
+    signal?.throwIfAborted();
+    return Object.assign(new TokenEmbedding(core, { vocabSize: rows, dModel: columns, weights }), { storedDtype: entry.dtype });
+  }
   const table = new TokenEmbedding(core, { vocabSize: rows, dModel: columns, init: { std: 0 } });
   try {
     const size = ELEMENT_BYTES[entry.dtype];

@@ -227,7 +227,8 @@ class WeightFile {
   // The model's token table as a TokenEmbedding on the heap (token_table.js, loaded with the first call).
   async tokenEmbedding(options = {}) {
     const { readTokenTable, tokenTableName } = await import('./token_table.js');
-    return readTokenTable(this.#core, this.#source, this.#entry(options.name ?? tokenTableName(this.names)), options);
+    const entry = this.#entry(options.name ?? tokenTableName(this.names));
+    return readTokenTable(this.#core, this.#source, entry, options, () => this.tensor(entry.name, options));
   }
 }
 

@@ -65,6 +65,19 @@ function tokenLabel(id) {
   return text.includes('\uFFFD') ? tokenizer.tokenizer.piece(id) : text;
 }
 
+// A weights file or checkpoint, opened: kept as the one the table is read from; its 2-D float tensors listed, the
+// likely token table first.
+function useWeights(file, handle) {
+  const matrices = handle.names.map((name) => ({ name, ...handle.info(name) }))
+    .filter(({ shape, dtype }) => shape.length === 2 && /^(F64|F32|F16|BF16|F8_E4M3|F8_E5M2)$/.test(dtype));
+  if (matrices.length === 0) throw new RangeError(`${file}: no 2-D float tensor to use as an embedding table (it has ${handle.names.length} tensor${handle.names.length === 1 ? '' : 's'})`);
+  const likely = matrices.find((m) => TOKEN_TABLE.test(m.name)) ?? matrices.reduce((a, b) => (b.shape[0] > a.shape[0] ? b : a));
+  weights = { file, handle };
+  dropped?.embedding.dispose();
+  dropped = null;
+  return { matrices: matrices.map(({ name, shape, dtype, bytes }) => ({ name, shape, dtype, bytes })), likely: likely.name };
+}
+
 const TASKS = {
   sinusoidal: (pe, { params }) => picture(pe.sinusoidal(params), { min: -1, max: 1 }, 'RdBu'),
   // PE(p)·PE(q) of every pair of positions.
@@ -79,25 +92,26 @@ const TASKS = {
       error.message = `${file.name}: ${error.message}`;
       throw error;
     }
-    const matrices = handle.names.map((name) => ({ name, ...handle.info(name) }))
-      .filter(({ shape, dtype }) => shape.length === 2 && /^(F64|F32|F16|BF16|F8_E4M3|F8_E5M2)$/.test(dtype));
-    if (matrices.length === 0) throw new RangeError(`${file.name}: no 2-D float tensor to use as an embedding table (it has ${handle.names.length} tensor${handle.names.length === 1 ? '' : 's'})`);
-    const likely = matrices.find((m) => TOKEN_TABLE.test(m.name)) ?? matrices.reduce((a, b) => (b.shape[0] > a.shape[0] ? b : a));
-    weights = { file: file.name, handle };
-    dropped?.embedding.dispose();
-    dropped = null;
-    return { result: { matrices: matrices.map(({ name, shape, dtype, bytes }) => ({ name, shape, dtype, bytes })), likely: likely.name } };
+    return { result: useWeights(file.name, handle) };
   },
 
-  // Reads one tensor of the opened file (reporting progress) to be the token table: onto the heap, where the token
-  // tasks read it; the array read from the file is let go.
+  // Opens a model by its folder URL: its tokenizer (used from then on) and its checkpoint's headers, listed as a
+  // dropped file's are. Nothing of the table is fetched yet.
+  async openModel(pe, { url }) {
+    const model = await pe.openModel(url);
+    const name = url.replace(/\/+$/, '').replace(/\/resolve\/[^/]+$/, '').split('/').slice(-2).join('/');
+    tokenizer = { file: name, tokenizer: model.tokenizer };
+    return { result: { ...useWeights(name, model.checkpoint), tokenizer: { file: name, vocabSize: model.tokenizer.vocabSize, modelType: model.tokenizer.modelType } } };
+  },
+
+  // Reads one tensor of the opened file (reporting progress) to be the token table: streamed to the heap a block of
+  // rows at a time, where the token tasks read it (no copy of the table in this worker's memory).
   async readTable(pe, { name }, progress) {
     if (!weights) throw new RangeError('no weights file is open');
     if (dropped?.name !== name) {
-      const tensor = await weights.handle.tensor(name, { onProgress: progress });
       dropped?.embedding.dispose();
-      dropped = null;  // (until the new one stands: the heap may not hold it)
-      dropped = { name, embedding: pe.tokenEmbedding({ vocabSize: tensor.shape[0], dModel: tensor.shape[1], weights: tensor }) };
+      dropped = null;  // (until the new one stands: the heap may not hold both)
+      dropped = { name, embedding: await weights.handle.tokenEmbedding({ name, onProgress: progress }) };
     }
     const { vocabSize, dModel } = dropped.embedding;
     return { result: { name, shape: [vocabSize, dModel] } };

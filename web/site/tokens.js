@@ -1,5 +1,5 @@
-// Token embeddings page: text → ids (GPT-2's BPE, or the tokenizer.json of the model the reader drops) → rows of an
-// untrained seeded table, or of real weights the reader drops; the nearest tokens and a PCA of the sentence's rows.
+// Token embeddings page: text → ids (GPT-2's BPE, or the tokenizer of the model the reader drops or opens by URL) →
+// rows of an untrained seeded table, or of real weights the reader drops or opens; the nearest tokens and a PCA of the sentence's rows.
 // The table and a dropped tokenizer live in the compute worker (a seeded GPT-2-sized table is 50257 rows; a
 // tokenizer.json of 150,000 tokens takes seconds to read); this page draws.
 import { decode, encode } from 'gpt-tokenizer/encoding/r50k_base';
@@ -157,18 +157,37 @@ async function readWeights(file) {
     readTokenizer(file);
     return;
   }
+  await chooseTable(file.name, `Opening ${file.name}…`, () => compute('openWeights', { file }));
+}
+
+// A model by its folder URL (the Hub's …/resolve/main/): its tokenizer and its checkpoint's headers, then its token
+// table streamed into the worker by HTTP Range, with progress.
+async function readModel(url) {
+  await chooseTable(url, `Opening ${url} (config.json, tokenizer.json, the checkpoint's headers)…`, async () => {
+    const opened = await compute('openModel', { url });
+    modelTokenizer = opened.tokenizer;
+    $('#tokenizer-status').textContent = `Tokenizer: ${opened.tokenizer.file}'s (${opened.tokenizer.modelType}, ${opened.tokenizer.vocabSize.toLocaleString('en')} ids).`;
+    $('#tokenizer-remove').hidden = false;
+    return opened;
+  });
+}
+
+// Opens weights in the worker (open()), lists their 2-D tensors, and reads the chosen one (the likely token table
+// first) to be the table; a failure is named and the table in use stays.
+async function chooseTable(source, opening, open) {
   const progress = $('#weights-progress');
   const status = $('#weights-status');
   const current = () => (dropped ? `Table: ${dropped.name} [${dropped.shape.join(', ')}] from ${dropped.file}.` : 'Table: seeded.');
-  status.textContent = `Opening ${file.name}…`;
+  status.textContent = opening;
   let opened;
   try {
-    opened = await compute('openWeights', { file });
+    opened = await open();
   } catch (error) {
     status.textContent = current();
     showError(error.message);
     return;
   }
+  const file = opened.tokenizer?.file ?? source;
   const select = $('#tensor-select');
   select.replaceChildren(...opened.matrices.map(({ name, shape, dtype }) => Object.assign(document.createElement('option'), { value: name, textContent: `${name} [${shape.join(', ')}] ${dtype}` })));
   select.value = opened.likely;
@@ -177,17 +196,17 @@ async function readWeights(file) {
     const { name, shape, dtype, bytes } = opened.matrices.find((m) => m.name === select.value);
     progress.hidden = false;
     progress.value = 0;
-    status.textContent = `Reading ${name} (${(bytes / 2 ** 20).toFixed(1)} MB of ${dtype}) from ${file.name}…`;
+    status.textContent = `Reading ${name} (${(bytes / 2 ** 20).toFixed(1)} MB of ${dtype}) from ${file}…`;
     try {
       await compute('readTable', { name }, { onProgress: (fraction) => { progress.value = fraction; } });
     } catch (error) {
       status.textContent = current();
-      showError(`${file.name}: ${error.message}`);
+      showError(`${file}: ${error.message}`);
       return;
     } finally {
       progress.hidden = true;
     }
-    useDropped({ name, shape, dtype, file: file.name }, `Table: ${name} [${shape.join(', ')}] from ${file.name}.`);
+    useDropped({ name, shape, dtype, file }, `Table: ${name} [${shape.join(', ')}] from ${file}.`);
     showError('');
     redrawAll();
   };
@@ -294,6 +313,10 @@ drop.addEventListener('drop', (event) => {
   event.preventDefault();
   drop.classList.remove('over');
   if (event.dataTransfer.files[0]) readWeights(event.dataTransfer.files[0]);
+});
+$('#model-controls').addEventListener('submit', (event) => {
+  event.preventDefault();
+  readModel(new FormData(event.target).get('url').trim());
 });
 $('#weights-file').addEventListener('change', (event) => { if (event.target.files[0]) readWeights(event.target.files[0]); });
 // Typing changes the text only: a dropped table stays until the reader removes it, and the seeded table's
