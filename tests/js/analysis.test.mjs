@@ -97,7 +97,31 @@ describeEachModule('analysis', (instance) => {
     assert.throws(() => emb.nearest([1, 0], { k: 5 }), { name: 'RangeError', message: 'k must be an integer in [1, 4], got 5' });
     assert.throws(() => emb.nearest([1, 0, 0]), { name: 'RangeError', message: 'query must hold dModel = 2 numbers, got 3' });
     assert.throws(() => emb.nearest([1, NaN]), { name: 'RangeError', message: 'query[1] must be finite, got NaN' });
+    assert.throws(() => emb.analogy(0, 1, 4), { name: 'RangeError', message: 'c must be an integer in [0, 3], got 4' });
+    assert.throws(() => emb.analogy(0, 1, 2, { k: 2 }), { name: 'RangeError', message: 'k must be an integer in [1, 1], got 2' });
+    assert.throws(() => emb.analogy(0, 1, 2, { n: 2 }), { name: 'TypeError', message: /^analogy options: unknown option 'n'/ });
     emb.dispose();
+    const three = pe.tokenEmbedding({ vocabSize: 3, dModel: 2 });
+    assert.throws(() => three.analogy(0, 1, 2), { name: 'RangeError', message: 'analogy needs a row besides a, b and c: the table has 3' });
+    three.dispose();
+  });
+
+  it('analogy: the rows nearest a − b + c by cosine, a, b and c left out, as float64 ranks them', () => {
+    const [rows, d] = [500, 24];
+    const data = Float32Array.from({ length: rows * d }, (_, i) => Math.sin(i * 1.618) * (1 + (i % 3)));
+    const [a, b, c, planted] = [11, 42, 97, 300];
+    for (let j = 0; j < d; j++) data[planted * d + j] = data[a * d + j] - data[b * d + j] + data[c * d + j] + 0.01 * Math.cos(j);
+    const emb = pe.tokenEmbedding({ vocabSize: rows, dModel: d, weights: { data, shape: [rows, d] } });
+    const { indices, scores } = emb.analogy(a, b, c, { k: 6 });
+    emb.dispose();
+    const row = (r) => Array.from(data.subarray(r * d, (r + 1) * d));
+    const query = row(a).map((v, j) => Math.fround(v - data[b * d + j] + data[c * d + j]));
+    const norm = (v) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+    const ranked = Array.from({ length: rows }, (_, r) => ({ r, score: row(r).reduce((s, x, j) => s + x * query[j], 0) / (norm(row(r)) * norm(query)) }))
+      .filter(({ r }) => ![a, b, c].includes(r)).sort((x, y) => y.score - x.score || x.r - y.r).slice(0, 6);
+    assert.equal(indices[0], planted);
+    assert.deepEqual(Array.from(indices), ranked.map(({ r }) => r));
+    ranked.forEach(({ score }, i) => assert.ok(Math.abs(scores[i] - score) < 2e-6, `score ${i}: ${scores[i]} vs ${score}`));
   });
 
   it('a NaN or ±Infinity in a or b is named at its first index, on every route, from a JS array or the heap, before out is written', () => {

@@ -55,6 +55,21 @@ export function nearestRows(core, table, rows, columns, query, opts) {
   });
 }
 
+// The k rows nearest row a − row b + row c by cosine, rows a, b and c left out: { indices, scores }, best first.
+// `table`: its address on the heap; ids: { a, b, c }, row indices.
+export function analogyRows(core, table, rows, columns, ids, opts) {
+  const o = options('analogy options', opts, ['k']);
+  const [a, b, c] = Object.entries(ids).map(([name, id]) => integer(name, id, 0, rows - 1));
+  const others = rows - new Set([a, b, c]).size;
+  if (others < 1) throw new RangeError(`analogy needs a row besides a, b and c: the table has ${rows}`);
+  const k = integer('k', o.k ?? Math.min(5, others), 1, others);
+  const stored = core.f32(table, rows * columns);
+  const query = Float32Array.from({ length: columns }, (_, j) => stored[a * columns + j] - stored[b * columns + j] + stored[c * columns + j]);
+  const found = nearestRows(core, table, rows, columns, query, { k: Math.min(rows, k + 3), metric: 'cosine' });
+  const kept = [...found.indices.keys()].filter((i) => ![a, b, c].includes(found.indices[i])).slice(0, k);
+  return { indices: Int32Array.from(kept, (i) => found.indices[i]), scores: Float32Array.from(kept, (i) => found.scores[i]) };
+}
+
 // x: [n, d] → [n, components]: the centred rows projected on the principal axes.
 export function pca(core, x, opts) {
   const { data, rows, columns } = matrix('x', x);

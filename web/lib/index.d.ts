@@ -95,6 +95,8 @@ export interface TokenEmbedding {
 
 export interface TokenEmbedding {
   nearest(query: Float32Array | number[], options?: { k?: number; metric?: 'cosine' | 'dot' }): { indices: Int32Array; scores: Float32Array };
+  /** The k rows (default 5) nearest row a − row b + row c of the table as stored, by cosine, rows a, b and c left out, best first. */
+  analogy(a: number, b: number, c: number, options?: { k?: number }): { indices: Int32Array; scores: Float32Array };
   /** pe.pca() of the table as stored (before scale), [vocabSize, components], read where it lies on the wasm heap (pe.pca(embedding.weights) copies the table twice). Not in the encoders-only module. */
   pca(options?: PcaOptions): Tensor<Float32Array>;
 }

@@ -3,7 +3,7 @@ import { describe, integer, number, options } from './validate.js';
 import { readOptions } from './op_schemas.js';
 import { tokenIds } from './tensor.js';
 import { HeapTable } from './table.js';
-import { nearestRows, tablePca } from './analysis.js';
+import { analogyRows, nearestRows, tablePca } from './analysis.js';
 
 // 'none' | 'sqrt' | a finite number → the factor rows are multiplied by.
 export function scaleFactor(core, scale, dModel) {
@@ -43,6 +43,13 @@ export class TokenEmbedding extends HeapTable {
   nearest(query, opts) {
     const { core, pointer } = this.live();
     return nearestRows(core, pointer, this.vocabSize, this.dModel, query, opts);
+  }
+
+  // The k rows nearest row a − row b + row c of the table as stored (before scale), by cosine, a, b and c left out:
+  // { indices: Int32Array, scores: Float32Array }, best first (the ids of ' king', ' man', ' woman' → ' queen').
+  analogy(a, b, c, opts) {
+    const { core, pointer } = this.live();
+    return analogyRows(core, pointer, this.vocabSize, this.dModel, { a, b, c }, opts);
   }
 
   // pe.pca() of the table as stored (before scale), where it lies: [vocabSize, components], without a copy of the

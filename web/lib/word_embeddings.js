@@ -3,7 +3,7 @@
 import { describe, integer, options } from './validate.js';
 import { OP_SCHEMAS, readOptions } from './op_schemas.js';
 import { CoreHandle } from './core_handle.js';
-import { nearestRows } from './analysis.js';
+import { analogyRows } from './analysis.js';
 
 export class WordEmbeddings {
   #handle;
@@ -72,15 +72,9 @@ export class WordEmbeddings {
       if (id < 0) throw new RangeError(`${name}: '${word}' is not in the corpus's vocabulary`);
       return id;
     });
-    const k = integer('k', o.k ?? 5, 1, Math.max(1, vocabulary.length - 3));
     const { handle, core } = this.#handle.live('word embedding');
-    const dim = this.config.dim;
-    const vectors = core.f32(handle.vectorsPointer(), vocabulary.length * dim);
-    const [ia, ib, ic] = ids.map((id) => id * dim);
-    const query = Float32Array.from({ length: dim }, (_, j) => vectors[ia + j] - vectors[ib + j] + vectors[ic + j]);
-    const found = nearestRows(core, handle.vectorsPointer(), vocabulary.length, dim, query, { k: Math.min(vocabulary.length, k + 3), metric: 'cosine' });
-    return Array.from(found.indices, (index, i) => ({ word: vocabulary[index], score: found.scores[i] }))
-      .filter(({ word }) => !ids.some((id) => vocabulary[id] === word)).slice(0, k);
+    const found = analogyRows(core, handle.vectorsPointer(), vocabulary.length, this.config.dim, { a: ids[0], b: ids[1], c: ids[2] }, o);
+    return Array.from(found.indices, (index, i) => ({ word: vocabulary[index], score: found.scores[i] }));
   }
 
   dispose() {

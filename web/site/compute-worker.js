@@ -224,15 +224,8 @@ const TASKS = {
 
   // The rows nearest a − b + c by cosine, a, b and c left out.
   analogy(pe, { a, b, c, table: choice, k }) {
-    const embedding = tokenTable(pe, choice);
-    for (const id of [a, b, c]) if (id >= embedding.vocabSize) throw new RangeError(`token id ${id} is past the table's ${embedding.vocabSize} rows`);
-    const row = (id) => embedding.lookup(Int32Array.of(id)).data;
-    const [ra, rb, rc] = [row(a), row(b), row(c)];
-    const query = ra.map((value, i) => value - rb[i] + rc[i]);
-    const { indices, scores } = embedding.nearest(query, { k: k + 3, metric: 'cosine' });
-    const found = [];
-    for (let i = 0; i < indices.length && found.length < k; i++) if (![a, b, c].includes(indices[i])) found.push({ id: indices[i], score: scores[i] });
-    return { result: found };
+    const { indices, scores } = tokenTable(pe, choice).analogy(a, b, c, { k });
+    return { result: Array.from(indices, (id, i) => ({ id, score: scores[i] })) };
   },
 };
 
