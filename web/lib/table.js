@@ -41,7 +41,8 @@ export class HeapTable {
   #block;
 
   // name: how errors call this object ('tokenEmbedding'); zeroRow: a row the initialiser leaves at zero;
-  // fill(pointer): a kernel that writes the table, in place of weights or init.
+  // fill(pointer): a kernel that writes the table, in place of weights or init (one that writes nothing, for a caller
+  // that writes every row before the table is used: seeding a vocabulary's table only to overwrite it takes seconds).
   constructor(core, { name, rows, columns, weights, init, zeroRow = -1, fill }) {
     this.name = name;
     const given = weights === undefined ? null : floatMatrix('weights', weights, rows, columns);

@@ -17,11 +17,12 @@ export function paddingIndex(value, vocabSize) {
 }
 
 export class TokenEmbedding extends HeapTable {
-  constructor(core, opts) {
+  // fill: HeapTable's, for the package's own readers (a table streamed from a file).
+  constructor(core, opts, fill) {
     const { vocabSize, dModel, ...o } = readOptions('tokenEmbedding', opts, core.limits);
     const paddingIdx = paddingIndex(o.paddingIdx, vocabSize);
     const scale = scaleFactor(core, o.scale, dModel);
-    super(core, { name: 'tokenEmbedding', rows: vocabSize, columns: dModel, weights: o.weights, init: o.init, zeroRow: paddingIdx ?? -1 });
+    super(core, { name: 'tokenEmbedding', rows: vocabSize, columns: dModel, weights: o.weights, init: o.init, zeroRow: paddingIdx ?? -1, fill });
     this.vocabSize = vocabSize;
     this.dModel = dModel;
     this.paddingIdx = paddingIdx;

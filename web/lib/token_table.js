@@ -36,7 +36,7 @@ export async function readTokenTable(core, source, entry, options, readWhole) {
     signal?.throwIfAborted();
     return Object.assign(new TokenEmbedding(core, { vocabSize: rows, dModel: columns, weights }), { storedDtype: entry.dtype });
   }
-  const table = new TokenEmbedding(core, { vocabSize: rows, dModel: columns, init: { std: 0 } });
+  const table = new TokenEmbedding(core, { vocabSize: rows, dModel: columns }, () => null);  // every row is written below
   try {
     const size = ELEMENT_BYTES[entry.dtype];
     const perBlock = Math.max(1, Math.floor(BLOCK_BYTES / (columns * size)));
