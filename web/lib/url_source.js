@@ -1,6 +1,6 @@
-// Weight files and checkpoints on a web server, read by HTTP Range: loaded by weight_files.js with the first URL it
-// is given, so a page that reads no URL does not fetch this.
-import { WeightFetchError, inMemory, byteSource, openSafetensors, openCheckpointFiles } from './weight_files.js';
+// A weight file on a web server, read by HTTP Range: loaded by weight_files.js with the first URL it is given, so a
+// page that reads no URL does not fetch this.
+import { WeightFetchError, inMemory } from './weight_files.js';
 
 const PROBE_BYTES = 64 << 10;          // the first request's range: a safetensors header usually fits
 const WHOLE_FILE_LIMIT = 256 << 20;    // a server without Range support: read whole only up to this size
@@ -56,30 +56,4 @@ export async function urlSource(url, { fetch: fetchFn = globalThis.fetch, header
     }
   };
   return { size, owned: true, read };
-}
-
-// A checkpoint by URL: a .safetensors file's, an index's, or a folder's (its model.safetensors.index.json, else its
-// model.safetensors), each shard read by range from beside the index.
-export async function openCheckpointUrl(core, url, options) {
-  const address = new URL(url);
-  if (address.pathname.endsWith('.safetensors')) return openSafetensors(core, address.href, options);
-  const folder = address.pathname.endsWith('.json') ? new URL('.', address) : new URL(address.href.endsWith('/') ? address.href : `${address.href}/`);
-  const indexUrl = address.pathname.endsWith('.json') ? address.href : new URL('model.safetensors.index.json', folder).href;
-  let index;
-  try {
-    const source = await byteSource(indexUrl, options);
-    index = await source.read(0, source.size);
-  } catch (error) {
-    if (!(error instanceof WeightFetchError && error.status === 404) || address.pathname.endsWith('.json')) throw error;
-    return openSafetensors(core, new URL('model.safetensors', folder).href, options);
-  }
-  const named = { [indexUrl.split('/').pop()]: index };
-  let map;
-  try {
-    map = JSON.parse(new TextDecoder().decode(index))?.weight_map;
-  } catch {
-    map = null;  // openCheckpoint names the fault
-  }
-  for (const shard of new Set(Object.values(map ?? {}))) if (typeof shard === 'string') named[shard] = new URL(shard, folder).href;
-  return openCheckpointFiles(core, named, options);
 }
