@@ -4,6 +4,7 @@
 #include <emscripten/val.h>
 
 #include <cstdint>
+#include <string>
 
 #include "js_values.hpp"
 #include "posembed/analysis.hpp"
@@ -13,8 +14,9 @@ namespace {
 
 using namespace bindings;
 
-val js_pca(uintptr_t x, double n, double d, double components, uintptr_t out) {
-  return to_js(pca(heap_span<const float>(x, n * d), to_int64(n), to_int64(d), to_int64(components), heap_span<float>(out, n * components)));
+// name: x's name in errors ('x', or 'table' for a token table).
+val js_pca(uintptr_t x, const std::string& dtype, double n, double d, double components, uintptr_t out, const std::string& name) {
+  return to_js(pca(heap_table(x, dtype, n, d), to_int64(components), heap_span<float>(out, n * components), {}, name));
 }
 
 }  // namespace

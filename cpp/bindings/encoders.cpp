@@ -78,11 +78,11 @@ val js_init_embedding_table(uintptr_t table, double vocab_size, double d_model, 
   return to_js(init_embedding_table(shape, init, heap_span<float>(table, vocab_size * d_model)));
 }
 
-val js_token_embedding_lookup(uintptr_t table, double vocab_size, double d_model, double padding_idx, double scale,
+val js_token_embedding_lookup(uintptr_t table, const std::string& dtype, double vocab_size, double d_model, double padding_idx, double scale,
                               uintptr_t ids, double id_count, uintptr_t out) {
   const TokenEmbeddingShape shape = embedding_shape(vocab_size, d_model, padding_idx);
-  return to_js(token_embedding_lookup(shape, static_cast<float>(scale), heap_span<const float>(table, vocab_size * d_model),
-                                      heap_span<const int32_t>(ids, id_count), heap_span<float>(out, id_count * d_model)));
+  return to_js(token_embedding_lookup(shape, static_cast<float>(scale), heap_table(table, dtype, vocab_size, d_model), heap_span<const int32_t>(ids, id_count),
+                                      heap_span<float>(out, id_count * d_model)));
 }
 
 // NaN when the name is unknown; the package checks names before calling.
@@ -205,12 +205,18 @@ double js_first_non_finite(uintptr_t values, double count) {
   return static_cast<double>(first_non_finite(heap_span<const float>(values, count)));
 }
 
-val js_nearest_rows(uintptr_t table, double rows, double d, uintptr_t query, const std::string& metric, double k, uintptr_t indices,
-                    uintptr_t scores) {
+// -1, or the first non-finite value's index: -2 for a dtype that is not a table's.
+double js_table_non_finite(uintptr_t table, const std::string& dtype, double rows, double cols) {
+  const StoredTable stored = heap_table(table, dtype, rows, cols);
+  return is_table_dtype(stored.dtype) ? static_cast<double>(first_non_finite(stored)) : -2.0;
+}
+
+val js_nearest_rows(uintptr_t table, const std::string& dtype, double rows, double d, uintptr_t query, const std::string& metric, double k,
+                    uintptr_t indices, uintptr_t scores) {
   const auto parsed = parse_similarity_metric(metric);
   if (!parsed) return to_js(Status::type_error("metric must be 'dot' or 'cosine', got '" + metric + "'"));
-  return to_js(nearest_rows(heap_span<const float>(table, rows * d), to_int64(rows), to_int64(d), heap_span<const float>(query, d), *parsed,
-                            heap_span<int32_t>(indices, k), heap_span<float>(scores, k)));
+  return to_js(nearest_rows(heap_table(table, dtype, rows, d), heap_span<const float>(query, d), *parsed, heap_span<int32_t>(indices, k),
+                            heap_span<float>(scores, k)));
 }
 
 // positions: 0 for none. random_state: a uint64 on the heap, advanced by the dropout draws.
@@ -308,6 +314,7 @@ EMSCRIPTEN_BINDINGS(posembed_encoders) {
   function("querySimilarity", &posembed::js_query_similarity);
   function("nearestRows", &posembed::js_nearest_rows);
   function("firstNonFinite", &posembed::js_first_non_finite);
+  function("tableNonFinite", &posembed::js_table_non_finite);
   function("combinedEmbeddingRows", &posembed::js_combined_embedding_rows);
   function("ropeTable", &posembed::js_rope_table);
   function("ropeCache", &posembed::js_rope_cache);

@@ -8,8 +8,10 @@
 #include <cmath>
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "posembed/status.hpp"
+#include "posembed/stored_table.hpp"
 
 namespace posembed::bindings {
 
@@ -43,6 +45,11 @@ inline int64_t to_int64(double value) {
 template <class T>
 std::span<T> heap_span(uintptr_t address, double count) {
   return {reinterpret_cast<T*>(address), static_cast<std::size_t>(count)};
+}
+
+// A table on the heap as stored: its dtype by name ("F32", "BF16", …; another name is refused by the op that reads it).
+inline StoredTable heap_table(uintptr_t address, const std::string& dtype, double rows, double cols) {
+  return {reinterpret_cast<const void*>(address), dtype_from_name(dtype), to_int64(rows), to_int64(cols)};
 }
 
 // A result object, or the error: { name, message } values are told apart by `name`.

@@ -245,23 +245,26 @@ struct ColumnStats {
   int scale_exponent() const { return std::ilogb(largest_deviation) + 1; }
 };
 
-ColumnStats column_stats(std::span<const float> x, std::size_t rows, std::size_t depth) {
+ColumnStats column_stats(const StoredTable& x, std::size_t rows, std::size_t depth) {
   // kStatsParts runs of rows, each summed (and its extremes found) on its own, split over the threads, then added in
   // order: the same bits on any number of threads.
   constexpr std::size_t kStatsParts = 4;
   std::vector<double> sums(kStatsParts * depth, 0.0);
   std::vector<float> lows(kStatsParts * depth), highs(kStatsParts * depth);
   for (std::size_t part = 0; part < kStatsParts; ++part) {
-    std::copy(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(depth), lows.begin() + static_cast<std::ptrdiff_t>(part * depth));
+    std::vector<float> scratch;
+    const float* first_row = table_rows(x, 0, 1, scratch);
+    std::copy(first_row, first_row + depth, lows.begin() + static_cast<std::ptrdiff_t>(part * depth));
   }
   highs = lows;
   parallel_rows(kStatsParts, 1, [&](int64_t first_part, int64_t part_count) {
+    std::vector<float> scratch;
     for (auto part = static_cast<std::size_t>(first_part); part < static_cast<std::size_t>(first_part + part_count); ++part) {
       double* sum = sums.data() + part * depth;
       float* low = lows.data() + part * depth;
       float* high = highs.data() + part * depth;
       for (std::size_t r = rows * part / kStatsParts; r < rows * (part + 1) / kStatsParts; ++r) {
-        const float* row = x.data() + r * depth;
+        const float* row = table_rows(x, r, 1, scratch);
         for (std::size_t k = 0; k < depth; ++k) {
           sum[k] += row[k];
           low[k] = std::min(low[k], row[k]);
@@ -301,7 +304,7 @@ static_assert(kPanelWidth % kCovarianceTileRows == 0);
 // With probe_stride, the blocks go every probe_stride-th first (0, s, 2s, …, then 1, s + 1, …), and `probe` is shown
 // the covariance of that first set, rows from all over the table, mid-pass; where it returns true the pass ends
 // there, cov is left empty and covariance() returns false.
-bool covariance(std::span<const float> x, std::size_t rows, std::size_t depth, const ColumnStats& stats, std::vector<double>& cov,
+bool covariance(const StoredTable& x, std::size_t rows, std::size_t depth, const ColumnStats& stats, std::vector<double>& cov,
                 std::size_t probe_stride = 0, const std::function<bool(const std::vector<double>&)>& probe = {}) {
   cov.assign(depth * depth, 0.0);
   if (stats.largest_deviation == 0.0) return true;
@@ -323,8 +326,8 @@ bool covariance(std::span<const float> x, std::size_t rows, std::size_t depth, c
   for (std::size_t first = 0; first < stride; ++first) for (std::size_t block = first; block < blocks; block += stride) order.push_back(block);
   const std::size_t probed = probe_stride > 0 ? (blocks + stride - 1) / stride : 0;
   // Rows r of the block at `position` in the order, into the buffer of that position.
-  auto pack_row = [&](std::size_t position, std::size_t r) {
-    const float* source = x.data() + (order[position] * block_rows + r) * depth;
+  auto pack_row = [&](std::size_t position, std::size_t r, std::vector<float>& scratch) {
+    const float* source = table_rows(x, order[position] * block_rows + r, 1, scratch);
     for (std::size_t p = 0; p < panels; ++p) {
       float* target = packed_block(position) + (p * block_rows + r) * W;
       const float* values = source + p * W;
@@ -365,13 +368,14 @@ bool covariance(std::span<const float> x, std::size_t rows, std::size_t depth, c
     const std::size_t multiplied = position > 0 ? pairs : 0;
     const std::size_t packed_runs = position < blocks ? (rows_at(position) + kPackRows - 1) / kPackRows : 0;
     parallel_rows(static_cast<int64_t>(multiplied + packed_runs), 1, [&](int64_t first_item, int64_t item_count) {
+      std::vector<float> scratch;
       for (auto item = static_cast<std::size_t>(first_item); item < static_cast<std::size_t>(first_item + item_count); ++item) {
         if (item < multiplied) {
           multiply(position - 1, item);
           if (panels - 1 - item != item) multiply(position - 1, panels - 1 - item);
         } else {
           const std::size_t first_row = (item - multiplied) * kPackRows;
-          for (std::size_t r = first_row; r < std::min(rows_at(position), first_row + kPackRows); ++r) pack_row(position, r);
+          for (std::size_t r = first_row; r < std::min(rows_at(position), first_row + kPackRows); ++r) pack_row(position, r, scratch);
         }
       }
     });
@@ -687,7 +691,7 @@ std::optional<std::vector<double>> krylov_start(const std::vector<double>& parti
 // GEMM kernel forms y = x·(s·v) − μ·(s·v) for a block of rows, then xᵀ·(s·y), the mean's part taken out once at the
 // end; s (a power of two) keeps float32 products in range, as in the covariance. Each block's share is summed on its
 // own and the shares added in order: the same bits on any number of threads.
-std::vector<double> covariance_times(std::span<const float> x, std::size_t rows, std::size_t depth, const ColumnStats& stats, float scale,
+std::vector<double> covariance_times(const StoredTable& x, std::size_t rows, std::size_t depth, const ColumnStats& stats, float scale,
                                      const std::vector<double>& v) {
   constexpr std::size_t W = kKrylovWidth;
   std::vector<float> panel(depth * W);  // s·v, depth-major: the kernel's packed panel
@@ -703,10 +707,10 @@ std::vector<double> covariance_times(std::span<const float> x, std::size_t rows,
   // Each block's xᵀ·(s·y) ([depth, W]) and Σ s·y ([W]).
   std::vector<float> shares(blocks * (depth + 1) * W);
   parallel_rows(static_cast<int64_t>(blocks), 1, [&](int64_t first, int64_t count) {
-    std::vector<float> y(block_rows * W);
+    std::vector<float> y(block_rows * W), scratch;
     for (auto block = static_cast<std::size_t>(first); block < static_cast<std::size_t>(first + count); ++block) {
       const std::size_t begin = block * block_rows, height = std::min(block_rows, rows - begin);
-      const float* rows_of_block = x.data() + begin * depth;
+      const float* rows_of_block = table_rows(x, begin, height, scratch);
       multiply_rows(rows_of_block, 0, static_cast<int64_t>(height), depth, panel.data(), y.data(), W, 0);
       float* share = shares.data() + block * (depth + 1) * W;
       float* total = share + depth * W;
@@ -745,7 +749,7 @@ std::vector<double> covariance_times(std::span<const float> x, std::size_t rows,
 // rows per block of directions, each new block the last one's product orthogonalised against all before it (twice),
 // Rayleigh-Ritz over them all; nothing where kKrylovMaxBlocks blocks do not converge (or the space closes), and the
 // caller forms the covariance after all.
-std::optional<std::vector<double>> krylov_axes(std::span<const float> x, std::size_t rows, std::size_t depth, const ColumnStats& stats, std::size_t kept,
+std::optional<std::vector<double>> krylov_axes(const StoredTable& x, std::size_t rows, std::size_t depth, const ColumnStats& stats, std::size_t kept,
                                                const std::vector<double>& start) {
   constexpr std::size_t W = kKrylovWidth;
   const double scale = std::ldexp(1.0, -stats.scale_exponent());
@@ -815,15 +819,17 @@ std::optional<std::vector<double>> krylov_axes(std::span<const float> x, std::si
 // Subspace iteration on the covariance, applied as Xcᵀ (Xc V) so it is never formed; p − kept spare directions
 // speed convergence, and Rayleigh-Ritz each step keeps the basis ordered by variance. Columns of the result
 // ([depth, p]): the axes, largest variance first.
-std::vector<double> iterate_subspace(std::span<const float> x, std::size_t rows, std::size_t depth, std::size_t kept, std::size_t p,
+std::vector<double> iterate_subspace(const StoredTable& x, std::size_t rows, std::size_t depth, std::size_t kept, std::size_t p,
                                      const std::vector<double>& mean) {
   std::vector<double> basis = seeded_basis(depth, p), projected(rows * p), next(depth * p), small(p * p), rotation;
+  std::vector<float> scratch;
   // projected = Xc · basis: [rows, p].
   auto project = [&] {
     std::fill(projected.begin(), projected.end(), 0.0);
     for (std::size_t r = 0; r < rows; ++r) {
+      const float* row = table_rows(x, r, 1, scratch);
       for (std::size_t k = 0; k < depth; ++k) {
-        const double centred = x[r * depth + k] - mean[k];
+        const double centred = row[k] - mean[k];
         for (std::size_t j = 0; j < p; ++j) projected[r * p + j] += centred * basis[k * p + j];
       }
     }
@@ -860,8 +866,9 @@ std::vector<double> iterate_subspace(std::span<const float> x, std::size_t rows,
     project();
     std::fill(next.begin(), next.end(), 0.0);
     for (std::size_t r = 0; r < rows; ++r) {
+      const float* row = table_rows(x, r, 1, scratch);
       for (std::size_t k = 0; k < depth; ++k) {
-        const double centred = x[r * depth + k] - mean[k];
+        const double centred = row[k] - mean[k];
         for (std::size_t j = 0; j < p; ++j) next[k * p + j] += centred * projected[r * p + j];
       }
     }
@@ -986,19 +993,28 @@ Status query_similarity(std::span<const float> queries, int64_t n, std::span<con
   return {};
 }
 
-Status nearest_rows(std::span<const float> table, int64_t rows, int64_t d, std::span<const float> query, SimilarityMetric metric,
-                    std::span<int32_t> indices, std::span<float> scores) {
-  POSEMBED_RETURN_IF_ERROR(check_matrix("table", table, rows, d));
-  const auto depth = static_cast<std::size_t>(d);
-  if (query.size() != depth) return Status::range_error("query must hold dModel = " + std::to_string(d) + " elements, got " + std::to_string(query.size()));
+Status nearest_rows(const StoredTable& table, std::span<const float> query, SimilarityMetric metric, std::span<int32_t> indices,
+                    std::span<float> scores) {
+  POSEMBED_RETURN_IF_ERROR(check_stored_table("table", table));
+  const auto depth = static_cast<std::size_t>(table.cols);
+  if (query.size() != depth) return Status::range_error("query must hold dModel = " + std::to_string(depth) + " elements, got " + std::to_string(query.size()));
   const std::size_t k = indices.size();
-  if (k < 1 || k > static_cast<std::size_t>(rows) || scores.size() != k) {
-    return out_of_range("k", "an integer in [1, " + std::to_string(rows) + "]", static_cast<double>(k));
+  if (k < 1 || k > static_cast<std::size_t>(table.rows) || scores.size() != k) {
+    return out_of_range("k", "an integer in [1, " + std::to_string(table.rows) + "]", static_cast<double>(k));
   }
-  std::vector<float> all(static_cast<std::size_t>(rows));
+  std::vector<float> all(static_cast<std::size_t>(table.rows));
   const auto unit_query = unit_rows(query, depth);  // zeros for a zero query: every cosine 0
   if (!unit_query) return Status::range_error("nearest: out of memory for the unit query");
-  for (std::size_t r = 0; r < all.size(); ++r) all[r] = row_score(table.data() + r * depth, query.data(), unit_query.get(), depth, metric);
+  // Runs of rows over the threads, each widened a block at a time (cache-sized) where the table is not float32.
+  const std::size_t block_rows = std::max<std::size_t>(1, (std::size_t{64} << 10) / (depth * sizeof(float)));
+  parallel_rows(table.rows, static_cast<int64_t>(block_rows), [&](int64_t first, int64_t count) {
+    std::vector<float> scratch;
+    for (auto begin = static_cast<std::size_t>(first); begin < static_cast<std::size_t>(first + count); begin += block_rows) {
+      const std::size_t height = std::min(block_rows, static_cast<std::size_t>(first + count) - begin);
+      const float* rows = table_rows(table, begin, height, scratch);
+      for (std::size_t r = 0; r < height; ++r) all[begin + r] = row_score(rows + r * depth, query.data(), unit_query.get(), depth, metric);
+    }
+  });
   std::vector<int32_t> order(all.size());
   std::iota(order.begin(), order.end(), 0);
   std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(), [&](int32_t x, int32_t y) {
@@ -1009,6 +1025,12 @@ Status nearest_rows(std::span<const float> table, int64_t rows, int64_t d, std::
     scores[i] = all[static_cast<std::size_t>(order[i])];
   }
   return {};
+}
+
+Status nearest_rows(std::span<const float> table, int64_t rows, int64_t d, std::span<const float> query, SimilarityMetric metric,
+                    std::span<int32_t> indices, std::span<float> scores) {
+  POSEMBED_RETURN_IF_ERROR(check_matrix("table", table, rows, d));
+  return nearest_rows(StoredTable{table.data(), FileDType::kF32, rows, d}, query, metric, indices, scores);
 }
 
 int64_t first_non_finite(std::span<const float> values) {
@@ -1030,7 +1052,13 @@ int64_t first_non_finite(std::span<const float> values) {
 
 Status pca(std::span<const float> x, int64_t n, int64_t d, int64_t components, std::span<float> out, std::span<float> axes) {
   POSEMBED_RETURN_IF_ERROR(check_matrix("x", x, n, d));
-  if (n < 2) return out_of_range("x.shape[0]", "an integer >= 2 (PCA needs at least two rows)", static_cast<double>(n));
+  return pca(StoredTable{x.data(), FileDType::kF32, n, d}, components, out, axes, "x");
+}
+
+Status pca(const StoredTable& x, int64_t components, std::span<float> out, std::span<float> axes, std::string_view name) {
+  POSEMBED_RETURN_IF_ERROR(check_stored_table(name, x));
+  const int64_t n = x.rows, d = x.cols;
+  if (n < 2) return out_of_range(std::string(name) + ".shape[0]", "an integer >= 2 (PCA needs at least two rows)", static_cast<double>(n));
   if (components < 1 || components > std::min(n, d)) {
     return out_of_range("components", "an integer in [1, min(rows, dModel)] = [1, " + std::to_string(std::min(n, d)) + "]", static_cast<double>(components));
   }
@@ -1045,7 +1073,9 @@ Status pca(std::span<const float> x, int64_t n, int64_t d, int64_t components, s
   // costs nothing; only then is x searched for the first one.
   if (!std::isfinite(std::accumulate(stats.mean.begin(), stats.mean.end(), 0.0))) {
     const int64_t bad = first_non_finite(x);
-    return out_of_range("x.data[" + std::to_string(bad) + "]", "finite", x[static_cast<std::size_t>(bad)]);
+    float value = 0.0f;
+    widen_values(x.dtype, static_cast<const unsigned char*>(x.data) + static_cast<std::size_t>(bad) * element_size(x.dtype), 1, &value);
+    return out_of_range(std::string(name) + ".data[" + std::to_string(bad) + "]", "finite", value);
   }
   const std::vector<double>& mean = stats.mean;
 
@@ -1082,8 +1112,9 @@ Status pca(std::span<const float> x, int64_t n, int64_t d, int64_t components, s
     if (!axes.empty()) for (std::size_t k = 0; k < depth; ++k) axes[j * depth + k] = static_cast<float>(axis_rows[j * depth + k]);
   }
   parallel_rows(n, min_rows_per_part(d), [&](int64_t first, int64_t count) {
+    std::vector<float> scratch;
     for (auto r = static_cast<std::size_t>(first); r < static_cast<std::size_t>(first + count); ++r) {
-      const float* row = x.data() + r * depth;
+      const float* row = table_rows(x, r, 1, scratch);
       for (std::size_t j = 0; j < kept; j += 2) {
         if (j + 1 < kept) {
           project_row<2>(row, mean.data(), axis_rows.data() + j * depth, depth, out.data() + r * kept + j);

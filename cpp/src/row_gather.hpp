@@ -20,7 +20,7 @@ enum class GatherTouch {
   kFirstLine,  // a row copied by memcpy (memory.copy), which streams the rest itself: ~15% faster
   kEveryLine,  // a row read by a SIMD loop, which needs every 64-byte line on its way: ~12% faster than copying first
 };
-inline std::atomic<float> gather_touched{0.0f};
+inline std::atomic<unsigned> gather_touched{0};
 constexpr std::size_t kGatherGroup = 8;
 // Runs of fewer rows than this cost more to hand out to a thread than to copy.
 constexpr int64_t kGatherRowsPerRun = 16;
@@ -30,19 +30,19 @@ enum class GatherOrder {
   kInOrder,    // every row in order, on the calling thread (a visit that draws random numbers row by row)
 };
 
-// Calls visit(j) once for each j in [0, ids.size()). Every id must be a row of table (d floats each).
+// Calls visit(j) once for each j in [0, ids.size()). Every id must be a row of table (row_bytes bytes each).
 template <class Visit>
-void for_each_gathered_row(std::span<const int32_t> ids, const float* table, std::size_t d, GatherTouch touch, GatherOrder order, Visit visit) {
-  const std::size_t stride = touch == GatherTouch::kFirstLine ? d : 16;  // 16 floats: one 64-byte line
+void for_each_gathered_row(std::span<const int32_t> ids, const void* table, std::size_t row_bytes, GatherTouch touch, GatherOrder order, Visit visit) {
+  const std::size_t stride = touch == GatherTouch::kFirstLine ? row_bytes : 64;  // one line
   const auto visit_run = [&](int64_t run_first, int64_t run_count) {
     const auto begin = static_cast<std::size_t>(run_first);
     const std::size_t end_of_run = begin + static_cast<std::size_t>(run_count);
-    float touched = 0.0f;
+    unsigned touched = 0;
     for (std::size_t first = begin; first < end_of_run; first += kGatherGroup) {
       const std::size_t next_end = std::min(end_of_run, first + 2 * kGatherGroup);
       for (std::size_t j = first + kGatherGroup; j < next_end; ++j) {
-        const float* row = table + static_cast<std::size_t>(ids[j]) * d;
-        for (std::size_t at = 0; at < d; at += stride) touched += row[at];
+        const auto* row = static_cast<const unsigned char*>(table) + static_cast<std::size_t>(ids[j]) * row_bytes;
+        for (std::size_t at = 0; at < row_bytes; at += stride) touched += row[at];
       }
       const std::size_t end = std::min(end_of_run, first + kGatherGroup);
       for (std::size_t j = first; j < end; ++j) visit(j);

@@ -1,5 +1,6 @@
 #include "posembed/token_embedding.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -7,6 +8,7 @@
 #include "posembed/limits.hpp"
 #include "posembed/random.hpp"
 #include "posembed/simd.hpp"
+#include "posembed/stored_table.hpp"
 #include "row_gather.hpp"
 
 namespace posembed {
@@ -74,32 +76,38 @@ Status validate_ids(const TokenEmbeddingShape& shape, std::span<const int32_t> i
   return {};
 }
 
-Status token_embedding_lookup(const TokenEmbeddingShape& shape, float scale, std::span<const float> table,
-                              std::span<const int32_t> ids, std::span<float> out) {
+Status token_embedding_lookup(const TokenEmbeddingShape& shape, float scale, const StoredTable& table, std::span<const int32_t> ids,
+                              std::span<float> out) {
   POSEMBED_RETURN_IF_ERROR(validate(shape));
+  POSEMBED_RETURN_IF_ERROR(check_stored_table("table", table));
   if (!std::isfinite(scale)) return out_of_range("scale", "a finite number", scale);
-  const auto d = static_cast<std::size_t>(shape.d_model);
-  const std::size_t table_size = static_cast<std::size_t>(shape.vocab_size) * d;
-  if (table.size() != table_size) {
-    return Status::range_error("table must hold vocabSize * dModel = " + std::to_string(table_size) +
-                               " elements, got " + std::to_string(table.size()));
+  if (table.rows != shape.vocab_size || table.cols != shape.d_model) {
+    return Status::range_error("table must be [vocabSize, dModel] = [" + std::to_string(shape.vocab_size) + ", " + std::to_string(shape.d_model) +
+                               "], got [" + std::to_string(table.rows) + ", " + std::to_string(table.cols) + "]");
   }
+  const auto d = static_cast<std::size_t>(shape.d_model);
   if (out.size() != ids.size() * d) return output_size_error(ids.size() * d, out.size());
   POSEMBED_RETURN_IF_ERROR(validate_ids(shape, ids));
-  detail::for_each_gathered_row(ids, table.data(), d, detail::GatherTouch::kFirstLine, detail::GatherOrder::kAnyThread, [&](std::size_t j) {
+  detail::for_each_gathered_row(ids, table.data, table.row_bytes(), detail::GatherTouch::kFirstLine, detail::GatherOrder::kAnyThread, [&](std::size_t j) {
     float* destination = out.data() + j * d;
     if (ids[j] == shape.padding_idx) {
       std::memset(destination, 0, d * sizeof(float));
       return;
     }
-    const float* row = table.data() + static_cast<std::size_t>(ids[j]) * d;
-    if (scale == 1.0f) {
-      std::memcpy(destination, row, d * sizeof(float));  // a gather is a row copy, nothing more
-    } else {
-      simd::for_each_float(d, [&]<class V>(std::size_t i) { simd::store(destination + i, simd::load<V>(row + i) * V(scale)); });
-    }
+    // A row copied (memory.copy) or widened where it goes, then scaled in place.
+    widen_values(table.dtype, static_cast<const unsigned char*>(table.data) + static_cast<std::size_t>(ids[j]) * table.row_bytes(), d, destination);
+    if (scale != 1.0f) simd::for_each_float(d, [&]<class V>(std::size_t i) { simd::store(destination + i, simd::load<V>(destination + i) * V(scale)); });
   });
   return {};
+}
+
+Status token_embedding_lookup(const TokenEmbeddingShape& shape, float scale, std::span<const float> table, std::span<const int32_t> ids,
+                              std::span<float> out) {
+  const std::size_t table_size = static_cast<std::size_t>(std::max<int64_t>(shape.vocab_size, 0)) * static_cast<std::size_t>(std::max<int64_t>(shape.d_model, 0));
+  if (validate(shape).ok() && table.size() != table_size) {
+    return Status::range_error("table must hold vocabSize * dModel = " + std::to_string(table_size) + " elements, got " + std::to_string(table.size()));
+  }
+  return token_embedding_lookup(shape, scale, StoredTable{table.data(), FileDType::kF32, shape.vocab_size, shape.d_model}, ids, out);
 }
 
 }  // namespace posembed

@@ -34,7 +34,7 @@ Status combined_embedding_rows(const CombinedEmbeddingParams& params, std::span<
   // One pass over the output, row by row: token, scale, position and dropout while the row is hot. Dropout
   // draws its random numbers in row order.
   const auto order = drop ? detail::GatherOrder::kInOrder : detail::GatherOrder::kAnyThread;
-  detail::for_each_gathered_row(ids, table.data(), d, detail::GatherTouch::kEveryLine, order, [&](std::size_t j) {
+  detail::for_each_gathered_row(ids, table.data(), d * sizeof(float), detail::GatherTouch::kEveryLine, order, [&](std::size_t j) {
     float* row = out.data() + j * d;
     const bool padding = ids[j] == params.shape.padding_idx;
     const float* token = table.data() + static_cast<std::size_t>(ids[j]) * d;

@@ -1,5 +1,8 @@
 #include "posembed/weight_files.hpp"
 
+#include "posembed/stored_table.hpp"
+#include "bits.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -14,14 +17,7 @@ namespace {
 // Any count above this cannot be held anyway (and count * 8 bytes cannot overflow).
 constexpr uint64_t kMaxElements = std::numeric_limits<uint64_t>::max() / 8;
 
-// std::bit_cast is missing from the libc++ of Emscripten 3.1.6.
-template <class To, class From>
-To bits_as(From from) {
-  static_assert(sizeof(To) == sizeof(From));
-  To to;
-  std::memcpy(&to, &from, sizeof to);
-  return to;
-}
+using detail::bits_as;
 
 Status malformed(std::string_view format, uint64_t offset, const std::string& what) {
   return Status::format_error(std::string(format) + ": " + what + " (at byte " + std::to_string(offset) + ")");
@@ -164,41 +160,6 @@ struct JsonErrorPosition : nlohmann::json_sax<nlohmann::json> {
     return false;
   }
 };
-
-float half_to_float(uint16_t h) {
-  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
-  const uint32_t exponent = (h >> 10) & 0x1fu;
-  uint32_t mantissa = h & 0x3ffu;
-  uint32_t bits = 0;
-  if (exponent == 0x1f) {
-    bits = sign | 0x7f800000u | (mantissa << 13);  // inf, nan
-  } else if (exponent != 0) {
-    bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
-  } else if (mantissa != 0) {
-    int shift = 0;  // subnormal: normalise
-    while (!(mantissa & 0x400u)) {
-      mantissa <<= 1;
-      ++shift;
-    }
-    bits = sign | (static_cast<uint32_t>(113 - shift) << 23) | ((mantissa & 0x3ffu) << 13);
-  } else {
-    bits = sign;
-  }
-  return bits_as<float>(bits);
-}
-
-// F8 E4M3 (the "fn" variant: no infinities, S.1111.111 is NaN, bias 7) and E5M2 (IEEE-like: the top byte of an
-// F16) to float32, exactly.
-float e4m3_to_float(uint8_t b) {
-  const bool negative = b & 0x80u;
-  const uint32_t exponent = (b >> 3) & 0xfu;
-  const uint32_t mantissa = b & 0x7u;
-  float magnitude;
-  if (exponent == 0xf && mantissa == 0x7) magnitude = std::numeric_limits<float>::quiet_NaN();
-  else if (exponent == 0) magnitude = std::ldexp(static_cast<float>(mantissa), -9);  // subnormal: mantissa × 2^-6 / 8
-  else magnitude = std::ldexp(1.0f + static_cast<float>(mantissa) / 8.0f, static_cast<int>(exponent) - 7);
-  return negative ? -magnitude : magnitude;
-}
 
 template <class Convert>
 void convert_each(std::span<const uint8_t> bytes, std::size_t size, std::span<float> out, Convert convert) {
@@ -430,27 +391,10 @@ Status convert_to_float(FileDType dtype, std::span<const uint8_t> bytes, std::sp
   if (!is_float(dtype)) return Status::range_error(std::string("dtype ") + dtype_name(dtype) + " is not a float type");
   const std::size_t size = element_size(dtype);
   if (bytes.size() != out.size() * size) return output_size_error(bytes.size() / size, out.size());
-  switch (dtype) {
-    case FileDType::kF32:
-      if (!out.empty()) std::memcpy(out.data(), bytes.data(), bytes.size());  // both little-endian: a copy
-      break;
-    case FileDType::kF64:
-      convert_each(bytes, size, out, [](auto b) { return static_cast<float>(bits_as<double>(read_le(b))); });
-      break;
-    case FileDType::kF16:
-      convert_each(bytes, size, out, [](auto b) { return half_to_float(static_cast<uint16_t>(read_le(b))); });
-      break;
-    case FileDType::kBF16:
-      convert_each(bytes, size, out, [](auto b) { return bits_as<float>(static_cast<uint32_t>(read_le(b)) << 16); });
-      break;
-    case FileDType::kF8E5M2:
-      convert_each(bytes, size, out, [](auto b) { return half_to_float(static_cast<uint16_t>(b[0] << 8)); });
-      break;
-    case FileDType::kF8E4M3:
-      convert_each(bytes, size, out, [](auto b) { return e4m3_to_float(b[0]); });
-      break;
-    default:
-      break;
+  if (dtype == FileDType::kF64) {
+    convert_each(bytes, size, out, [](auto b) { return static_cast<float>(bits_as<double>(read_le(b))); });
+  } else {
+    widen_values(dtype, bytes.data(), out.size(), out.data());  // every other float dtype is a table's
   }
   return {};
 }

@@ -7,6 +7,8 @@
 #include "../../cpp/src/sinusoidal.cpp"
 #include "../../cpp/src/alibi.cpp"
 #include "../../cpp/src/rope.cpp"
+#include "../../cpp/src/weight_files.cpp"
+#include "../../cpp/src/stored_table.cpp"
 #include "../../cpp/src/analysis.cpp"
 
 #include "scalar_core.hpp"

@@ -112,13 +112,13 @@ describe('the package and the C++ core agree at every boundary', () => {
     // One id looked up: the probe's output holds the one row the core writes for a shape it accepts.
     const lookup = (vocabSize, dModel, out, inputs) => {
       core.view(Int32Array, inputs, 1)[0] = 0;  // id 0: its row is the probe's own memory, whatever the table's size
-      return core.module.tokenEmbeddingLookup(inputs, vocabSize, dModel, -1, 1, inputs, 1, out);
+      return core.module.tokenEmbeddingLookup(inputs, 'F32', vocabSize, dModel, -1, 1, inputs, 1, out);
     };
     agree('tokenEmbedding vocabSize', [0, 1, maxVocabSize, maxVocabSize + 1], (v) => options({ vocabSize: v, dModel: 4 }), (v, out, inputs) => lookup(v, 4, out, inputs), 'vocabSize');
     agree('tokenEmbedding dModel', [0, 1, maxDModel, maxDModel + 1], (v) => options({ vocabSize: 4, dModel: v }), (v, out, inputs) => lookup(4, v, out, inputs), 'dModel',
       { outBytes: (maxDModel + 1) * 4 });
     const x = { data: new Float32Array(12).map((_, i) => Math.sin(i)), shape: [4, 3] };  // components at most min(4, 3)
-    agree('pca components', [0, 1, 3, 4], (v) => pca(core, x, { components: v }), (v, out, inputs) => core.module.pca(inputs, 4, 3, v, out), 'components');
+    agree('pca components', [0, 1, 3, 4], (v) => pca(core, x, { components: v }), (v, out, inputs) => core.module.pca(inputs, 'F32', 4, 3, v, out, 'x'), 'components');
   });
 
   it('sincos2d: gridH, gridW, dModel (a multiple of 4)', () => {

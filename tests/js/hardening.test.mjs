@@ -180,9 +180,12 @@ describe('hardening', () => {
 
   it('a request the heap cannot hold fails cleanly, naming the bytes, and the module stays usable', () => {
     assert.throws(() => pe.allocate(2 ** 29), { name: 'RangeError', message: /needs 2147483648 bytes, more than the 2130706432 bytes the wasm heap can hold/ });
-    const big = pe.allocate(2 ** 28);  // 1 GiB: the heap grows to hold it
-    assert.throws(() => pe.allocate(2 ** 28), { name: 'RangeError', message: /needs 1073741824 bytes, which the wasm heap cannot provide now/ });
-    big.dispose();
+    // Two arrays of 1.5 GiB: the heap grows past 2 GiB to hold both; a third does not fit in its 4 GiB.
+    const big = [pe.allocate(3 * 2 ** 27), pe.allocate(3 * 2 ** 27)];
+    big[1].data[3 * 2 ** 27 - 1] = 7;  // the last element, past 3 GiB of the heap
+    assert.equal(big[1].data[3 * 2 ** 27 - 1], 7);
+    assert.throws(() => pe.allocate(3 * 2 ** 27), { name: 'RangeError', message: /needs 1610612736 bytes, which the wasm heap cannot provide now/ });
+    big.forEach((array) => array.dispose());
     assert.equal(pe.sinusoidal({ length: 2, dModel: 2 }).data[1], 1);
   });
 

@@ -32,21 +32,27 @@ export const bf16Bits = (x) => {
 };
 export const fromBf16 = (bits) => new Float32Array(new Uint32Array([bits << 16]).buffer)[0];
 
-// A .safetensors file of BF16 tensors { name: { values: Float32Array, shape } }, as the format lays it out.
-export function bf16Safetensors(tensors) {
+// A .safetensors file of tensors { name: { dtype, shape, bytes } } (bytes: their stored elements), as the format lays
+// it out.
+export function safetensorsFile(tensors) {
   let offset = 0;
   const header = {};
-  const parts = [];
-  for (const [name, { values, shape }] of Object.entries(tensors)) {
-    const bytes = Buffer.alloc(values.length * 2);
-    values.forEach((v, i) => bytes.writeUInt16LE(bf16Bits(v), 2 * i));
-    header[name] = { dtype: 'BF16', shape, data_offsets: [offset, offset + bytes.length] };
-    parts.push(bytes);
+  for (const [name, { dtype, shape, bytes }] of Object.entries(tensors)) {
+    header[name] = { dtype, shape, data_offsets: [offset, offset + bytes.length] };
     offset += bytes.length;
   }
   let json = JSON.stringify(header);
   json += ' '.repeat((8 - (json.length % 8)) % 8);
   const size = Buffer.alloc(8);
   size.writeBigUInt64LE(BigInt(json.length));
-  return Buffer.concat([size, Buffer.from(json), ...parts]);
+  return Buffer.concat([size, Buffer.from(json), ...Object.values(tensors).map((tensor) => tensor.bytes)]);
+}
+
+// A .safetensors file of BF16 tensors { name: { values: Float32Array, shape } }.
+export function bf16Safetensors(tensors) {
+  return safetensorsFile(Object.fromEntries(Object.entries(tensors).map(([name, { values, shape }]) => {
+    const bytes = Buffer.alloc(values.length * 2);
+    values.forEach((v, i) => bytes.writeUInt16LE(bf16Bits(v), 2 * i));
+    return [name, { dtype: 'BF16', shape, bytes }];
+  })));
 }

@@ -122,7 +122,7 @@ describe('validation', () => {
 
   it('a table too big for the wasm heap, or a result too big for a JS array, is refused before allocating, naming the bytes, and the module stays usable', () => {
     assert.throws(() => pe.tokenEmbedding({ vocabSize: 2 ** 24, dModel: 65536 }), {
-      name: 'RangeError', message: 'a 16777216 x 65536 tokenEmbedding table needs 4398046511104 bytes, more than the 2130706432 bytes the wasm heap can hold',
+      name: 'RangeError', message: 'a 16777216 x 65536 F32 tokenEmbedding table needs 4398046511104 bytes, more than the 2130706432 bytes the wasm heap can hold',
     });
     assert.throws(() => pe.sinusoidal({ length: 2 ** 24, dModel: 65536 }), { name: 'RangeError', message: /^the sinusoidal table needs 4398046511104 bytes, more than a new Float32Array can hold here/ });
     assert.throws(() => pe.alibiBias({ numHeads: 1024, keyLength: 65536 }), { name: 'RangeError', message: /^the ALiBi bias needs 17592186044416 bytes, more than a new Float32Array can hold here/ });

@@ -35,8 +35,10 @@ export function similarity(core, a, b, opts) {
   return { data, shape: [left.rows, right.rows] };
 }
 
-// The k rows of a heap table closest to query, best first; ties go to the lower index.
-export function nearestRows(core, table, rows, columns, query, opts) {
+// The k rows of a heap table ({ pointer, dtype, rows, columns }) closest to query, best first; ties go to the lower
+// index.
+export function nearestRows(core, table, query, opts) {
+  const { rows, columns } = table;
   const o = options('nearest options', opts, ['k', 'metric']);
   const k = integer('k', o.k ?? Math.min(5, rows), 1, rows);
   const metric = oneOf('metric', o.metric ?? 'cosine', ['dot', 'cosine']);
@@ -50,22 +52,27 @@ export function nearestRows(core, table, rows, columns, query, opts) {
   const copyQuery = core.copier(vector, 'query');
   return core.withHeap([[k * 4, 'the indices'], [k * 4, 'the scores'], [columns * 4, 'the query']], (indices, scores, queryPointer) => {
     copyQuery(queryPointer);
-    core.check(core.module.nearestRows(table, rows, columns, queryPointer, metric, k, indices, scores));
+    core.check(core.module.nearestRows(table.pointer, table.dtype, rows, columns, queryPointer, metric, k, indices, scores));
     return { indices: core.view(Int32Array, indices, k).slice(), scores: core.f32(scores, k).slice() };
   });
 }
 
 // The k rows nearest row a − row b + row c by cosine, rows a, b and c left out: { indices, scores }, best first.
-// `table`: its address on the heap; ids: { a, b, c }, row indices.
-export function analogyRows(core, table, rows, columns, ids, opts) {
+// table: { pointer, dtype, rows, columns } on the heap; ids: { a, b, c }, row indices.
+export function analogyRows(core, table, ids, opts) {
+  const { rows, columns } = table;
   const o = options('analogy options', opts, ['k']);
   const [a, b, c] = Object.entries(ids).map(([name, id]) => integer(name, id, 0, rows - 1));
   const others = rows - new Set([a, b, c]).size;
   if (others < 1) throw new RangeError(`analogy needs a row besides a, b and c: the table has ${rows}`);
   const k = integer('k', o.k ?? Math.min(5, others), 1, others);
-  const stored = core.f32(table, rows * columns);
-  const query = Float32Array.from({ length: columns }, (_, j) => stored[a * columns + j] - stored[b * columns + j] + stored[c * columns + j]);
-  const found = nearestRows(core, table, rows, columns, query, { k: Math.min(rows, k + 3), metric: 'cosine' });
+  const query = core.withHeap([[12, 'the ids'], [3 * columns * 4, 'rows a, b and c']], (idsPointer, out) => {
+    core.view(Int32Array, idsPointer, 3).set([a, b, c]);
+    core.check(core.module.tokenEmbeddingLookup(table.pointer, table.dtype, rows, columns, -1, 1, idsPointer, 3, out));
+    const abc = core.f32(out, 3 * columns);
+    return Float32Array.from({ length: columns }, (_, j) => abc[j] - abc[columns + j] + abc[2 * columns + j]);
+  });
+  const found = nearestRows(core, table, query, { k: Math.min(rows, k + 3), metric: 'cosine' });
   const kept = [...found.indices.keys()].filter((i) => ![a, b, c].includes(found.indices[i])).slice(0, k);
   return { indices: Int32Array.from(kept, (i) => found.indices[i]), scores: Float32Array.from(kept, (i) => found.scores[i]) };
 }
@@ -74,22 +81,24 @@ export function analogyRows(core, table, rows, columns, ids, opts) {
 export function pca(core, x, opts) {
   const { data, rows, columns } = matrix('x', x);
   // x's values are checked by the core, through its column sums.
-  return projectRows(core, 'x.shape[0]', rows, columns, opts, [{ data, what: 'x' }], (xPointer) => xPointer);
+  return projectRows(core, 'x.shape[0]', { dtype: 'F32', rows, columns, name: 'x' }, opts, [{ data, what: 'x' }], (xPointer) => xPointer);
 }
 
-// pca() of a table where it lies on the heap (`table`, its address; a token embedding's), without copying it.
-export function tablePca(core, table, rows, columns, opts) {
-  return projectRows(core, 'vocabSize', rows, columns, opts, [], () => table);
+// pca() of a table where it lies on the heap ({ pointer, dtype, rows, columns }: a token embedding's), without
+// copying it.
+export function tablePca(core, table, opts) {
+  return projectRows(core, 'vocabSize', { ...table, name: 'table' }, opts, [], () => table.pointer);
 }
 
-// What pca() and tablePca() share: the options, and the kernel on the rows at xAt(...the inputs' pointers);
-// rowsName names the row count in errors.
-function projectRows(core, rowsName, rows, columns, opts, inputs, xAt) {
+// What pca() and tablePca() share: the options, and the kernel on the rows (of x: { dtype, rows, columns, name }) at
+// xAt(...the inputs' pointers); rowsName names the row count in errors.
+function projectRows(core, rowsName, x, opts, inputs, xAt) {
+  const { rows, columns } = x;
   const o = readOptions('pca', opts);
   if (rows < 2) throw new RangeError(`${rowsName} must be at least 2 (PCA needs two rows), got ${rows}`);
   const components = integer('components', o.components ?? 2, 1, Math.min(rows, columns));
   const out = core.produce({ elements: rows * components, what: 'the projections', out: o.out, inputs },
-    (outPointer, ...pointers) => core.module.pca(xAt(...pointers), rows, columns, components, outPointer));
+    (outPointer, ...pointers) => core.module.pca(xAt(...pointers), x.dtype, rows, columns, components, outPointer, x.name));
   return { data: out, shape: [rows, components] };
 }
 

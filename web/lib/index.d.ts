@@ -78,15 +78,20 @@ export interface TokenEmbeddingOptions {
   init?: EmbeddingInitOptions;
 }
 
+/** The dtypes a token table is kept in on the heap. */
+export type TableDtype = 'F32' | 'F16' | 'BF16' | 'F8_E4M3' | 'F8_E5M2';
+
 export interface TokenEmbedding {
   readonly vocabSize: number;
   readonly dModel: number;
   readonly paddingIdx: number | null;
   /** The factor rows are multiplied by. */
   readonly scale: number;
+  /** How the table is kept on the heap: F32, or the dtype of the file it was read from (float16, bfloat16, float8), each op widening rows to float32 as it reads them. */
+  readonly dtype: TableDtype;
   /** [...ids.shape, dModel]. Throws RangeError for an id outside [0, vocabSize - 1]. */
   lookup(ids: TokenIds, options?: { out?: Float32Array }): Tensor<Float32Array>;
-  /** A copy of the table, [vocabSize, dModel]. */
+  /** A copy of the table as float32, [vocabSize, dModel]. */
   readonly weights: Tensor<Float32Array>;
   readonly disposed: boolean;
   /** Frees the table on the wasm heap. Harmless to call twice; the object throws if used afterwards. */
@@ -575,7 +580,7 @@ export interface WeightFile {
   info(name: string): { dtype: string; shape: number[]; bytes: number };
   /** Reads only this tensor's bytes. WeightFileError for a dtype posembed does not read or an I64 past ±(2^53 − 1). */
   tensor(name: string, options?: { onProgress?: (fraction: number) => void }): Promise<Tensor<StoredArray>>;
-  /** The token table on the heap as float32 (its rows converted where they lie, no copy in JS); `storedDtype` is the file's. */
+  /** The token table on the heap in the file's dtype (`dtype`; F64 is narrowed to F32), streamed a block of rows at a time with no copy in JS; `storedDtype` is the file's. A NaN or infinity in it is refused. */
   tokenEmbedding(options?: TokenTableOptions): Promise<TokenEmbedding & { readonly storedDtype: string }>;
 }
 

@@ -19,7 +19,7 @@ export class LearnedPositions extends HeapTable {
     const o = options('lookup options', opts, ['out']);
     const positions = this.#positions(lengthOrPositions);
     const data = core.produceRows({ rows: positions.length, rowElements: this.dModel, what: 'the position rows', out: o.out, inputs: [{ data: positions, what: 'the positions' }] },
-      (outPointer, firstRow, rowCount, positionsPointer) => core.module.tokenEmbeddingLookup(pointer, this.maxLength, this.dModel, -1, 1,
+      (outPointer, firstRow, rowCount, positionsPointer) => core.module.tokenEmbeddingLookup(pointer, 'F32', this.maxLength, this.dModel, -1, 1,
         positionsPointer + firstRow * 4, rowCount, outPointer));
     return { data, shape: [positions.length, this.dModel] };
   }

@@ -1,9 +1,15 @@
 // A [rows, columns] float table on the wasm heap, owned by a JS object until dispose(): the storage of
-// token embeddings and learned positions. Filled from given weights or from the seeded initialiser.
+// token embeddings and learned positions. Filled from given weights or from the seeded initialiser (float32), or
+// by the package's readers in the dtype a checkpoint stores it in (float16, bfloat16, float8: see TABLE_DTYPES).
 import { describe, integer, number, options } from './validate.js';
 import { floatMatrix } from './tensor.js';
 
 const KNOWN_INIT = ['type', 'std', 'gain', 'seed'];
+
+// The dtypes a table is kept in on the heap (the core's table dtypes) and their bytes per value.
+export const TABLE_DTYPES = { F32: 4, F16: 2, BF16: 2, F8_E4M3: 1, F8_E5M2: 1 };
+// Rows widened to float32 per block of a copy of a table kept in another dtype.
+const WIDEN_BLOCK_BYTES = 16 << 20;
 
 // Frees what objects dropped without dispose() still hold on the heap, once they are collected.
 const heapReleaser = new FinalizationRegistry(({ core, pointer }) => core.free(pointer));
@@ -42,9 +48,12 @@ export class HeapTable {
 
   // name: how errors call this object ('tokenEmbedding'); zeroRow: a row the initialiser leaves at zero;
   // fill(pointer): a kernel that writes the table, in place of weights or init (one that writes nothing, for a caller
-  // that writes every row before the table is used: seeding a vocabulary's table only to overwrite it takes seconds).
-  constructor(core, { name, rows, columns, weights, init, zeroRow = -1, fill }) {
+  // that writes every row before the table is used: seeding a vocabulary's table only to overwrite it takes seconds);
+  // dtype: how the table is kept (TABLE_DTYPES; only a fill writes one that is not F32).
+  constructor(core, { name, rows, columns, weights, init, zeroRow = -1, fill, dtype = 'F32' }) {
     this.name = name;
+    if (!(dtype in TABLE_DTYPES) || (dtype !== 'F32' && !fill)) throw new RangeError(`${name}: dtype must be one of ${Object.keys(TABLE_DTYPES).join(', ')} (only a table read from a file is kept in another than F32), got ${describe(dtype)}`);
+    this.dtype = dtype;
     const given = weights === undefined ? null : floatMatrix('weights', weights, rows, columns);
     if (given && init !== undefined) throw new TypeError(`${name}: give either weights or init, not both`);
     const i = given ? null : options('init', init, KNOWN_INIT);
@@ -57,7 +66,7 @@ export class HeapTable {
     this.rows = rows;
     this.columns = columns;
     const copyGiven = given && core.copier(given, 'weights.data');  // before allocating: the table may grow the heap
-    this.#block = new HeapBlock(this, core, rows * columns * 4, `a ${rows} x ${columns} ${name} table`);
+    this.#block = new HeapBlock(this, core, rows * columns * TABLE_DTYPES[dtype], `a ${rows} x ${columns} ${dtype} ${name} table`);
     const pointer = this.#block.pointer;
     try {
       if (fill) core.check(fill(pointer));
@@ -75,16 +84,35 @@ export class HeapTable {
     return { core: this.#block.core, pointer: this.#block.pointer };
   }
 
-  // The table where it lies on the heap, for reading at once (any later call may grow the heap and detach
-  // the view): what a copy is made from, or a GPU upload reads without one.
+  // The live table as the core reads it: { pointer, dtype, rows, columns }.
+  stored() {
+    const { pointer } = this.live();
+    return { pointer, dtype: this.dtype, rows: this.rows, columns: this.columns };
+  }
+
+  // The table as float32 values: where it lies on the heap (F32), for reading at once (any later call may grow the
+  // heap and detach the view), what a copy is made from or a GPU upload reads without one; a table kept in another
+  // dtype is widened into a new array, a block of rows at a time.
   heapView() {
     const { core, pointer } = this.live();
-    return core.f32(pointer, this.rows * this.columns);
+    if (this.dtype === 'F32') return core.f32(pointer, this.rows * this.columns);
+    const widened = new Float32Array(this.rows * this.columns);
+    const rowBytes = this.columns * TABLE_DTYPES[this.dtype];
+    const perBlock = Math.max(1, Math.floor(WIDEN_BLOCK_BYTES / (this.columns * 4)));
+    core.withHeap([[Math.min(perBlock, this.rows) * this.columns * 4, `rows of the ${this.name} table widened to float32`]], (out) => {
+      for (let first = 0; first < this.rows; first += perBlock) {
+        const count = Math.min(perBlock, this.rows - first);
+        core.check(core.module.convertToFloat(this.dtype, pointer + first * rowBytes, count * rowBytes, out, count * this.columns));
+        widened.set(core.f32(out, count * this.columns), first * this.columns);
+      }
+    });
+    return widened;
   }
 
   // A copy of the table, [rows, columns].
   get weights() {
-    return { data: this.heapView().slice(), shape: [this.rows, this.columns] };
+    const values = this.heapView();
+    return { data: this.dtype === 'F32' ? values.slice() : values, shape: [this.rows, this.columns] };
   }
 
   get disposed() {

@@ -17,12 +17,13 @@ export function paddingIndex(value, vocabSize) {
 }
 
 export class TokenEmbedding extends HeapTable {
-  // fill: HeapTable's, for the package's own readers (a table streamed from a file).
-  constructor(core, opts, fill) {
+  // stored: { fill, dtype } (HeapTable's), for the package's own readers: a table streamed from a file, kept as the
+  // file stores it.
+  constructor(core, opts, stored = {}) {
     const { vocabSize, dModel, ...o } = readOptions('tokenEmbedding', opts, core.limits);
     const paddingIdx = paddingIndex(o.paddingIdx, vocabSize);
     const scale = scaleFactor(core, o.scale, dModel);
-    super(core, { name: 'tokenEmbedding', rows: vocabSize, columns: dModel, weights: o.weights, init: o.init, zeroRow: paddingIdx ?? -1, fill });
+    super(core, { name: 'tokenEmbedding', rows: vocabSize, columns: dModel, weights: o.weights, init: o.init, zeroRow: paddingIdx ?? -1, ...stored });
     this.vocabSize = vocabSize;
     this.dModel = dModel;
     this.paddingIdx = paddingIdx;
@@ -35,28 +36,25 @@ export class TokenEmbedding extends HeapTable {
     const o = options('lookup options', opts, ['out']);
     const { data, shape } = tokenIds(ids, this.vocabSize);
     const rows = core.produceRows({ rows: data.length, rowElements: this.dModel, what: 'the looked-up rows', out: o.out, inputs: [{ data, what: 'the ids' }] },
-      (outPointer, firstRow, rowCount, idsPointer) => core.module.tokenEmbeddingLookup(pointer, this.vocabSize, this.dModel, this.paddingIdx ?? -1,
+      (outPointer, firstRow, rowCount, idsPointer) => core.module.tokenEmbeddingLookup(pointer, this.dtype, this.vocabSize, this.dModel, this.paddingIdx ?? -1,
         this.scale, idsPointer + firstRow * 4, rowCount, outPointer));
     return { data: rows, shape: [...shape, this.dModel] };
   }
 
   // The k rows most similar to query (a dModel vector), best first: { indices: Int32Array, scores: Float32Array }.
   nearest(query, opts) {
-    const { core, pointer } = this.live();
-    return nearestRows(core, pointer, this.vocabSize, this.dModel, query, opts);
+    return nearestRows(this.live().core, this.stored(), query, opts);
   }
 
   // The k rows nearest row a − row b + row c of the table as stored (before scale), by cosine, a, b and c left out:
   // { indices: Int32Array, scores: Float32Array }, best first (the ids of ' king', ' man', ' woman' → ' queen').
   analogy(a, b, c, opts) {
-    const { core, pointer } = this.live();
-    return analogyRows(core, pointer, this.vocabSize, this.dModel, { a, b, c }, opts);
+    return analogyRows(this.live().core, this.stored(), { a, b, c }, opts);
   }
 
   // pe.pca() of the table as stored (before scale), where it lies: [vocabSize, components], without a copy of the
   // table (pe.pca(embedding.weights) makes two).
   pca(opts) {
-    const { core, pointer } = this.live();
-    return tablePca(core.full('tokenEmbedding.pca()'), pointer, this.vocabSize, this.dModel, opts);
+    return tablePca(this.live().core.full('tokenEmbedding.pca()'), this.stored(), opts);
   }
 }

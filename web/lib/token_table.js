@@ -1,12 +1,14 @@
-// A model's token table from its weight file onto the heap as a TokenEmbedding: found by its usual names where no
-// name is given, read a block of rows at a time, each block converted to float32 where it lies in the table (no copy
-// of the table in JS). Loaded with the first call, so a page that opens no model does not fetch this.
+// A model's token table from its weight file onto the heap as a TokenEmbedding, kept in the dtype the file stores it
+// in (F32, F16, BF16, F8; F64 is narrowed to F32): found by its usual names where no name is given, read a block of
+// rows at a time, each block's bytes written where they lie in the table (no copy of the table in JS, none widened).
+// Loaded with the first call, so a page that opens no model does not fetch this.
 import { TokenEmbedding } from './token_embedding.js';
+import { TABLE_DTYPES } from './table.js';
 
 // Stored bytes read per block.
 const BLOCK_BYTES = 16 << 20;
 // Bytes per element of the float dtypes a token table is read from.
-const ELEMENT_BYTES = { F64: 8, F32: 4, F16: 2, BF16: 2, F8_E4M3: 1, F8_E5M2: 1 };
+const ELEMENT_BYTES = { ...TABLE_DTYPES, F64: 8 };
 // The token table's name in the checkpoints of the common families (HF's, and the converted originals').
 const TOKEN_TABLE_NAMES = [
   'model.embed_tokens.weight', 'model.language_model.embed_tokens.weight', 'language_model.model.embed_tokens.weight', 'model.text_model.embed_tokens.weight',
@@ -36,7 +38,9 @@ export async function readTokenTable(core, source, entry, options, readWhole) {
     signal?.throwIfAborted();
     return Object.assign(new TokenEmbedding(core, { vocabSize: rows, dModel: columns, weights }), { storedDtype: entry.dtype });
   }
-  const table = new TokenEmbedding(core, { vocabSize: rows, dModel: columns }, () => null);  // every row is written below
+  // Every row is written below: the table is allocated unseeded.
+  const dtype = entry.dtype in TABLE_DTYPES ? entry.dtype : 'F32';
+  const table = new TokenEmbedding(core, { vocabSize: rows, dModel: columns }, { fill: () => null, dtype });
   try {
     const size = ELEMENT_BYTES[entry.dtype];
     const perBlock = Math.max(1, Math.floor(BLOCK_BYTES / (columns * size)));
@@ -46,13 +50,20 @@ export async function readTokenTable(core, source, entry, options, readWhole) {
       const start = entry.offset + first * columns * size;
       const bytes = await source.read(start, start + count * columns * size);
       const { pointer } = table.live();
-      core.withHeap([[bytes.length, `rows ${first}…${first + count - 1} of '${entry.name}'`]], (input) => {
-        core.view(Uint8Array, input, bytes.length).set(bytes);
-        core.check(core.module.convertToFloat(entry.dtype, input, bytes.length, pointer + first * columns * 4, count * columns));
-      });
+      if (dtype === entry.dtype) {
+        core.view(Uint8Array, pointer + first * columns * size, bytes.length).set(bytes);
+      } else {
+        core.withHeap([[bytes.length, `rows ${first}…${first + count - 1} of '${entry.name}'`]], (input) => {
+          core.view(Uint8Array, input, bytes.length).set(bytes);
+          core.check(core.module.convertToFloat(entry.dtype, input, bytes.length, pointer + first * columns * 4, count * columns));
+        });
+      }
       onProgress?.((first + count) / rows);
     }
     signal?.throwIfAborted();
+    const { pointer } = table.live();
+    const bad = core.module.tableNonFinite(pointer, dtype, rows, columns);
+    if (bad >= 0) throw new RangeError(`tokenEmbedding: '${entry.name}' holds a non-finite value at row ${Math.floor(bad / columns)}, column ${bad % columns}`);
   } catch (error) {
     table.dispose();
     throw error;

@@ -12,7 +12,8 @@ export function simdSupported() {
   return WebAssembly.validate(SIMD_PROBE);
 }
 
-// Heap pointers stay below 2^31 (-sMAXIMUM_MEMORY=2GB); one allocation can take at most this.
+// The heap reaches 4 GiB (-sMAXIMUM_MEMORY=4GB), but one allocation can take at most this: malloc grows the heap by
+// a signed 32-bit step. Pointers past 2 GiB come back from wasm as negative int32s: alloc() reads them as unsigned.
 export const MAX_HEAP_BYTES = 2 ** 31 - 2 ** 24;
 
 // Floats an output (or RoPE's x) passes through the heap in when it streams to or from JS memory: 256 KiB
@@ -242,7 +243,7 @@ export class WasmCore {
     if (bytes > MAX_HEAP_BYTES) {
       throw new RangeError(`${what} needs ${bytes} bytes, more than the ${MAX_HEAP_BYTES} bytes the wasm heap can hold`);
     }
-    const pointer = this.module._malloc(Math.max(bytes, 1));
+    const pointer = this.module._malloc(Math.max(bytes, 1)) >>> 0;
     if (pointer === 0) throw new RangeError(`${what} needs ${bytes} bytes, which the wasm heap cannot provide now`);
     this.liveAllocations++;
     return pointer;

@@ -73,7 +73,8 @@ export class WordEmbeddings {
       return id;
     });
     const { handle, core } = this.#handle.live('word embedding');
-    const found = analogyRows(core, handle.vectorsPointer(), vocabulary.length, this.config.dim, { a: ids[0], b: ids[1], c: ids[2] }, o);
+    const table = { pointer: handle.vectorsPointer(), dtype: 'F32', rows: vocabulary.length, columns: this.config.dim };
+    const found = analogyRows(core, table, { a: ids[0], b: ids[1], c: ids[2] }, o);
     return Array.from(found.indices, (index, i) => ({ word: vocabulary[index], score: found.scores[i] }));
   }
 

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "posembed/status.hpp"
+#include "posembed/stored_table.hpp"
 
 namespace posembed {
 
@@ -25,7 +26,10 @@ constexpr int64_t kQueryRows = 16;
 Status query_similarity(std::span<const float> queries, int64_t n, std::span<const float> b, int64_t m, int64_t d, SimilarityMetric metric,
                         std::span<float> out);
 
-// The k rows of table ([rows, d]) most similar to query ([d]), best first; ties go to the lower index.
+// The k rows of table ([rows, d], any table dtype) most similar to query ([d]), best first; ties go to the lower index.
+Status nearest_rows(const StoredTable& table, std::span<const float> query, SimilarityMetric metric, std::span<int32_t> indices,
+                    std::span<float> scores);
+// The same for a float32 table.
 Status nearest_rows(std::span<const float> table, int64_t rows, int64_t d, std::span<const float> query, SimilarityMetric metric,
                     std::span<int32_t> indices, std::span<float> scores);
 
@@ -38,5 +42,8 @@ int64_t first_non_finite(std::span<const float> values);
 // Each axis's sign makes its largest-magnitude loading positive. axes (optional, [components, d]) receives them.
 // A NaN or ±Infinity in x is refused, naming the first.
 Status pca(std::span<const float> x, int64_t n, int64_t d, int64_t components, std::span<float> out, std::span<float> axes = {});
+// The same for a table in any table dtype, its rows widened a block at a time where they are read; name: the table's
+// name in errors.
+Status pca(const StoredTable& x, int64_t components, std::span<float> out, std::span<float> axes = {}, std::string_view name = "table");
 
 }  // namespace posembed

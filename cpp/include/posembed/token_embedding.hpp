@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "posembed/status.hpp"
+#include "posembed/stored_table.hpp"
 
 namespace posembed {
 
@@ -42,8 +43,11 @@ double embedding_scale_factor(EmbeddingScaleKind kind, double constant, int64_t 
 // that are a block of a larger array).
 Status validate_ids(const TokenEmbeddingShape& shape, std::span<const int32_t> ids, int64_t first_index = 0);
 
-// out[j, :] = table[ids[j], :] * scale (zeros for the padding id). Every id is checked first; on error
-// nothing is written.
+// out[j, :] = table[ids[j], :] * scale (zeros for the padding id), the table ([vocab_size, d_model]) in any table
+// dtype. Every id is checked first; on error nothing is written.
+Status token_embedding_lookup(const TokenEmbeddingShape& shape, float scale, const StoredTable& table, std::span<const int32_t> ids,
+                              std::span<float> out);
+// The same for a float32 table.
 Status token_embedding_lookup(const TokenEmbeddingShape& shape, float scale, std::span<const float> table,
                               std::span<const int32_t> ids, std::span<float> out);
 
