@@ -6,7 +6,6 @@ import { FAMILIES, NOT_READ, NO_POSITIONS, WRAPPERS } from '../web/lib/model_fam
 const README = new URL('../README.md', import.meta.url);
 const START = '<!-- families:start -->';
 const END = '<!-- families:end -->';
-const SHARED_REASON = Object.values(NOT_READ).find((reason, i, all) => all.indexOf(reason) !== all.lastIndexOf(reason));
 
 const code = (names) => names.map((name) => `\`${name}\``).join(', ');
 
@@ -42,21 +41,18 @@ export function familyTable() {
     groups.set(words, [...(groups.get(words) ?? []), type]);
   }
   const read = Object.keys(FAMILIES).length + Object.keys(WRAPPERS).length;
-  const specific = Object.entries(NOT_READ).filter(([, reason]) => reason !== SHARED_REASON);
-  const unread = Object.keys(NOT_READ).filter((type) => NOT_READ[type] === SHARED_REASON);
   const lines = [
     START,
-    `${read} model types read (${Object.keys(FAMILIES).length} families and ${Object.keys(WRAPPERS).length} multimodal or composite configs whose text model is one of them), of the ${read + Object.keys(NOT_READ).length} model types of HF transformers' main branch (November 2026) whose config carries a text model's positions; ${Object.keys(NOT_READ).length} not read yet, each refused with why; ${Object.keys(NO_POSITIONS).length} without attention (${code(Object.keys(NO_POSITIONS))}) refused as having no positions.`,
+    `${read} model types read (${Object.keys(FAMILIES).length} families and ${Object.keys(WRAPPERS).length} multimodal or composite configs whose text model is one of them), of the ${read + Object.keys(NOT_READ).length} model types of HF transformers' main branch (November 2026) whose config carries a text model's positions; ${Object.keys(NOT_READ).length} read and refused, each with why (one table of positions cannot describe it, or its sources disagree); ${Object.keys(NO_POSITIONS).length} without attention (${code(Object.keys(NO_POSITIONS))}) refused as having no positions.`,
     '',
     '| positions (as HF reads them) | model_type |',
     '| --- | --- |',
     ...[...groups].map(([words, types]) => `| ${words} | ${code(types)} |`),
-    `| the text model of a composite config (\`text_config\`, \`thinker_config.text_config\`, \`vlm_config.text_config\`) | ${Object.entries(WRAPPERS).map(([type, w]) => `\`${type}\` → ${w.text}`).join(', ')} |`,
+    `| the text model of a composite config (\`text_config\`, \`thinker_config.text_config\`, \`vlm_config.text_config\`) | ${Object.entries(WRAPPERS).map(([type, w]) => `\`${type}\` → ${w.text ?? 'any (by its model_type)'}`).join(', ')} |`,
     '',
-    'Not read yet, and why (each refused with these words rather than read as a family it resembles):',
+    'Refused, and why (each with these words rather than read as a family it resembles):',
     '',
-    ...specific.map(([type, reason]) => `- \`${type}\`: ${reason}`),
-    `- ${unread.length} more whose sources were not read for the table yet: ${code(unread)}`,
+    ...Object.entries(NOT_READ).map(([type, reason]) => `- \`${type}\`: ${reason}`),
     END,
   ];
   return lines.join('\n');

@@ -205,12 +205,6 @@ double js_first_non_finite(uintptr_t values, double count) {
   return static_cast<double>(first_non_finite(heap_span<const float>(values, count)));
 }
 
-// -1, or the first non-finite value's index: -2 for a dtype that is not a table's.
-double js_table_non_finite(uintptr_t table, const std::string& dtype, double rows, double cols) {
-  const StoredTable stored = heap_table(table, dtype, rows, cols);
-  return is_table_dtype(stored.dtype) ? static_cast<double>(first_non_finite(stored)) : -2.0;
-}
-
 val js_nearest_rows(uintptr_t table, const std::string& dtype, double rows, double d, uintptr_t query, const std::string& metric, double k,
                     uintptr_t indices, uintptr_t scores) {
   const auto parsed = parse_similarity_metric(metric);
@@ -314,7 +308,6 @@ EMSCRIPTEN_BINDINGS(posembed_encoders) {
   function("querySimilarity", &posembed::js_query_similarity);
   function("nearestRows", &posembed::js_nearest_rows);
   function("firstNonFinite", &posembed::js_first_non_finite);
-  function("tableNonFinite", &posembed::js_table_non_finite);
   function("combinedEmbeddingRows", &posembed::js_combined_embedding_rows);
   function("ropeTable", &posembed::js_rope_table);
   function("ropeCache", &posembed::js_rope_cache);

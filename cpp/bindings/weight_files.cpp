@@ -73,6 +73,12 @@ val js_convert_to_float(std::string dtype, uintptr_t bytes, double byte_count, u
   return to_js(convert_to_float(dtype_from_name(dtype), heap_span<const uint8_t>(bytes, byte_count), heap_span<float>(out, count)));
 }
 
+// -1, or the first non-finite value's index in a table read from a file: -2 for a dtype that is not a table's.
+double js_table_non_finite(uintptr_t table, const std::string& dtype, double rows, double cols) {
+  const StoredTable stored = heap_table(table, dtype, rows, cols);
+  return is_table_dtype(stored.dtype) ? static_cast<double>(first_non_finite(stored)) : -2.0;
+}
+
 }  // namespace
 }  // namespace posembed
 
@@ -81,4 +87,5 @@ EMSCRIPTEN_BINDINGS(posembed_weight_files) {
   function("weightHeaderSize", &posembed::js_weight_header_size);
   function("weightFileInfo", &posembed::js_weight_file_info);
   function("convertToFloat", &posembed::js_convert_to_float);
+  function("tableNonFinite", &posembed::js_table_non_finite);
 }

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { load } from '../../dist/index.js';
 import { heatmapPixels } from '../../dist/colormap.js';
 import { VECTORS_DIR } from '../js/helpers.mjs';
-import { bf16Bits, bf16Safetensors, fromBf16, hubLike } from '../js/hub.mjs';
+import { bf16Bits, bf16Safetensors, fromBf16, hubLike, safetensorsFile } from '../js/hub.mjs';
 import { useSite } from './browser.mjs';
 
 const FORMATS = `${VECTORS_DIR}/formats`;
@@ -34,16 +34,7 @@ function gpt2Checkpoint() {
   const ids = BigInt64Array.from({ length: 1024 }, (_, i) => BigInt(i));
   const parts = [['transformer.wte.weight', 'BF16', [50257, d], bf16], ['transformer.wpe.weight', 'F32', [1024, d], wpe],
     ['transformer.ln_f.bias', 'F32', [4], bias], ['position_ids', 'I64', [1, 1024], ids]];
-  const header = {};
-  let offset = 0;
-  for (const [name, dtype, shape, data] of parts) {
-    header[name] = { dtype, shape, data_offsets: [offset, offset + data.byteLength] };
-    offset += data.byteLength;
-  }
-  const text = Buffer.from(JSON.stringify(header).padEnd(Math.ceil(JSON.stringify(header).length / 8) * 8, ' '));
-  const length = Buffer.alloc(8);
-  length.writeBigUInt64LE(BigInt(text.length));
-  return Buffer.concat([length, text, ...parts.map(([, , , data]) => Buffer.from(data.buffer))]);
+  return safetensorsFile(Object.fromEntries(parts.map(([name, dtype, shape, data]) => [name, { dtype, shape, bytes: Buffer.from(data.buffer) }])));
 }
 
 describe('token embeddings page', () => {

@@ -200,7 +200,68 @@ describe('nothing silent: what a family does not read is named, and families rea
     for (const [type, reason] of Object.entries(NOT_READ)) {
       assert.throws(() => pe.modelPositions({ model_type: type, hidden_size: 64, num_attention_heads: 4, num_hidden_layers: 1 }), (error) => error.message.includes(reason), type);
     }
-    for (const [type, wrapper] of Object.entries(WRAPPERS)) assert.ok(FAMILIES[wrapper.text], `${type}'s text model ${wrapper.text} is a family`);
+    for (const [type, wrapper] of Object.entries(WRAPPERS)) assert.ok(wrapper.text === null || FAMILIES[wrapper.text], `${type}'s text model ${wrapper.text} is a family`);
+  });
+});
+
+describe('the second round: text towers, composites, and families read as another is', () => {
+  let pe;
+  before(async () => { pe = await load(); });
+  const kinds = (m) => m.layerTypes.map((_, i) => m.layer(i).kind);
+
+  it('text towers inside their composites: SigLIP\'s 64 learned positions, AltCLIP\'s from pad_token_id + 1, Kosmos-2\'s fairseq sinusoids under their own key names', () => {
+    const siglip = pe.modelPositions({ model_type: 'siglip', text_config: { hidden_size: 768, num_attention_heads: 12, num_hidden_layers: 2 } });
+    assert.deepEqual([siglip.modelType, siglip.maxPositions, siglip.layer(0).kind, siglip.layer(0).learned.offset], ['siglip_text_model', 64, 'learned', 0]);
+    assert.deepEqual(siglip.defaults, ['max_position_embeddings']);
+    const altclip = pe.modelPositions({ model_type: 'altclip', text_config: { num_hidden_layers: 1 } });
+    assert.deepEqual([altclip.layer(0).learned.offset, altclip.layer(0).learned.maxPositions], [2, 512]);
+    const kosmos = pe.modelPositions({ model_type: 'kosmos-2', text_config: { embed_dim: 2048, attention_heads: 32, layers: 24 } });
+    assert.deepEqual([kosmos.modelType, kosmos.numLayers, kosmos.layer(0).kind, kosmos.layer(0).sinusoidal.offset], ['kosmos_2_text_model', 24, 'sinusoidal', 2]);
+    assert.equal(kosmos.layer(0).scoreScale, 64 ** -0.5);
+    const xlm = pe.modelPositions({ model_type: 'xlm', emb_dim: 1024, n_heads: 8, n_layers: 6 });
+    assert.deepEqual([xlm.numLayers, xlm.layer(0).scoreScale], [6, 128 ** -0.5]);
+  });
+
+  it('composites whose text model may be any: the decoder\'s model_type decides, and a missing one is named', () => {
+    const m = pe.modelPositions({ model_type: 'vision-encoder-decoder', decoder: { model_type: 'gpt2', n_embd: 768, n_head: 12, n_layer: 2 } });
+    assert.deepEqual([m.modelType, m.layer(0).kind], ['gpt2', 'learned']);
+    assert.throws(() => pe.modelPositions({ model_type: 'encoder-decoder', decoder: { hidden_size: 8 } }), /decoder\.model_type is missing: HF's encoder-decoder takes any model there/);
+    const speech = pe.modelPositions({ model_type: 'speech-encoder-decoder', decoder: { num_hidden_layers: 1 } });
+    assert.equal(speech.modelType, 'bert');
+  });
+
+  it('SAM 3 without a text_config builds its own (32 positions, 1024 wide, 16 heads); Voxtral Realtime fills its text config\'s missing keys with its own', () => {
+    const sam3 = pe.modelPositions({ model_type: 'sam3' });
+    assert.deepEqual([sam3.maxPositions, sam3.layer(0).scoreScale], [32, 64 ** -0.5]);
+    const voxtral = pe.modelPositions({ model_type: 'voxtral_realtime', text_config: { hidden_size: 3072, num_attention_heads: 32, num_hidden_layers: 2 } });
+    assert.deepEqual([voxtral.layer(0).rope.base, voxtral.layer(0).rope.headDim], [1e6, 128]);
+    const given = pe.modelPositions({ model_type: 'voxtral_realtime', text_config: { hidden_size: 3072, num_attention_heads: 32, num_hidden_layers: 2, rope_theta: 5e5, head_dim: 96 } });
+    assert.deepEqual([given.layer(0).rope.base, given.layer(0).rope.headDim], [5e5, 96]);
+  });
+
+  it('families read as another with their own defaults and rules: Dia\'s unscaled scores, BLT\'s interleaved pairs, MiniCPM3\'s MLA in halves, HyperCLOVA X\'s multiplier', () => {
+    const dia = pe.modelPositions({ model_type: 'dia_decoder' });
+    assert.deepEqual([dia.layer(0).scoreScale, dia.layer(0).rope.headDim, dia.numLayers], [1, 128, 18]);
+    const blt = pe.modelPositions({ model_type: 'blt_global_transformer' });
+    assert.deepEqual([blt.layer(0).rope.layout, blt.layer(0).rope.base, blt.layer(0).rope.headDim], ['interleaved', 5e5, 128]);
+    assert.equal(pe.modelPositions({ model_type: 'blt_patcher' }).layer(0).rope.base, 10000);
+    const minicpm3 = pe.modelPositions({ model_type: 'minicpm3' });
+    assert.deepEqual([minicpm3.layer(0).rope.layout, minicpm3.layer(0).rope.rotaryDim, minicpm3.layer(0).scoreScale], ['half', 32, 96 ** -0.5]);
+    const clova = { model_type: 'hyperclovax', hidden_size: 2048, num_attention_heads: 16, num_hidden_layers: 2 };
+    assert.equal(pe.modelPositions(clova).layer(0).scoreScale, 128 ** -0.5);
+    assert.equal(pe.modelPositions({ ...clova, attention_multiplier: 0.0078125 }).layer(0).scoreScale, 0.0078125);
+    const qwen35 = pe.modelPositions({ model_type: 'qwen3_5', text_config: { hidden_size: 2048, num_attention_heads: 16, num_hidden_layers: 4 } });
+    assert.deepEqual(kinds(qwen35), ['none', 'none', 'none', 'rope']);
+    assert.deepEqual([qwen35.layer(3).rope.rotaryDim, qwen35.layer(3).rope.mropeSection], [64, [11, 11, 10]]);
+    const idefics = pe.modelPositions({ model_type: 'idefics', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 1, rope_theta: 5e5 });
+    assert.equal(idefics.layer(0).rope.base, 10000);
+    assert.equal(pe.modelPositions({ model_type: 'jina_embeddings_v3' }).layer(0).rope.base, 20000);
+    assert.deepEqual(kinds(pe.modelPositions({ model_type: 'kimi_linear', hidden_size: 2304, num_attention_heads: 32, num_hidden_layers: 3 })), ['none', 'none', 'none']);
+  });
+
+  it('a composite whose text model is refused is refused with that model\'s reason', () => {
+    assert.throws(() => pe.modelPositions({ model_type: 'gemma4', text_config: {} }), (error) => error.message.includes('its text model (text_config) is gemma4_text: ') && error.message.includes(NOT_READ.gemma4_text));
+    assert.throws(() => pe.modelPositions({ model_type: 'musicgen' }), /its text model \(decoder\) is musicgen_decoder: a sinusoidal table with the cosines first/);
   });
 });
 

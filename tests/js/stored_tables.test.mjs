@@ -4,12 +4,12 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeEachModule } from './helpers.mjs';
 import { safetensorsFile } from './hub.mjs';
-import { patternCode, patternValue } from './stored_table_pattern.mjs';
+import { TABLE_NAME, writePatternTable } from './stored_table_pattern.mjs';
 
 // Each dtype's fields, read independently of the package: a code's value from its sign, exponent and mantissa.
 const FORMATS = {
@@ -51,7 +51,7 @@ function randomTable(dtype, rows, columns, seed) {
   return { bytes, values };
 }
 
-const NAME = 'model.embed_tokens.weight';
+const NAME = TABLE_NAME;
 const [ROWS, COLUMNS] = [300, 40];
 
 describeEachModule('token tables kept in their own dtype', (instance) => {
@@ -96,30 +96,6 @@ describeEachModule('token tables kept in their own dtype', (instance) => {
     }
   });
 }, { fullModule: true });
-
-// A BF16 safetensors file of the pattern table, written a block of rows at a time (no copy of it in memory).
-function writePatternTable(path, rows, columns) {
-  const header = Buffer.from(safetensorsFile({ [NAME]: { dtype: 'BF16', shape: [rows, columns], bytes: Buffer.alloc(0) } }));
-  // The header as if its data were there: data_offsets end where the table does.
-  const json = JSON.parse(header.subarray(8).toString());
-  json[NAME].data_offsets = [0, rows * columns * 2];
-  let text = JSON.stringify(json);
-  text += ' '.repeat((8 - (text.length % 8)) % 8);
-  const size = Buffer.alloc(8);
-  size.writeBigUInt64LE(BigInt(text.length));
-  const fd = openSync(path, 'w');
-  writeSync(fd, Buffer.concat([size, Buffer.from(text)]));
-  const perBlock = 1024;
-  const block = Buffer.alloc(perBlock * columns * 2);
-  for (let first = 0; first < rows; first += perBlock) {
-    const count = Math.min(perBlock, rows - first);
-    const codes = new Uint16Array(block.buffer, block.byteOffset, count * columns);
-    for (let r = 0; r < count; r++) for (let c = 0; c < columns; c++) codes[r * columns + c] = patternCode(first + r, c);
-    writeSync(fd, block, 0, count * columns * 2);
-  }
-  closeSync(fd);
-  return rows * columns * 2;
-}
 
 describe('token tables at vocabulary scale, streamed in a process of their own', () => {
   let folder;

@@ -9,7 +9,8 @@ import { t5Bias, t5Bucket, t5Buckets } from './t5.js';
 import { applyRope, ropeCache, ropeInvFreq } from './rope.js';
 import { sincos2d } from './sincos2d.js';
 import { interpolatePositions, LearnedPositions } from './learned_positions.js';
-import { openCheckpoint, openNpy, openSafetensors, readNpy, readSafetensors, WeightFetchError, WeightFileError, writeNpy, writeSafetensors } from './weight_files.js';
+import { WeightFetchError, WeightFileError } from './weight_errors.js';
+import { writeNpy, writeSafetensors } from './weight_writers.js';
 import { pca, similarity } from './analysis.js';
 import { TransformerEmbedding } from './transformer_embedding.js';
 import { acquireDevice } from './webgpu/device.js';
@@ -104,12 +105,19 @@ export class Posembed {
     return interpolatePositions(this.#core, table, newLength, opts);
   }
 
+  // The readers of weight files: the 'weights' part, loaded with the full module.
+  #weightFiles(what) {
+    return { core: this.#fullCore(what), reading: loadedPart('weights', what) };
+  }
+
   readNpy(bytes) {
-    return readNpy(this.#fullCore('readNpy()'), bytes);
+    const { core, reading } = this.#weightFiles('readNpy()');
+    return reading.readNpy(core, bytes);
   }
 
   readSafetensors(bytes) {
-    return readSafetensors(this.#fullCore('readSafetensors()'), bytes);
+    const { core, reading } = this.#weightFiles('readSafetensors()');
+    return reading.readSafetensors(core, bytes);
   }
 
   // A real model's input layer: config and positions, tokenizer, checkpoint, token table.
@@ -132,15 +140,18 @@ export class Posembed {
   }
 
   async openSafetensors(source, options) {
-    return openSafetensors(this.#fullCore('openSafetensors()'), source, options);
+    const { core, reading } = this.#weightFiles('openSafetensors()');
+    return reading.openSafetensors(core, source, options);
   }
 
   async openNpy(source, options) {
-    return openNpy(this.#fullCore('openNpy()'), source, options);
+    const { core, reading } = this.#weightFiles('openNpy()');
+    return reading.openNpy(core, source, options);
   }
 
   async openCheckpoint(files, options) {
-    return openCheckpoint(this.#fullCore('openCheckpoint()'), files, options);
+    const { core, reading } = this.#weightFiles('openCheckpoint()');
+    return reading.openCheckpoint(core, files, options);
   }
 
   similarity(a, b, opts) {
@@ -243,7 +254,7 @@ async function loadInstance(opts) {
       simd: useSimd, threads: threads !== 'auto' ? threads : useSimd && o.wasmUrl === undefined && o.wasmBinary === undefined ? 'auto' : 1,
       wasmUrl: o.wasmUrl, wasmBinary: o.wasmBinary, encodersOnly: encodersOnly && useSimd,
     }),
-    ...(encodersOnly ? [] : [loadPart('models'), loadPart('training')]),
+    ...(encodersOnly ? [] : [loadPart('models'), loadPart('training'), loadPart('weights')]),
   ]);
   return withBackend(core, backend, o.gpu, limits);
 }

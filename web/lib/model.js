@@ -2,7 +2,7 @@
 // tokenizer, its checkpoint (read lazily) and its token table, from a folder URL (the Hub's resolve/main/) or a list of
 // Files (config.json, tokenizer.json and tokenizer_config.json, the safetensors shards and their index).
 import { describe } from './validate.js';
-import { WeightFetchError } from './weight_files.js';
+import { WeightFetchError } from './weight_errors.js';
 
 const FETCH_KEYS = ['fetch', 'headers', 'signal'];
 

@@ -374,6 +374,95 @@ Object.assign(SIZES, {
 });
 for (const [type, sizes] of Object.entries(SIZES)) FAMILIES[type].sizes = sizes;
 
+// Families read as another is (their attention and positions that family's code, named in `follows`), with their own
+// class defaults and sizes (hidden, heads, layers: the class's own, never the base's; none where the class has no
+// default for them). `aliases`: HF's attribute_map, a standard key read under the family's own name.
+const like = (base, entry) => {
+  const { sizes, ...read } = FAMILIES[base];
+  return { ...read, follows: base, ...entry, defaults: { ...read.defaults, ...entry.defaults } };
+};
+const R2 = '(transformers main, v5; read November 2026, second round)';
+Object.assign(FAMILIES, {
+  // Text towers of vision and audio models: BERT's, RoBERTa's and CLIP's learned tables.
+  aimv2_text_model: like('clip_text_model', { sizes: [768, 6, 12], source: `aimv2/modular_aimv2.py ${R2}` }),
+  clipseg_text_model: like('clip_text_model', { sizes: [512, 8, 12], source: `clipseg/configuration_clipseg.py ${R2}` }),
+  groupvit_text_model: like('clip_text_model', { sizes: [256, 4, 12], source: `groupvit/configuration_groupvit.py ${R2}` }),
+  metaclip_2_text_model: like('clip_text_model', { sizes: [512, 8, 12], source: `metaclip_2/modular_metaclip_2.py ${R2}` }),
+  xclip_text_model: like('clip_text_model', { sizes: [512, 8, 12], source: `xclip/configuration_xclip.py ${R2}` }),
+  owlvit_text_model: like('clip_text_model', { defaults: { max_position_embeddings: 16 }, sizes: [512, 8, 12], source: `owlvit/configuration_owlvit.py ${R2}` }),
+  siglip_text_model: like('clip_text_model', { defaults: { max_position_embeddings: 64 }, sizes: [768, 12, 12], source: `siglip/configuration_siglip.py ${R2}` }),
+  align_text_model: like('bert', { sizes: [768, 12, 12], source: `align/configuration_align.py ${R2}` }),
+  blip_text_model: like('bert', { sizes: [768, 8, 12], source: `blip/configuration_blip.py ${R2}` }),
+  chinese_clip_text_model: like('bert', { sizes: [768, 12, 12], source: `chinese_clip/configuration_chinese_clip.py ${R2}` }),
+  flava_text_model: like('bert', { sizes: [768, 12, 12], source: `flava/configuration_flava.py ${R2}` }),
+  instructblip_qformer: like('bert', { sizes: [768, 12, 12], source: `instructblip/configuration_instructblip.py ${R2}` }),
+  instructblipvideo_qformer: like('bert', { sizes: [768, 12, 12], source: `instructblipvideo/modular_instructblipvideo.py ${R2}` }),
+  visual_bert: like('bert', { sizes: [768, 12, 12], source: `visual_bert/configuration_visual_bert.py ${R2}` }),
+  tvp: like('bert', { sizes: [768, 12, 12], source: `tvp/configuration_tvp.py ${R2}` }),
+  dpr: like('bert', { sizes: [768, 12, 12], source: `dpr/configuration_dpr.py ${R2}` }),
+  vilt: like('bert', { defaults: { max_position_embeddings: 40 }, sizes: [768, 12, 12], source: `vilt/configuration_vilt.py ${R2}` }),
+  git: like('bert', { defaults: { max_position_embeddings: 1024 }, sizes: [768, 12, 6], source: `git/configuration_git.py ${R2}` }),
+  altclip_text_model: like('xlm-roberta', { defaults: { max_position_embeddings: 514 }, sizes: [1024, 16, 24], source: `altclip/configuration_altclip.py ${R2}` }),
+  bridgetower_text_model: like('roberta', { defaults: { max_position_embeddings: 514 }, sizes: [768, 12, 12], source: `bridgetower/configuration_bridgetower.py ${R2}` }),
+  clap_text_model: like('roberta', { defaults: { max_position_embeddings: 514 }, sizes: [768, 12, 12], source: `clap/configuration_clap.py ${R2}` }),
+  // XLM: a learned table (with sinusoidal_embeddings, one written with sinusoids at initialisation: a checkpoint's
+  // stored table either way), positions from 0.
+  xlm: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, aliases: { hidden_size: 'emb_dim' }, sizes: [2048, 16, 12], source: `xlm/configuration_xlm.py, modeling_xlm.py ${R2}` },
+  // Fixed sinusoids: fairseq's (Kosmos-2, SeamlessM4T: M2M100's, from pad_token_id + 1), TIPSv2's and VideoPrism's.
+  kosmos_2_text_model: like('m2m_100', { defaults: { max_position_embeddings: 2048 }, aliases: { hidden_size: 'embed_dim', num_attention_heads: 'attention_heads', num_hidden_layers: 'layers' }, sizes: [2048, 32, 24], source: `kosmos2/configuration_kosmos2.py ${R2}` }),
+  kosmos_2_5_text_model: like('m2m_100', { defaults: { max_position_embeddings: 4096 }, aliases: { hidden_size: 'embed_dim', num_attention_heads: 'attention_heads', num_hidden_layers: 'layers' }, sizes: [1536, 16, 24], source: `kosmos2_5/configuration_kosmos2_5.py ${R2}` }),
+  seamless_m4t: like('m2m_100', { defaults: { pad_token_id: 0, max_position_embeddings: 1024 }, aliases: { num_attention_heads: 'decoder_attention_heads', num_hidden_layers: 'decoder_layers' }, sizes: [1024, 16, 24], source: `seamless_m4t/configuration_seamless_m4t.py ${R2}` }),
+  tipsv2_text_model: { kind: 'sinusoidal', timescale: 't2t', layout: 'split', offset: 0, defaults: { max_position_embeddings: 64 }, sizes: [768, 12, 12], source: `tipsv2/configuration_tipsv2.py, modeling_tipsv2.py ${R2}` },
+  videoprism_text_model: { kind: 'sinusoidal', timescale: 'standard', layout: 'split', offset: 0, defaults: { max_position_embeddings: 64 }, sizes: [768, 12, 12], source: `videoprism/modular_videoprism.py ${R2}` },
+  pix2struct_text_model: like('t5', { sizes: [768, 12, 12], source: `pix2struct/configuration_pix2struct.py ${R2}` }),
+  pp_formulanet: like('mbart', { defaults: { max_position_embeddings: 2560 }, aliases: { num_attention_heads: 'decoder_attention_heads', num_hidden_layers: 'decoder_layers' }, source: `pp_formulanet/configuration_pp_formulanet.py ${R2}` }),
+  // RoPE as Llama's (the whole head, half layout, every layer), each class with its own defaults.
+  esmc: like('llama', { defaults: { max_position_embeddings: 2048 }, sizes: [2560, 40, 80], source: `esmc/configuration_esmc.py ${R2}` }),
+  evolla: like('llama', { theta: 5e5, defaults: { max_position_embeddings: 8192 }, sizes: [4096, 32, 32], source: `evolla/configuration_evolla.py ${R2}` }),
+  hrm_text: like('llama', { defaults: { max_position_embeddings: 2048, head_dim: 128 }, sizes: [1536, 12, 16], source: `hrm_text/configuration_hrm_text.py ${R2}` }),
+  higgs_audio_v2: like('llama', {
+    defaults: { max_position_embeddings: 2048, head_dim: 128, rope_parameters: { rope_type: 'llama3', rope_theta: 5e5, factor: 32, low_freq_factor: 0.125, high_freq_factor: 0.5, original_max_position_embeddings: 1024 } },
+    sizes: [3072, 24, 28], source: `higgs_audio_v2/configuration_higgs_audio_v2.py ${R2}`,
+  }),
+  csm_depth_decoder_model: like('llama', { theta: 5e5, defaults: { max_position_embeddings: 33 }, sizes: [1024, 8, 4], source: `csm/configuration_csm.py ${R2}` }),
+  solar_open: like('llama', { theta: 1e6, defaults: { max_position_embeddings: 131072, head_dim: 128 }, sizes: [4096, 64, 48], source: `solar_open/modular_solar_open.py ${R2}` }),
+  muse_glimmer_assistant: like('llama', { theta: 5e5, defaults: { max_position_embeddings: 131072, head_dim: 128 }, sizes: [6656, 32, 5], source: `muse_glimmer_assistant/configuration_muse_glimmer_assistant.py ${R2}` }),
+  jina_embeddings_v3: rope({ theta: 20000, head: 'hidden', defaults: { max_position_embeddings: 8194 }, sizes: [1024, 16, 24], follows: 'xlm-roberta', source: `jina_embeddings_v3/modular_jina_embeddings_v3.py ${R2}` }),
+  idefics: rope({ base: 10000, head: 'hidden', fixedRope: true, sizes: [4096, 32, 32], follows: 'llama', source: `idefics/configuration_idefics.py, modeling_idefics.py ${R2}` }),
+  voxtral_realtime_text: like('mistral', { sizes: [4096, 32, 32], source: `voxtral_realtime/configuration_voxtral_realtime.py ${R2}` }),
+  // HyperCLOVA X: Granite's scores by attention_multiplier, head_dim ** -0.5 where the file has none.
+  hyperclovax: rope({ scores: { key: 'attention_multiplier', orHead: true }, defaults: { max_position_embeddings: 2048 }, sizes: [4096, 32, 32], follows: 'granite', source: `hyperclovax/modular_hyperclovax.py ${R2}` }),
+  granite4_vision_text: like('granite', { sizes: [4096, 32, 32], source: `granite4_vision/configuration_granite4_vision.py ${R2}` }),
+  dia_encoder: rope({ scores: { value: 1 }, defaults: { max_position_embeddings: 1024, head_dim: 128 }, sizes: [1024, 16, 12], follows: 'llama', source: `dia/configuration_dia.py, modeling_dia.py ${R2}` }),
+  dia_decoder: rope({ scores: { value: 1 }, defaults: { max_position_embeddings: 3072, head_dim: 128 }, sizes: [2048, 16, 18], follows: 'llama', source: `dia/configuration_dia.py, modeling_dia.py ${R2}` }),
+  // BLT's sub-models: interleaved pairs (Cohere's), the head hidden_size // num_attention_heads.
+  blt_local_encoder: rope({ layout: 'interleaved', head: 'hidden', theta: 5e5, defaults: { max_position_embeddings: 24576 }, sizes: [1024, 16, 1], follows: 'cohere2', source: `blt/configuration_blt.py, modular_blt.py ${R2}` }),
+  blt_local_decoder: rope({ layout: 'interleaved', head: 'hidden', theta: 5e5, defaults: { max_position_embeddings: 24576 }, sizes: [1024, 16, 9], follows: 'cohere2', source: `blt/configuration_blt.py, modular_blt.py ${R2}` }),
+  blt_global_transformer: rope({ layout: 'interleaved', head: 'hidden', theta: 5e5, defaults: { max_position_embeddings: 4096 }, sizes: [2048, 16, 25], follows: 'cohere2', source: `blt/configuration_blt.py, modular_blt.py ${R2}` }),
+  blt_patcher: rope({ layout: 'interleaved', head: 'hidden', defaults: { max_position_embeddings: 8192 }, sizes: [768, 12, 14], follows: 'cohere2', source: `blt/configuration_blt.py, modular_blt.py ${R2}` }),
+  moonshine_streaming: like('moonshine', { defaults: { max_position_embeddings: 4096, partial_rotary_factor: 0.8 }, sizes: [320, 8, 6], source: `moonshine_streaming/configuration_moonshine_streaming.py ${R2}` }),
+  youtu: like('deepseek_v3', { defaults: { max_position_embeddings: 131072 }, sizes: [2048, 16, 32], source: `youtu/configuration_youtu.py ${R2}` }),
+  // MiniCPM3: DeepSeek-V2's attention (RoPE on qk_rope_head_dim of the head) in the half layout.
+  minicpm3: mla({ layout: 'half', defaults: { max_position_embeddings: 32768, qk_rope_head_dim: 32, qk_nope_head_dim: 64 }, sizes: [2560, 40, 62], follows: 'deepseek_v2', source: `minicpm3/modular_minicpm3.py ${R2}` }),
+  qwen3_5_text: like('qwen3_next', { mrope: { interleaved: true, section: [11, 11, 10] }, sizes: [4096, 16, 32], source: `qwen3_5/configuration_qwen3_5.py, modular_qwen3_5.py ${R2}` }),
+  qwen3_5_moe_text: like('qwen3_next', { mrope: { interleaved: true, section: [11, 11, 10] }, sizes: [2048, 16, 40], source: `qwen3_5_moe/configuration_qwen3_5_moe.py ${R2}` }),
+  qwen3_omni_moe_talker_code_predictor: like('qwen3', { sizes: [1024, 16, 5], source: `qwen3_omni_moe/configuration_qwen3_omni_moe.py ${R2}` }),
+  // The talkers: the thinker's mRoPE, with their own defaults (Qwen3-Omni's talker has no default_theta: 10000).
+  qwen3_omni_moe_talker_text: like('qwen3_omni_moe_text', { theta: 10000, sizes: [1024, 16, 20], source: `qwen3_omni_moe/configuration_qwen3_omni_moe.py ${R2}` }),
+  qwen2_5_omni_talker: like('qwen2_5_omni_text', { defaults: { head_dim: 128 }, sizes: [3584, 28, 28], source: `qwen2_5_omni/configuration_qwen2_5_omni.py ${R2}` }),
+  glm_ocr_text: like('glm4v_text', { defaults: { max_position_embeddings: 131072 }, sizes: [1024, 16, 16], source: `glm_ocr/modular_glm_ocr.py ${R2}` }),
+  t5_gemma_module: like('gemma2', { sizes: [2304, 8, 26], source: `t5gemma/configuration_t5gemma.py ${R2}` }),
+  t5gemma2_text: like('gemma3_text', { sizes: [2304, 8, 26], source: `t5gemma2/configuration_t5gemma2.py ${R2}` }),
+  // Attention without positions.
+  nemotron_h: { kind: 'none', defaults: { max_position_embeddings: 4096 }, source: `nemotron_h/configuration_nemotron_h.py ${R2}` },
+  kimi_linear: { kind: 'none', defaults: { max_position_embeddings: 1048576 }, source: `kimi_linear/configuration_kimi_linear.py, modeling_kimi_linear.py ${R2}` },
+});
+FAMILIES.siglip2_text_model = like('siglip_text_model', { sizes: [768, 12, 12], source: `siglip2/modular_siglip2.py ${R2}` });
+FAMILIES.owlv2_text_model = like('owlvit_text_model', { sizes: [512, 8, 12], source: `owlv2/configuration_owlv2.py ${R2}` });
+FAMILIES.flaubert = like('xlm', { sizes: [2048, 16, 12], source: `flaubert/configuration_flaubert.py ${R2}` });
+FAMILIES.EvollaModel = like('evolla', { sizes: [4096, 32, 32], source: `evolla/configuration_evolla.py (an alias of EvollaConfig) ${R2}` });
+FAMILIES.seamless_m4t_v2 = like('seamless_m4t', { defaults: { max_position_embeddings: 4096 }, sizes: [1024, 16, 24], source: `seamless_m4t_v2/configuration_seamless_m4t_v2.py ${R2}` });
+
 // Multimodal (and other) wrappers: the family of their text model, where HF finds its config (`path`, by default
 // text_config), and whether a file without it keeps the text model's keys at its top level (older Qwen2-VL files do).
 export const WRAPPERS = {
@@ -398,6 +487,29 @@ export const WRAPPERS = {
   clip: { text: 'clip_text_model' }, colpali: { text: 'gemma', path: ['vlm_config', 'text_config'] }, colqwen2: { text: 'qwen2_vl_text', path: ['vlm_config', 'text_config'] },
   qwen2_5_omni: { text: 'qwen2_5_omni_text', path: ['thinker_config', 'text_config'] }, qwen3_omni_moe: { text: 'qwen3_omni_moe_text', path: ['thinker_config', 'text_config'] },
 };
+
+// Read in the second round. `text: null`: HF takes any model there, named by its model_type (an encoder-decoder's
+// decoder); `defaultText`: the text config HF builds where the file has none (SAM 3's is not CLIPTextConfig's
+// defaults); `fills`: keys HF fills into a given text config where it lacks them (Voxtral Realtime's).
+Object.assign(WRAPPERS, {
+  aimv2: { text: 'aimv2_text_model' }, align: { text: 'align_text_model' }, altclip: { text: 'altclip_text_model' }, blip: { text: 'blip_text_model' },
+  bridgetower: { text: 'bridgetower_text_model' }, chinese_clip: { text: 'chinese_clip_text_model' }, clap: { text: 'clap_text_model' },
+  clipseg: { text: 'clipseg_text_model' }, flava: { text: 'flava_text_model' }, groupvit: { text: 'groupvit_text_model' }, metaclip_2: { text: 'metaclip_2_text_model' },
+  owlv2: { text: 'owlv2_text_model' }, owlvit: { text: 'owlvit_text_model' }, siglip: { text: 'siglip_text_model' }, siglip2: { text: 'siglip2_text_model' },
+  xclip: { text: 'xclip_text_model' }, tipsv2: { text: 'tipsv2_text_model', flat: true }, videoprism: { text: 'videoprism_text_model' },
+  sam3: { text: 'clip_text_model', defaultText: { max_position_embeddings: 32, hidden_size: 1024, num_attention_heads: 16 } },
+  'omdet-turbo': { text: 'clip_text_model' }, pix2struct: { text: 'pix2struct_text_model' },
+  'kosmos-2': { text: 'kosmos_2_text_model' }, 'kosmos-2.5': { text: 'kosmos_2_5_text_model' },
+  'encoder-decoder': { text: null, path: ['decoder'] }, 'vision-encoder-decoder': { text: null, path: ['decoder'] }, nougat: { text: null, path: ['decoder'] },
+  'speech-encoder-decoder': { text: 'bert', path: ['decoder'] }, 'vision-text-dual-encoder': { text: null }, rag: { text: null, path: ['generator'] },
+  voxtral_realtime: { text: 'voxtral_realtime_text', fills: { rope_theta: 1e6, head_dim: 128, sliding_window: 8192 } },
+  qwen3_5: { text: 'qwen3_5_text' }, qwen3_5_moe: { text: 'qwen3_5_moe_text' }, qwen3_asr: { text: 'qwen3' }, fun_asr_nano: { text: 'qwen3' },
+  minicpmv4_6: { text: 'qwen3_5_text' }, minicpmv4_7: { text: 'qwen3_5_text' }, nemotron_h_omni: { text: 'nemotron_h' },
+  kimi_k25: { text: 'deepseek_v3' }, hyperclovax_vision_v2: { text: 'hyperclovax' }, granite4_vision: { text: 'llama' }, granite_speech_plus: { text: 'granite' },
+  glm_ocr: { text: 'glm_ocr_text' }, colmodernvbert: { text: 'modernbert', path: ['vlm_config', 'text_config'] }, cosmos3_omni: { text: 'qwen3_vl_text' },
+  pi0: { text: 'gemma', path: ['vlm_config', 'text_config'] }, vibevoice: { text: 'qwen2' }, vibevoice_asr: { text: 'qwen2' },
+  t5gemma2_encoder: { text: 't5gemma2_text' },
+});
 
 // Families HF ships with positions that modelPositions does not read yet, and why: each is refused with its reason
 // rather than read as a family it resembles.
@@ -453,35 +565,58 @@ Object.assign(NOT_READ, {
   cohere_asr: 'an ASR encoder-decoder whose decoder adds a learned table at its input (the rope_parameters it fills go unused)',
   hy_v4: 'MLA with a rotary slice and an indexer of its own (not read in full)',
 });
-const UNREAD = [
-  'aimv2', 'aimv2_text_model', 'align', 'align_text_model', 'altclip', 'altclip_text_model', 'bark', 'blip',
-  'blip_2_qformer', 'blip_text_model', 'blt_global_transformer', 'blt_local_decoder', 'blt_local_encoder',
-  'blt_patcher', 'bridgetower', 'bridgetower_text_model', 'bros', 'canary', 'canary_decoder', 'chinese_clip',
-  'chinese_clip_text_model', 'clap', 'clap_text_model', 'clipseg', 'clipseg_text_model', 'clvp', 'clvp_decoder',
-  'clvp_encoder', 'cohere_compass', 'colmodernvbert', 'cosmos3_omni', 'cpmant', 'csm_depth_decoder_model',
-  'dia_decoder', 'dia_encoder', 'diffusion_gemma', 'dpr', 'encoder-decoder', 'ernie4_5_vl_moe', 'esmc', 'esmfold2',
-  'evolla', 'flaubert', 'flava', 'flava_text_model', 'fnet', 'fun_asr_nano', 'gemma4', 'gemma4_assistant',
-  'gemma4_unified', 'gemma4_unified_assistant', 'git', 'glm5_next', 'glm_image', 'glm_image_text', 'glm_ocr',
-  'glm_ocr_text', 'glmasr', 'granite4_vision', 'granite4_vision_text', 'granite_speech_plus', 'groupvit',
-  'groupvit_text_model', 'higgs_audio_v2', 'hrm_text', 'hunyuan_vl', 'hyperclovax', 'hyperclovax_vision_v2',
-  'idefics', 'inkling_mm_model', 'inkling_text', 'instructblip_qformer', 'instructblipvideo_qformer',
-  'jina_embeddings_v3', 'kimi_k25', 'kimi_linear', 'kosmos-2', 'kosmos-2.5', 'kosmos_2_5_text_model',
-  'kosmos_2_text_model', 'layoutlmv2', 'layoutlmv3', 'layoutxlm', 'lxmert', 'mellum', 'metaclip_2',
-  'metaclip_2_text_model', 'mimo_v2_flash', 'minicpm3', 'minicpmv4_6', 'minicpmv4_7', 'minimax_m2', 'minimax_m3_vl',
-  'minimax_m3_vl_text', 'mistral4', 'moonshine_streaming', 'moshi_depth', 'muse_glimmer', 'muse_glimmer_assistant',
-  'musicgen', 'musicgen_decoder', 'musicgen_melody', 'musicgen_melody_decoder', 'nemotron_h', 'nemotron_h_omni',
-  'neomme', 'nomic_bert', 'nougat', 'olmo_hybrid', 'omdet-turbo', 'owlv2', 'owlv2_text_model', 'owlvit',
-  'owlvit_text_model', 'perceiver', 'pi0', 'pix2struct', 'pix2struct_text_model', 'pp_formulanet',
-  'qwen2_5_omni_talker', 'qwen3_5', 'qwen3_5_moe', 'qwen3_5_moe_text', 'qwen3_5_text', 'qwen3_asr',
-  'qwen3_omni_moe_talker_code_predictor', 'qwen3_omni_moe_talker_text', 'qwen4_exp', 'qwen4_exp_text', 'rag', 'sam3',
-  'sam3_lite_text', 'sam3_lite_text_text_model', 'seamless_m4t', 'seamless_m4t_v2', 'siglip', 'siglip2',
-  'siglip2_text_model', 'siglip_text_model', 'solar_open', 'speech-encoder-decoder', 'speecht5', 'step3p5',
-  'step3p7', 't5_gemma_module', 't5gemma2_decoder', 't5gemma2_encoder', 't5gemma2_text', 'tipsv2',
-  'tipsv2_text_model', 'tvp', 'vibevoice', 'vibevoice_asr', 'videoprism', 'videoprism_text_model', 'vilt',
-  'vision-encoder-decoder', 'vision-text-dual-encoder', 'visual_bert', 'voxtral_realtime', 'voxtral_realtime_text',
-  'xclip', 'xclip_text_model', 'xlm', 'youtu', 'EvollaModel',
-];
-for (const type of UNREAD) NOT_READ[type] ??= 'its HF source has not been read for posembed\'s table yet (a family HF added recently, a text tower of a vision or audio model, or a composite of several)';
+// Read in the second round (November 2026): what sets each apart, where one table of positions cannot describe it
+// or its sources disagree.
+Object.assign(NOT_READ, {
+  blip_2_qformer: 'learned query tokens without positions placed before the text tokens, whose positions restart at 0 (and BLIP-2 itself passes no text)',
+  sam3_lite_text_text_model: 'its learned table is resampled (bilinearly) to the sequence length: a position\'s row depends on the length',
+  bros: '2-D layout positions: sinusoids of bounding-box differences projected per pair of tokens',
+  layoutlmv2: 'a 1-D table, 2-D bounding-box tables and bucketed 1-D and 2-D relative biases',
+  layoutxlm: 'as layoutlmv2: a 1-D table, 2-D bounding-box tables and bucketed 1-D and 2-D relative biases',
+  layoutlmv3: 'a 1-D table from pad_token_id + 1, 2-D bounding-box tables and bucketed relative biases divided by √head',
+  lxmert: 'three encoders (language, cross-modality and vision layers: l_layers, x_layers, r_layers), no single layer count',
+  perceiver: 'positions only on the input array (bytes), none in the latent layers that attend',
+  cpmant: 'T5-like bidirectional buckets plus segment-pair buckets, added after the 1/√head scaling, in a causal model',
+  bark: 'three sub-models (semantic, coarse and fine acoustics), each with its own learned table',
+  clvp: 'three towers: text and speech encoders (partial RoPE on queries, keys and values) and a decoder',
+  clvp_encoder: 'RoPE on queries, keys and values, over max(projection_dim // (2 · heads), 32) of the head, base fixed at 10000',
+  clvp_decoder: 'conditioning embeddings (mel and text, with positions of their own) before the speech tokens',
+  fnet: 'no attention (a Fourier transform mixes the tokens): no q·k for a layer\'s positions to describe',
+  speecht5: 'four position schemes (a scaled sinusoid with a learned scale, a relative bias in the encoder, and the speech pre-nets\')',
+  moshi_depth: 'no position table: the codebook index selects per-step projection weights',
+  canary_decoder: 'a sinusoidal table divided by √hidden_size',
+  musicgen_decoder: 'a sinusoidal table with the cosines first (cos | sin)',
+  musicgen_melody_decoder: 'as musicgen_decoder, its table with the cosines first, and the conditioning placed before the audio tokens',
+  nomic_bert: 'versions of its port disagree: some read rotary_emb_fraction, rotary_emb_base and rotary_emb_interleaved, the newest ignores them for a Llama rotary on base 1000',
+  mellum: 'it reads only rope_parameters (a top-level rope_theta or rope_scaling in its file is ignored) with layer types all full by default',
+  mimo_v2_flash: 'per-layer-type rope_parameters (full-attention layers on 5e6, sliding ones on 1e4) over a rotary dimension of int(192 × 0.334), ignoring a top-level rope_theta',
+  neomme: 'per-layer-type rope_parameters with a partial factor per type (0.25 on full-attention layers, the whole head on sliding ones) and 2-D positions',
+  minimax_m2: 'versions of its source disagree on rotary_dim (read into a partial factor, or not read: the whole head) and on its base',
+  minimax_m3_vl_text: 'where its rotary reads rotary_dim was not found in its source',
+  mistral4: 'MLA head sizes forced to 64 + 64 with a partial factor of 0.5, YaRN by default, and a query scale (Llama 4\'s, beta 0.1) over the whole query',
+  olmo_hybrid: 'RoPE only where rope_parameters holds a rope_theta (its released checkpoints have none), with a float32 cache',
+  qwen4_exp_text: 'its attention layers\' types (deepseek_sparse_attention, hybrid_indexed) and their sparse indexer were read from its modular file only',
+  step3p5: 'a rope_theta per layer, a partial factor per layer (partial_rotary_factors) and scaling only on the layers in yarn_only_types',
+  inkling_text: 'learned, content-dependent relative-position logits (d_rel, rel_extent) with convolutions, and no RoPE',
+  glm_image_text: 'versions of its source disagree on its layout (interleaved or half) and default partial factor (0.5 or 1.0)',
+  t5gemma2_decoder: NOT_READ.t5gemma2,
+});
+
+// Composite configs whose text model is refused: refused with its reason.
+const refusedText = (key, text) => `its text model (${key}) is ${text}: ${NOT_READ[text]}`;
+Object.assign(NOT_READ, {
+  gemma4: refusedText('text_config', 'gemma4_text'), gemma4_assistant: refusedText('text_config', 'gemma4_text'),
+  gemma4_unified: refusedText('text_config', 'gemma4_unified_text'), gemma4_unified_assistant: refusedText('text_config', 'gemma4_unified_text'),
+  diffusion_gemma: refusedText('text_config', 'diffusion_gemma_text'), muse_glimmer: refusedText('text_config', 'muse_glimmer_text'),
+  glm5_next: refusedText('text_config', 'glm5_next_text'), hunyuan_vl: refusedText('text_config', 'hunyuan_vl_text'),
+  ernie4_5_vl_moe: refusedText('text_config', 'ernie4_5_vl_moe_text'), cohere_compass: refusedText('text_config', 'cohere_compass_text'),
+  qwen4_exp: refusedText('text_config', 'qwen4_exp_text'), minimax_m3_vl: refusedText('text_config', 'minimax_m3_vl_text'),
+  step3p7: refusedText('text_config', 'step3p5'), inkling_mm_model: refusedText('text_config', 'inkling_text'),
+  glm_image: refusedText('text_config', 'glm_image_text'), sam3_lite_text: refusedText('text_config', 'sam3_lite_text_text_model'), canary: refusedText('decoder_config', 'canary_decoder'),
+  musicgen: refusedText('decoder', 'musicgen_decoder'), musicgen_melody: refusedText('decoder', 'musicgen_melody_decoder'),
+  esmfold2: 'a folding trunk with 3-D RoPE of its own around an ESM C language model, not read in full',
+  glmasr: 'its config injects rope_parameters (base 10000) into its text config, which may override a rope_theta there: not confirmed in its source',
+});
 
 // Families without attention: nothing to position (their recurrence carries order).
 export const NO_POSITIONS = {

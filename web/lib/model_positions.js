@@ -271,9 +271,13 @@ function familyOf(config, as) {
     if (inner !== undefined) {
       text = inner;
     } else if (!wrapper.flat) {
-      text = {};
+      text = { ...wrapper.defaultText };
     }
     modelType = given(text.model_type) && text !== config ? text.model_type : wrapper.text;
+    if (wrapper.fills) text = { ...wrapper.fills, ...Object.fromEntries(Object.entries(text).filter(([, value]) => given(value))) };
+    if (modelType === null) {
+      throw new ConfigError(`${path.join('.')}.model_type is missing: HF's ${config.model_type} takes any model there, and its model_type says which`);
+    }
   } else if (given(config.text_config)) {
     if (!isObject(config.text_config)) throw new ConfigError(`text_config must be an object, got ${describe(config.text_config)}`);
     text = config.text_config;
@@ -300,7 +304,10 @@ function familyOf(config, as) {
 
 // The config as HF's class holds it: the file's keys over the class's defaults (a key the file leaves out, or sets to
 // null, takes the default). A file's rope_scaling or rope_parameters replaces a default rope_parameters whole.
-function withDefaults(text, family) {
+function withDefaults(file, family) {
+  // HF's attribute_map: a standard key read under the family's own name (XLM's emb_dim for hidden_size).
+  const text = { ...file };
+  for (const [name, key] of Object.entries(family.aliases ?? {})) if (!given(text[name]) && given(text[key])) text[name] = text[key];
   const values = {};
   const filled = [];
   for (const [key, value] of Object.entries(family.defaults ?? {})) {
@@ -468,6 +475,7 @@ function ropeLayers(core, values, family, sizes, warnings, filled) {
   const scoreScaleOf = (entry) => {
     const s = family.scores;
     if (s?.value !== undefined) return s.value;
+    if (s?.key && s.orHead && !given(values[s.key])) return qkHead ** -0.5;
     if (s?.key) return positiveNumber(s.key, values[s.key]) ** (s.power ?? 1);
     if (s?.keyMultiplier) return qkHead ** -0.5 * positiveNumber(s.keyMultiplier, values[s.keyMultiplier]);
     // DeepSeek-V3: softmax scale × mscale² where YaRN gives mscale_all_dim (HF's DeepSeek-V2 does not).

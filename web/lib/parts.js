@@ -1,9 +1,10 @@
 // The parts of the package a page fetches only when it uses them: a page that draws with the elements never loads
-// the trainer, the model configs and port checker, or the WebGPU runtime. load() waits for the parts its instance
+// the trainer, the model configs and port checker, the weight-file readers, or the WebGPU runtime. load() waits for the parts its instance
 // offers before it resolves, so that every op stays synchronous; the elements load a part when one of them needs it.
 const PARTS = {
   models: () => Promise.all([import('./model_positions.js'), import('./model_presets.js'), import('./rope_check.js')]),
   training: () => Promise.all([import('./trainer.js'), import('./word_embeddings.js')]),
+  weights: () => Promise.all([import('./weight_files.js')]),
   webgpu: () => Promise.all([import('./webgpu/runtime.js'), import('./webgpu/backend.js')]),
 };
 

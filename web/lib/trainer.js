@@ -4,7 +4,7 @@ import { describe, integer, options } from './validate.js';
 import { OP_SCHEMAS, readOptions } from './op_schemas.js';
 import { CoreHandle } from './core_handle.js';
 import { TOY_VOCABULARY, toyIds, toyTokens } from './toy_vocabulary.js';
-import { writeSafetensors } from './weight_files.js';
+import { writeSafetensors } from './weight_writers.js';
 
 export const TRAINER_TASKS = OP_SCHEMAS.trainer.options.task.values;
 export const TRAINER_POSITIONALS = OP_SCHEMAS.trainer.options.positional.values;

@@ -1,5 +1,5 @@
 import { outBuffer } from './validate.js';
-import { WeightFileError } from './weight_files.js';
+import { WeightFileError } from './weight_errors.js';
 import { HeapBlock } from './table.js';
 
 // Loading the Emscripten module and owning its heap: every allocation the package makes goes through
