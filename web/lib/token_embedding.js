@@ -3,6 +3,7 @@ import { describe, integer, number, options } from './validate.js';
 import { readOptions } from './op_schemas.js';
 import { tokenIds } from './tensor.js';
 import { HeapTable } from './table.js';
+import { streamTarget } from './wasm.js';
 import { analogyRows, nearestRows, tablePca } from './analysis.js';
 
 // 'none' | 'sqrt' | a finite number → the factor rows are multiplied by.
@@ -35,10 +36,26 @@ export class TokenEmbedding extends HeapTable {
     const { core, pointer } = this.live();
     const o = options('lookup options', opts, ['out']);
     const { data, shape } = tokenIds(ids, this.vocabSize);
-    const rows = core.produceRows({ rows: data.length, rowElements: this.dModel, what: 'the looked-up rows', out: o.out, inputs: [{ data, what: 'the ids' }] },
-      (outPointer, firstRow, rowCount, idsPointer) => core.module.tokenEmbeddingLookup(pointer, this.dtype, this.vocabSize, this.dModel, this.paddingIdx ?? -1,
-        this.scale, idsPointer + firstRow * 4, rowCount, outPointer));
+    // Unscaled float32 rows into a JS array are copies and nothing more: copied straight from the heap, where the
+    // kernel would write them to the heap first and copy them out again. The kernel serves scaled rows, tables kept
+    // in another dtype (widened) and an out on the heap.
+    const copies = this.dtype === 'F32' && this.scale === 1 && (o.out === undefined || !core.onHeap(o.out, 'out'));
+    const rows = copies ? this.#copyRows(core, pointer, data, o.out)
+      : core.produceRows({ rows: data.length, rowElements: this.dModel, what: 'the looked-up rows', out: o.out, inputs: [{ data, what: 'the ids' }] },
+        (outPointer, firstRow, rowCount, idsPointer) => core.module.tokenEmbeddingLookup(pointer, this.dtype, this.vocabSize, this.dModel, this.paddingIdx ?? -1,
+          this.scale, idsPointer + firstRow * 4, rowCount, outPointer));
     return { data: rows, shape: [...shape, this.dModel] };
+  }
+
+  #copyRows(core, pointer, ids, out) {
+    const d = this.dModel;
+    const { target } = streamTarget(out, ids.length * d, 'the looked-up rows');
+    const table = core.f32(pointer, this.vocabSize * d);
+    for (let j = 0; j < ids.length; j++) {
+      if (ids[j] === this.paddingIdx) target.fill(0, j * d, (j + 1) * d);
+      else target.set(table.subarray(ids[j] * d, (ids[j] + 1) * d), j * d);
+    }
+    return target;
   }
 
   // The k rows most similar to query (a dModel vector), best first: { indices: Int32Array, scores: Float32Array }.
