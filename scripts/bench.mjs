@@ -19,7 +19,7 @@ import { load } from '../dist/index.js';
 import { GPU_SIZE_OPS, OPS } from './bench/ops.mjs';
 import { maxError, sampledIndices } from './bench/cases.mjs';
 import { benchTraining } from './bench/training.mjs';
-import { benchVocabulary } from './bench/vocabulary.mjs';
+import { benchBf16Vocabulary, benchVocabulary } from './bench/vocabulary.mjs';
 
 const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, 'gpu-sizes': { type: 'boolean', default: false }, op: { type: 'string' }, json: { type: 'string', default: 'build/bench.json' } } });
 const SAMPLES = 4096;
@@ -176,10 +176,14 @@ if (!args['gpu-sizes'] && (!args.op || 'training'.includes(args.op))) {
   });
 }
 
-// Analysis at vocabulary scale: PCA beside numpy, nearest and similarity of one query.
+// Analysis at vocabulary scale: PCA beside numpy, nearest and similarity of one query; then a BF16 table of Llama 3
+// 8B's shape.
 let vocabulary = null;
 if (!args['gpu-sizes'] && (!args.op || 'vocabulary'.includes(args.op))) {
-  vocabulary = await benchVocabulary({ engines: { [SINGLE]: engines[SINGLE], ...(THREADED ? { [THREADED]: threaded } : {}) }, quick: args.quick });
+  const analysts = { [SINGLE]: engines[SINGLE], ...(THREADED ? { [THREADED]: threaded } : {}) };
+  vocabulary = await benchVocabulary({ engines: analysts, quick: args.quick });
+  const bf16 = await benchBf16Vocabulary({ engines: analysts });
+  vocabulary = { rows: [...vocabulary.rows, ...bf16.rows], goals: [...vocabulary.goals, ...bf16.goals] };
 }
 
 const unmet = [...results.map((r) => [r.op, r.goals]), ...(vocabulary ? [['vocabulary', vocabulary.goals]] : [])]

@@ -9,6 +9,7 @@
 #include <numeric>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "posembed/limits.hpp"
@@ -230,9 +231,13 @@ std::vector<std::size_t> largest_first(std::vector<double>& small, std::vector<d
   return order;
 }
 
-// PCA's exact route for tables up to this many columns: the covariance formed (d × d doubles) and decomposed. Wider
-// tables iterate on the rows instead.
-constexpr std::size_t kCovarianceMaxDepth = 2048;
+// PCA's exact route for tables up to this many columns: the covariance formed (d × d doubles: 512 MB at the limit)
+// and decomposed. Wider tables iterate on the rows instead.
+constexpr std::size_t kCovarianceMaxDepth = 8192;
+// Up to this many columns, a large table's probe (the covariance of an eighth of its rows) tells a trained table from
+// a flat one. Wider, the probe's n/8 · d²/2 multiply-adds cost more than the Krylov passes it would save: a large
+// table is tried by Krylov iteration from seeded directions first, and the covariance formed only where that fails.
+constexpr std::size_t kProbeMaxDepth = 2048;
 
 // Each column's mean (its rows summed in order, in double) and the largest |x − mean| of the table.
 struct ColumnStats {
@@ -888,13 +893,35 @@ Status check_similarity(std::span<const float> a, int64_t n, std::span<const flo
   return {};
 }
 
+// Σ row·unit and Σ row² in one pass over the row (a vocabulary's rows are read once each), each in two chains of
+// vectors taken in turn, so that an add waits on the one two steps back.
+std::pair<float, float> dot_and_squares(const float* row, const float* unit, std::size_t depth) {
+  using V = simd::Widest;
+  constexpr std::size_t L = simd::kFloatLanes;
+  V along[2] = {V(0.0f), V(0.0f)}, squares[2] = {V(0.0f), V(0.0f)};
+  std::size_t k = 0;
+  for (; k + 2 * L <= depth; k += 2 * L) {
+    for (std::size_t chain = 0; chain < 2; ++chain) {
+      const V r = simd::load<V>(row + k + chain * L);
+      along[chain] = simd::mul_add(r, simd::load<V>(unit + k + chain * L), along[chain]);
+      squares[chain] = simd::mul_add(r, r, squares[chain]);
+    }
+  }
+  float along_total = simd::reduce_add(along[0] + along[1]), squares_total = simd::reduce_add(squares[0] + squares[1]);
+  for (; k < depth; ++k) {
+    along_total += row[k] * unit[k];
+    squares_total += row[k] * row[k];
+  }
+  return {along_total, squares_total};
+}
+
 // One row of a table scored against a query: dot, or cosine against the query scaled to unit length (in double),
 // the row in float SIMD while its squares stay far inside float's range, else in double, where products of floats
 // are exact and neither overflow nor underflow: exact for rows of any finite size, fast for the usual ones.
 float row_score(const float* row, const float* query, const float* unit_query, std::size_t depth, SimilarityMetric metric) {
   if (metric == SimilarityMetric::kDot) return dot(row, query, depth);
-  if (const float squares = dot(row, row, depth); squares > 1e-30f && squares < 1e30f) {
-    return static_cast<float>(dot(row, unit_query, depth) / std::sqrt(static_cast<double>(squares)));
+  if (const auto [along, squares] = dot_and_squares(row, unit_query, depth); squares > 1e-30f && squares < 1e30f) {
+    return static_cast<float>(along / std::sqrt(static_cast<double>(squares)));
   }
   double product = 0.0, norm = 0.0;
   for (std::size_t j = 0; j < depth; ++j) {
@@ -1005,8 +1032,9 @@ Status nearest_rows(const StoredTable& table, std::span<const float> query, Simi
   std::vector<float> all(static_cast<std::size_t>(table.rows));
   const auto unit_query = unit_rows(query, depth);  // zeros for a zero query: every cosine 0
   if (!unit_query) return Status::range_error("nearest: out of memory for the unit query");
-  // Runs of rows over the threads, each widened a block at a time (cache-sized) where the table is not float32.
-  const std::size_t block_rows = std::max<std::size_t>(1, (std::size_t{64} << 10) / (depth * sizeof(float)));
+  // Runs of rows over the threads; a table kept in another dtype is widened a few rows at a time into a buffer that
+  // stays in the core's first-level cache while they are scored.
+  const std::size_t block_rows = std::max<std::size_t>(1, (std::size_t{16} << 10) / (depth * sizeof(float)));
   parallel_rows(table.rows, static_cast<int64_t>(block_rows), [&](int64_t first, int64_t count) {
     std::vector<float> scratch;
     for (auto begin = static_cast<std::size_t>(first); begin < static_cast<std::size_t>(first + count); begin += block_rows) {
@@ -1085,19 +1113,20 @@ Status pca(const StoredTable& x, int64_t components, std::span<float> out, std::
   std::size_t p = kept;
   std::vector<double> basis;
   if (depth <= kCovarianceMaxDepth) {
-    std::vector<double> cov;
-    std::optional<std::vector<double>> found;
     // (Not in builds without SIMD, whose two-wide panels make blocks too narrow to gain by.)
-    const bool probed = kKrylovWidth >= 8 && rows >= kKrylovMinRows && kept < kKrylovWidth && depth >= 4 * kKrylovWidth;
-    const bool formed = covariance(x, rows, depth, stats, cov, probed ? kProbeStride : 0, [&](const std::vector<double>& partial) {
-      if (const auto start = krylov_start(partial, depth, kept)) found = krylov_axes(x, rows, depth, stats, kept, *start);
-      return found.has_value();
-    });
-    if (formed) {
-      top_eigenvectors(cov, depth, kept, basis);
-    } else {
-      basis = std::move(*found);
+    const bool large = kKrylovWidth >= 8 && rows >= kKrylovMinRows && kept < kKrylovWidth && depth >= 4 * kKrylovWidth;
+    std::optional<std::vector<double>> found;
+    if (large && depth > kProbeMaxDepth) found = krylov_axes(x, rows, depth, stats, kept, seeded_basis(depth, kKrylovWidth));
+    if (!found) {
+      std::vector<double> cov;
+      const bool probed = large && depth <= kProbeMaxDepth;
+      const bool formed = covariance(x, rows, depth, stats, cov, probed ? kProbeStride : 0, [&](const std::vector<double>& partial) {
+        if (const auto start = krylov_start(partial, depth, kept)) found = krylov_axes(x, rows, depth, stats, kept, *start);
+        return found.has_value();
+      });
+      if (formed) top_eigenvectors(cov, depth, kept, basis);
     }
+    if (found) basis = std::move(*found);
   } else {
     p = std::min(depth, kept + 4);
     basis = iterate_subspace(x, rows, depth, kept, p, mean);

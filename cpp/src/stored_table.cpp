@@ -45,31 +45,34 @@ void widen_each(const void* values, std::size_t count, float* out, Widen widen) 
   for (std::size_t i = 0; i < count; ++i) out[i] = widen(static_cast<uint32_t>(load_stored<Stored>(values, i)));
 }
 
-// A non-finite value's code: its exponent bits all set (E4M3: only the NaN code).
-bool stored_non_finite(FileDType dtype, uint32_t bits) {
+// The bits that are all set in a non-finite value's code, and only there: its exponent's (E4M3, without infinities:
+// exponent and mantissa, its NaN).
+uint32_t non_finite_mask(FileDType dtype) {
   switch (dtype) {
-    case FileDType::kF32: return (bits & 0x7f800000u) == 0x7f800000u;
-    case FileDType::kF16: return (bits & 0x7c00u) == 0x7c00u;
-    case FileDType::kBF16: return (bits & 0x7f80u) == 0x7f80u;
-    case FileDType::kF8E4M3: return (bits & 0x7fu) == 0x7fu;
-    case FileDType::kF8E5M2: return (bits & 0x7cu) == 0x7cu;
-    default: return false;
+    case FileDType::kF32: return 0x7f800000u;
+    case FileDType::kF16: return 0x7c00u;
+    case FileDType::kBF16: return 0x7f80u;
+    case FileDType::kF8E4M3: return 0x7fu;
+    case FileDType::kF8E5M2: return 0x7cu;
+    default: return 0;
   }
 }
 
-// Blocks are tested as a whole first (the test or-ed over the block, which vectorises); only a block with a
-// non-finite value is searched for the first.
+// Blocks are tested whole first (the least of the codes' unset mask bits, 0 where a code has them all set: a minimum
+// vectorises, and runs at the speed of reading memory); only a block with a non-finite value is searched for the first.
 template <class Stored>
 int64_t first_non_finite_code(const StoredTable& table) {
+  const auto mask = static_cast<Stored>(non_finite_mask(table.dtype));
   const std::size_t count = static_cast<std::size_t>(table.rows) * static_cast<std::size_t>(table.cols);
+  const auto* codes = static_cast<const unsigned char*>(table.data);
   constexpr std::size_t kBlock = 4096;
   for (std::size_t start = 0; start < count; start += kBlock) {
     const std::size_t end = std::min(count, start + kBlock);
-    bool any = false;
-    for (std::size_t i = start; i < end; ++i) any |= stored_non_finite(table.dtype, load_stored<Stored>(table.data, i));
-    if (!any) continue;
+    Stored least = mask;
+    for (std::size_t i = start; i < end; ++i) least = std::min<Stored>(least, static_cast<Stored>(~load_stored<Stored>(codes, i) & mask));
+    if (least != 0) continue;
     for (std::size_t i = start; i < end; ++i) {
-      if (stored_non_finite(table.dtype, load_stored<Stored>(table.data, i))) return static_cast<int64_t>(i);
+      if ((load_stored<Stored>(codes, i) & mask) == mask) return static_cast<int64_t>(i);
     }
   }
   return -1;

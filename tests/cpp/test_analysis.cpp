@@ -333,6 +333,46 @@ TEST_CASE("PCA of a large table whose top axes stand clear (a trained one) itera
   }
 }
 
+// C·axis for the covariance C of x ([n, d]) in double, as Xcᵀ(Xc·axis) / (n − 1): a wide table's covariance is
+// never formed.
+std::pair<double, double> rows_rayleigh_residual(const std::vector<float>& x, int64_t n, int64_t d, std::vector<double> axis) {
+  const auto depth = static_cast<std::size_t>(d);
+  double length = 0;
+  for (double v : axis) length += v * v;
+  for (double& v : axis) v /= std::sqrt(length);
+  std::vector<double> mean(depth, 0.0), image(depth, 0.0);
+  for (int64_t r = 0; r < n; ++r) for (std::size_t k = 0; k < depth; ++k) mean[k] += x[static_cast<std::size_t>(r) * depth + k] / static_cast<double>(n);
+  for (int64_t r = 0; r < n; ++r) {
+    const float* row = x.data() + static_cast<std::size_t>(r) * depth;
+    double along = 0;
+    for (std::size_t k = 0; k < depth; ++k) along += (row[k] - mean[k]) * axis[k];
+    for (std::size_t k = 0; k < depth; ++k) image[k] += (row[k] - mean[k]) * along / static_cast<double>(n - 1);
+  }
+  double rayleigh = 0, residual = 0;
+  for (std::size_t k = 0; k < depth; ++k) rayleigh += axis[k] * image[k];
+  for (std::size_t k = 0; k < depth; ++k) residual += (image[k] - rayleigh * axis[k]) * (image[k] - rayleigh * axis[k]);
+  return {rayleigh, std::sqrt(residual)};
+}
+
+TEST_CASE("PCA of a large table wider than the probe's limit (2,048 columns) finds its top axes by Krylov iteration, as eigenvectors to 1e-6", "[analysis]") {
+  const int64_t n = 16384, d = 2112;
+  const std::vector<float> x = structured_table(n, d, kTrainedStrengths, 0.1, 61);
+  std::vector<float> out(static_cast<std::size_t>(n * 2)), found(static_cast<std::size_t>(2 * d));
+  REQUIRE(pca(x, n, d, 2, out, found).ok());
+  double top = 0;
+  for (std::size_t j = 0; j < 2; ++j) {
+    const auto [rayleigh, residual] = rows_rayleigh_residual(x, n, d, std::vector<double>(found.begin() + static_cast<std::ptrdiff_t>(j * d), found.begin() + static_cast<std::ptrdiff_t>((j + 1) * d)));
+    if (j == 0) top = rayleigh;
+    double variance = 0;
+    for (int64_t r = 0; r < n; ++r) variance += static_cast<double>(out[r * 2 + j]) * out[r * 2 + j] / static_cast<double>(n - 1);
+    INFO("component " << j << ": variance " << variance << ", Rayleigh quotient " << rayleigh << ", residual " << residual);
+    CHECK(residual < 1e-6 * top);
+    CHECK(std::abs(variance - rayleigh) < 1e-5 * rayleigh);
+    // The planted strengths 10 and 8 (over a noise of 0.1 per column): the top two variances.
+    CHECK(std::abs(rayleigh - (j == 0 ? 100.0 : 64.0)) < (j == 0 ? 100.0 : 64.0) * 0.1);
+  }
+}
+
 TEST_CASE("PCA finds the strongest axis of a large table where only rows the probe does not see carry it", "[analysis]") {
   // A trained-like table, and 40 rows of its second block of rows (the probe sees every eighth block from the first)
   // far out along column 50: the largest variance, in a direction the probe's rows do not have.
