@@ -1,5 +1,5 @@
 // posembed/components: defines <posembed-heatmap>, <posembed-lookup>, <posembed-rope>, <posembed-bias>,
-// <posembed-train> and <posembed-model>, and exports the figure layer they draw with, for pages that draw the same
+// <posembed-train>, <posembed-model> and <posembed-tokens>, and exports the figure layer they draw with, for pages that draw the same
 // figures themselves.
 // Loaded as `import 'posembed/components'` or as one <script type="module" src=".../posembed/dist/components.js">;
 // defining twice is harmless. Every import inside the package is relative, and the wasm is found through
@@ -14,6 +14,7 @@ const ELEMENT_MODULES = {
   'posembed-bias': () => import('./components/posembed-bias.js'),
   'posembed-train': () => import('./components/posembed-train.js'),
   'posembed-model': () => import('./components/posembed-model.js'),
+  'posembed-tokens': () => import('./components/posembed-tokens.js'),
 };
 const requested = new Map();  // tag -> the promise of its definition
 

@@ -8,8 +8,6 @@ const KNOWN_INIT = ['type', 'std', 'gain', 'seed'];
 
 // The dtypes a table is kept in on the heap (the core's table dtypes) and their bytes per value.
 export const TABLE_DTYPES = { F32: 4, F16: 2, BF16: 2, F8_E4M3: 1, F8_E5M2: 1 };
-// Rows widened to float32 per block of a copy of a table kept in another dtype.
-const WIDEN_BLOCK_BYTES = 16 << 20;
 
 // Frees what objects dropped without dispose() still hold on the heap, once they are collected.
 const heapReleaser = new FinalizationRegistry(({ core, pointer }) => core.free(pointer));
@@ -49,7 +47,7 @@ export class HeapTable {
   // name: how errors call this object ('tokenEmbedding'); zeroRow: a row the initialiser leaves at zero;
   // fill(pointer): a kernel that writes the table, in place of weights or init (one that writes nothing, for a caller
   // that writes every row before the table is used: seeding a vocabulary's table only to overwrite it takes seconds);
-  // dtype: how the table is kept (TABLE_DTYPES; only a fill writes one that is not F32).
+  // dtype: TABLE_DTYPES' (not F32: a fill's alone).
   constructor(core, { name, rows, columns, weights, init, zeroRow = -1, fill, dtype = 'F32' }) {
     this.name = name;
     if (!(dtype in TABLE_DTYPES) || (dtype !== 'F32' && !fill)) throw new RangeError(`${name}: dtype must be one of ${Object.keys(TABLE_DTYPES).join(', ')} (only a table read from a file is kept in another than F32), got ${describe(dtype)}`);
@@ -90,29 +88,16 @@ export class HeapTable {
     return { pointer, dtype: this.dtype, rows: this.rows, columns: this.columns };
   }
 
-  // The table as float32 values: where it lies on the heap (F32), for reading at once (any later call may grow the
-  // heap and detach the view), what a copy is made from or a GPU upload reads without one; a table kept in another
-  // dtype is widened into a new array, a block of rows at a time.
+  // The table where it lies on the heap, for reading at once (any later call may grow the heap and detach
+  // the view): what a copy is made from, or a GPU upload reads without one.
   heapView() {
     const { core, pointer } = this.live();
-    if (this.dtype === 'F32') return core.f32(pointer, this.rows * this.columns);
-    const widened = new Float32Array(this.rows * this.columns);
-    const rowBytes = this.columns * TABLE_DTYPES[this.dtype];
-    const perBlock = Math.max(1, Math.floor(WIDEN_BLOCK_BYTES / (this.columns * 4)));
-    core.withHeap([[Math.min(perBlock, this.rows) * this.columns * 4, `rows of the ${this.name} table widened to float32`]], (out) => {
-      for (let first = 0; first < this.rows; first += perBlock) {
-        const count = Math.min(perBlock, this.rows - first);
-        core.check(core.module.convertToFloat(this.dtype, pointer + first * rowBytes, count * rowBytes, out, count * this.columns));
-        widened.set(core.f32(out, count * this.columns), first * this.columns);
-      }
-    });
-    return widened;
+    return core.f32(pointer, this.rows * this.columns);
   }
 
   // A copy of the table, [rows, columns].
   get weights() {
-    const values = this.heapView();
-    return { data: this.dtype === 'F32' ? values.slice() : values, shape: [this.rows, this.columns] };
+    return { data: this.heapView().slice(), shape: [this.rows, this.columns] };
   }
 
   get disposed() {

@@ -36,9 +36,7 @@ export class TokenEmbedding extends HeapTable {
     const { core, pointer } = this.live();
     const o = options('lookup options', opts, ['out']);
     const { data, shape } = tokenIds(ids, this.vocabSize);
-    // Unscaled float32 rows into a JS array are copies and nothing more: copied straight from the heap, where the
-    // kernel would write them to the heap first and copy them out again. The kernel serves scaled rows, tables kept
-    // in another dtype (widened) and an out on the heap.
+    // Unscaled float32 rows into a JS array are copied straight from the heap (the kernel would copy them twice).
     const copies = this.dtype === 'F32' && this.scale === 1 && (o.out === undefined || !core.onHeap(o.out, 'out'));
     const rows = copies ? this.#copyRows(core, pointer, data, o.out)
       : core.produceRows({ rows: data.length, rowElements: this.dModel, what: 'the looked-up rows', out: o.out, inputs: [{ data, what: 'the ids' }] },

@@ -5,7 +5,7 @@
 import { TokenEmbedding } from './token_embedding.js';
 import { TABLE_DTYPES } from './table.js';
 
-// Stored bytes read per block.
+// Stored bytes read per block, and widened per block of a float32 copy.
 const BLOCK_BYTES = 16 << 20;
 // Bytes per element of the float dtypes a token table is read from.
 const ELEMENT_BYTES = { ...TABLE_DTYPES, F64: 8 };
@@ -16,6 +16,30 @@ const TOKEN_TABLE_NAMES = [
   'gpt_neox.embed_in.weight', 'embed_in.weight', 'model.decoder.embed_tokens.weight', 'shared.weight', 'embeddings.word_embeddings.weight',
   'bert.embeddings.word_embeddings.weight', 'roberta.embeddings.word_embeddings.weight', 'tok_embeddings.weight', 'token_embd.weight', 'transformer.embedding.word_embeddings.weight',
 ];
+
+// A token table kept in its file's dtype: its float32 view is a copy, widened a block of rows at a time.
+class StoredTokenEmbedding extends TokenEmbedding {
+  heapView() {
+    if (this.dtype === 'F32') return super.heapView();
+    const { core, pointer } = this.live();
+    const widened = new Float32Array(this.rows * this.columns);
+    const rowBytes = this.columns * TABLE_DTYPES[this.dtype];
+    const perBlock = Math.max(1, Math.floor(BLOCK_BYTES / (this.columns * 4)));
+    core.withHeap([[Math.min(perBlock, this.rows) * this.columns * 4, `rows of the ${this.name} table widened to float32`]], (out) => {
+      for (let first = 0; first < this.rows; first += perBlock) {
+        const count = Math.min(perBlock, this.rows - first);
+        core.check(core.module.convertToFloat(this.dtype, pointer + first * rowBytes, count * rowBytes, out, count * this.columns));
+        widened.set(core.f32(out, count * this.columns), first * this.columns);
+      }
+    });
+    return widened;
+  }
+
+  get weights() {
+    const values = this.heapView();
+    return { data: this.dtype === 'F32' ? values.slice() : values, shape: [this.rows, this.columns] };
+  }
+}
 
 export function tokenTableName(names) {
   const found = TOKEN_TABLE_NAMES.find((candidate) => names.includes(candidate));
@@ -40,7 +64,7 @@ export async function readTokenTable(core, source, entry, options, readWhole) {
   }
   // Every row is written below: the table is allocated unseeded.
   const dtype = entry.dtype in TABLE_DTYPES ? entry.dtype : 'F32';
-  const table = new TokenEmbedding(core, { vocabSize: rows, dModel: columns }, { fill: () => null, dtype });
+  const table = new StoredTokenEmbedding(core, { vocabSize: rows, dModel: columns }, { fill: () => null, dtype });
   try {
     const size = ELEMENT_BYTES[entry.dtype];
     const perBlock = Math.max(1, Math.floor(BLOCK_BYTES / (columns * size)));

@@ -4,21 +4,20 @@
 // what the page shows. Results are transferred, not copied.
 import { load } from 'posembed';
 import { heatmapPixels, valueRange } from 'posembed/colormap';
+import { tokenLabel, vocabularyGrid } from 'posembed/vocabulary-map';
+import { serveTasks } from 'posembed/task-worker';
 
 const GPT2_VOCAB = 50257;
 // A figure is at most ~1000 px wide and 420 px high: pictures of larger tables keep every k-th row and column
 // (the tensor itself stays whole, for the readout), so the page never copies more than 1024 × 1024 pixels.
 const MAX_SIDE = 1024;
 
-let posembed = null;
 let weights = null;         // { file, handle }: the last weights file opened (its header read; tensors on demand)
 let dropped = null;         // { name, embedding }: the tensor read from it for the table, on the heap only
 let seeded = null;          // { key, embedding }: the seeded table, while it is the one shown
 let table = null;           // { key, embedding }: the table the token tasks use now (one of the two)
 let vocabulary = null;      // { key, projected }: the whole table's two principal axes
 let tokenizer = null;       // { file, tokenizer }: a dropped tokenizer.json, read here (a large one takes seconds)
-// The whole vocabulary's PCA is drawn as counts on a grid of this many cells a side.
-const DENSITY_CELLS = 80;
 
 function sampled(tensor) {
   const [rows, columns] = tensor.shape;
@@ -57,13 +56,6 @@ function tokenTable(pe, { tensor: name, dModel, seed, vocabSize = GPT2_VOCAB }) 
 
 // Names a token table is stored under in common checkpoints (GPT-2, LLaMA, BERT, T5, GGUF-converted), first match wins.
 const TOKEN_TABLE = /(^|\.)(wte|embed_tokens|word_embeddings|tok_embeddings|shared|token_embd|embeddings)(\.weight)?$/;
-
-// An id's text; a piece that is part of a character's bytes (byte-level BPE cuts 東 in three) decodes to U+FFFD
-// alone, so it is shown as the vocabulary stores it.
-function tokenLabel(id) {
-  const text = tokenizer.tokenizer.decode([id]);
-  return text.includes('\uFFFD') ? tokenizer.tokenizer.piece(id) : text;
-}
 
 // A weights file or checkpoint, opened: kept as the one the table is read from; its 2-D float tensors listed, the
 // likely token table first.
@@ -167,31 +159,8 @@ const TASKS = {
   vocabulary(pe, { ids, table: choice }) {
     const embedding = tokenTable(pe, choice);
     if (vocabulary?.key !== table.key) vocabulary = { key: table.key, projected: embedding.pca({ components: 2 }).data };
-    const { projected } = vocabulary;
-    const count = embedding.vocabSize;
-    const extent = (axis) => {
-      let [low, high] = [Infinity, -Infinity];
-      for (let r = 0; r < count; r++) [low, high] = [Math.min(low, projected[2 * r + axis]), Math.max(high, projected[2 * r + axis])];
-      return high > low ? [low, high] : [low - 1, high + 1];
-    };
-    const [xs, ys] = [extent(0), extent(1)];
-    const cell = (value, [low, high]) => Math.min(DENSITY_CELLS - 1, Math.floor(((value - low) / (high - low)) * DENSITY_CELLS));
-    const counts = new Float32Array(DENSITY_CELLS * DENSITY_CELLS);
-    const example = new Int32Array(DENSITY_CELLS * DENSITY_CELLS).fill(-1);
-    const centreDistance = new Float64Array(DENSITY_CELLS * DENSITY_CELLS).fill(Infinity);
-    for (let r = 0; r < count; r++) {
-      // Row 0 of the grid is the top: the second axis grows upwards, as on a plot.
-      const [column, row] = [cell(projected[2 * r], xs), DENSITY_CELLS - 1 - cell(projected[2 * r + 1], ys)];
-      const at = row * DENSITY_CELLS + column;
-      counts[at] += 1;
-      const cx = xs[0] + ((column + 0.5) / DENSITY_CELLS) * (xs[1] - xs[0]);
-      const cy = ys[0] + ((DENSITY_CELLS - row - 0.5) / DENSITY_CELLS) * (ys[1] - ys[0]);
-      const distance = (projected[2 * r] - cx) ** 2 + (projected[2 * r + 1] - cy) ** 2;
-      if (distance < centreDistance[at]) [centreDistance[at], example[at]] = [distance, r];
-    }
-    const places = ids.filter((id) => id < count).map((id) => ({ id, x: projected[2 * id], y: projected[2 * id + 1],
-      cell: (DENSITY_CELLS - 1 - cell(projected[2 * id + 1], ys)) * DENSITY_CELLS + cell(projected[2 * id], xs) }));
-    return { result: { counts, example, cells: DENSITY_CELLS, xs, ys, rows: count, places }, transfer: [counts.buffer, example.buffer] };
+    const grid = vocabularyGrid(vocabulary.projected, { ids });
+    return { result: grid, transfer: [grid.counts.buffer, grid.example.buffer] };
   },
 
   // A dropped tokenizer.json (and its model's own pieces from then on); null forgets it.
@@ -213,13 +182,13 @@ const TASKS = {
   encode(pe, { text }) {
     if (!tokenizer) throw new RangeError('no tokenizer.json is open');
     const ids = Array.from(tokenizer.tokenizer.encode(text));
-    return { result: { ids, labels: ids.map(tokenLabel) } };
+    return { result: { ids, labels: ids.map((id) => tokenLabel(tokenizer.tokenizer, id)) } };
   },
 
   // Each id's text with the dropped tokenizer (an id past its vocabulary: '').
   labels(pe, { ids }) {
     if (!tokenizer) throw new RangeError('no tokenizer.json is open');
-    return { result: Array.from(ids, (id) => (id >= 0 && id < tokenizer.tokenizer.vocabSize ? tokenLabel(id) : '')) };
+    return { result: Array.from(ids, (id) => (id >= 0 && id < tokenizer.tokenizer.vocabSize ? tokenLabel(tokenizer.tokenizer, id) : '')) };
   },
 
   // The rows nearest a − b + c by cosine, a, b and c left out.
@@ -229,14 +198,4 @@ const TASKS = {
   },
 };
 
-self.onmessage = async ({ data: { id, task, args } }) => {
-  try {
-    posembed ??= load();
-    const pe = await posembed;
-    if (!TASKS[task]) throw new TypeError(`unknown task '${task}'`);
-    const { result, transfer = [] } = await TASKS[task](pe, args, (progress) => self.postMessage({ id, progress }));
-    self.postMessage({ id, result }, transfer);
-  } catch (error) {
-    self.postMessage({ id, error: { name: error.name, message: error.message } });
-  }
-};
+serveTasks(TASKS, load);

@@ -4,6 +4,7 @@
 // tokenizer.json of 150,000 tokens takes seconds to read); this page draws.
 import { decode, encode } from 'gpt-tokenizer/encoding/r50k_base';
 import { Figure, TOY_VOCABULARY, toyIds, toyTokens } from 'posembed/components';
+import { drawVocabularyMap, namedIds } from 'posembed/vocabulary-map';
 import { compute } from './compute.js';
 import { redrawOnChange } from './controls.js';
 import { mountOneHot } from './one-hot.js';
@@ -232,26 +233,13 @@ async function renderVocabulary(ids) {
   try {
     const result = await compute('vocabulary', { ids, table: tableChoice() });
     if (current !== vocabularyGeneration) return;
-    const { counts, example, cells, xs, ys, places } = result;
     // Each cell's example token and the selected one, named by the tokenizer in use.
-    const named = [...new Set([...example].filter((id) => id >= 0).concat(places.map((p) => p.id)))];
+    const named = namedIds(result);
     const names = new Map((await labelsOf(named)).map((label, i) => [named[i], label]));
     if (current !== vocabularyGeneration) return;
     const tokenName = (id) => names.get(id) ?? '';
-    const logCounts = counts.map((n) => Math.log10(1 + n));
-    const centre = ([low, high], i) => (low + ((i + 0.5) / cells) * (high - low)).toFixed(2);
-    vocabularyFigure.heatmap({ data: logCounts, shape: [cells, cells] }, {
-      colormap: 'viridis', range: { min: 0, max: logCounts.reduce((a, b) => Math.max(a, b), 1) },
-      x: { label: 'principal axis 1', names: Array.from({ length: cells }, (_, i) => centre(xs, i)) },
-      y: { label: 'principal axis 2', names: Array.from({ length: cells }, (_, i) => centre(ys, cells - 1 - i)) },
-      colour: { label: 'log10(1 + tokens in the cell)' },
-      describe: (row, column) => {
-        const at = row * cells + column;
-        return counts[at] ? `${counts[at]} token${counts[at] === 1 ? '' : 's'} here, such as ${JSON.stringify(tokenName(example[at]))}` : 'no token here';
-      },
-    });
-    const chosen = places.find((p) => p.id === ids[selected]);
-    if (chosen) vocabularyFigure.moveCursorTo(chosen.cell);
+    const { counts } = result;
+    const chosen = drawVocabularyMap(vocabularyFigure, result, { tokenName, selectedId: ids[selected] });
     const where = chosen ? ` The selected token, ${JSON.stringify(tokenName(chosen.id))}, lies at (${chosen.x.toFixed(2)}, ${chosen.y.toFixed(2)}), in a cell of ${counts[chosen.cell]}.` : '';
     vocabularyFigure.caption = (dropped
       ? `All ${result.rows.toLocaleString('en')} rows of ${dropped.name} from ${dropped.file}: where many tokens crowd, the table gives them similar directions.`

@@ -27,6 +27,8 @@ export default defineConfig({
       { find: /^posembed$/, replacement: here('../../dist/index.js') },
       { find: /^posembed\/components$/, replacement: here('../../dist/components.js') },
       { find: /^posembed\/colormap$/, replacement: here('../../dist/colormap.js') },
+      { find: /^posembed\/vocabulary-map$/, replacement: here('../../dist/vocabulary_map.js') },
+      { find: /^posembed\/task-worker$/, replacement: here('../../dist/task_worker.js') },
     ],
   },
   build: {

@@ -159,6 +159,15 @@ export const ELEMENT_SCHEMAS = {
       return width % (2 * heads) === 0 ? [] : [`d-model must be a multiple of 2 × heads = ${2 * heads} (an even head size), got "${width}"`];
     },
   },
+  'posembed-tokens': {
+    summary: 'a real model\'s token embeddings: a text\'s pieces, their rows and nearest tokens, the vocabulary\'s map, a − b + c',
+    attributes: {
+      model: text({ default: 'smollm2-135m', doc: 'a preset (gpt2, smollm2-135m, qwen3-0.6b) or a model folder URL' }),
+      text: text({ default: 'The king and the queen walked to Paris.', doc: 'cut by the model\'s tokenizer (≤ 256 tokens)' }),
+      k: integer(1, 50, { default: 8, doc: 'nearest tokens listed' }),
+      analogy: text({ default: 'king, man, woman', doc: 'a − b + c: three whole-token words' }),
+    },
+  },
   'posembed-model': {
     summary: 'a real model\'s positional layer, from its config.json',
     attributes: {
