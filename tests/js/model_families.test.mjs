@@ -46,7 +46,38 @@ describe('the table of families against HF\'s formulas, on real configs', () => 
     for (const c of cases) assert.ok(c.source.length > 0, `${c.name}: its source`);
   });
 
-  for (const c of cases) {
+  // Families without RoPE: each layer's kind, the score scale, and what HF's modeling code does with positions (the
+  // learned table's first row and usable rows, the sinusoid's rows at positions 0…8 and 4095…4100 within 2e-6, T5's
+  // buckets for relative positions −300…300 both ways, ALiBi's slopes).
+  for (const c of cases.filter((k) => k.kind)) {
+    it(`${c.name} (${c.modelType}): ${c.kind} positions as HF reads them`, () => {
+      const m = pe.modelPositions(c.config);
+      assert.equal(m.modelType, c.modelType);
+      assert.deepEqual(runs(m), c.layers, 'each layer\'s kind and type');
+      if (c.kind === 'none') return;
+      const layer = m.layer(0);
+      assert.ok(Math.abs(layer.scoreScale - c.scoreScale) <= 1e-12 * c.scoreScale, `score scale ${layer.scoreScale} against HF's ${c.scoreScale}`);
+      if (c.kind === 'learned') assert.deepEqual(layer.learned, c.learned);
+      if (c.kind === 'alibi') c.slopes.forEach((slope, h) => assert.ok(Math.abs(layer.alibi.slopes[h] - slope) <= 1e-7 * slope, `head ${h}: slope ${layer.alibi.slopes[h]} against ${slope}`));
+      if (c.kind === 't5') {
+        for (const [type, bidirectional] of [['encoder', true], ['decoder', false]]) {
+          const spec = m.layer(m.layerTypes.indexOf(type)).t5;
+          assert.deepEqual([spec.numBuckets, spec.maxDistance, spec.bidirectional], [c.t5.numBuckets, c.t5.maxDistance, bidirectional]);
+          assert.deepEqual(Array.from(pe.t5Bucket(c.t5.relative, { numBuckets: spec.numBuckets, maxDistance: spec.maxDistance, bidirectional }).data), c.t5[type]);
+        }
+      }
+      if (c.kind === 'sinusoidal') {
+        const { offset, timescale, layout } = layer.sinusoidal;
+        assert.deepEqual([offset, timescale], [c.sinusoidal.offset, c.sinusoidal.timescale]);
+        c.sinusoidal.positions.forEach((p, i) => {
+          const row = pe.sinusoidal({ length: 1, dModel: c.sinusoidal.dModel, offset: p + offset, timescale, layout }).data;
+          row.forEach((v, k) => assert.ok(Math.abs(v - c.sinusoidal.rows[i][k]) <= 2e-6, `position ${p}, column ${k}: ${v} against HF's ${c.sinusoidal.rows[i][k]}`));
+        });
+      }
+    });
+  }
+
+  for (const c of cases.filter((k) => !k.kind)) {
     it(`${c.name} (${c.modelType}): layers, score scale, and the cache within 2e-6 of HF's float64 maths, float32 within ×0.5–2 of HF's float32`, () => {
       const m = pe.modelPositions(c.config, c.as ? { as: c.as } : {});
       assert.equal(m.modelType, c.modelType);

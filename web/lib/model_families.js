@@ -45,6 +45,9 @@ const EXAONE4_LAYERS = { ...NOPE_ON_FULL(4, 'sliding_window_pattern'), when: 'sl
 // MLA (DeepSeek's attention): RoPE on a slice of the head (qk_rope_head_dim), interleaved, scores × mscale².
 const mla = (entry) => rope({ layout: 'interleaved', head: 'qk_rope_head_dim', scores: 'mla', follows: 'deepseek_v3', ...entry });
 
+// HF's attribute_map of the encoder-decoder families (BART's and its kin): their sizes under their encoder's names.
+const ENCODER_SIZES = { num_attention_heads: 'encoder_attention_heads', num_hidden_layers: 'encoder_layers' };
+
 export const FAMILIES = {
   // Llama and the families that read positions as it does: every layer, the whole head, half layout.
   llama: rope({ defaults: { max_position_embeddings: 2048 }, source: `llama/configuration_llama.py, modeling_llama.py ${V5}` }),
@@ -277,13 +280,13 @@ export const FAMILIES = {
   gpt_neo: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 2048 }, scores: { value: 1 }, follows: 'gpt2', source: `gpt_neo/configuration_gpt_neo.py ${V5}` },
   opt: { kind: 'learned', offset: 2, defaults: { max_position_embeddings: 2048 }, source: `opt/configuration_opt.py ${V5}` },
   biogpt: { kind: 'learned', offset: 2, defaults: { max_position_embeddings: 1024 }, follows: 'opt', source: `biogpt/configuration_biogpt.py ${V5}` },
-  bart: { kind: 'learned', offset: 2, defaults: { max_position_embeddings: 1024 }, source: `bart/configuration_bart.py ${V5}` },
-  mbart: { kind: 'learned', offset: 2, defaults: { max_position_embeddings: 1024 }, follows: 'bart', source: `mbart/configuration_mbart.py ${V5}` },
-  plbart: { kind: 'learned', offset: 2, defaults: { max_position_embeddings: 1024 }, follows: 'bart', source: `plbart/configuration_plbart.py ${V5}` },
-  mvp: { kind: 'learned', offset: 2, defaults: { max_position_embeddings: 1024 }, follows: 'bart', source: `mvp/configuration_mvp.py ${V5}` },
-  blenderbot: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 128 }, follows: 'bart', source: `blenderbot/configuration_blenderbot.py ${V5}` },
-  'blenderbot-small': { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, follows: 'bart', source: `blenderbot_small/configuration_blenderbot_small.py ${V5}` },
-  bigbird_pegasus: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 4096 }, follows: 'bart', source: `bigbird_pegasus/configuration_bigbird_pegasus.py ${V5}` },
+  bart: { kind: 'learned', aliases: ENCODER_SIZES, offset: 2, defaults: { max_position_embeddings: 1024 }, source: `bart/configuration_bart.py ${V5}` },
+  mbart: { kind: 'learned', aliases: ENCODER_SIZES, offset: 2, defaults: { max_position_embeddings: 1024 }, follows: 'bart', source: `mbart/configuration_mbart.py ${V5}` },
+  plbart: { kind: 'learned', aliases: ENCODER_SIZES, offset: 2, defaults: { max_position_embeddings: 1024 }, follows: 'bart', source: `plbart/configuration_plbart.py ${V5}` },
+  mvp: { kind: 'learned', aliases: ENCODER_SIZES, offset: 2, defaults: { max_position_embeddings: 1024 }, follows: 'bart', source: `mvp/configuration_mvp.py ${V5}` },
+  blenderbot: { kind: 'learned', aliases: ENCODER_SIZES, offset: 0, defaults: { max_position_embeddings: 128 }, follows: 'bart', source: `blenderbot/configuration_blenderbot.py ${V5}` },
+  'blenderbot-small': { kind: 'learned', aliases: ENCODER_SIZES, offset: 0, defaults: { max_position_embeddings: 512 }, follows: 'bart', source: `blenderbot_small/configuration_blenderbot_small.py ${V5}` },
+  bigbird_pegasus: { kind: 'learned', aliases: ENCODER_SIZES, offset: 0, defaults: { max_position_embeddings: 4096 }, follows: 'bart', source: `bigbird_pegasus/configuration_bigbird_pegasus.py ${V5}` },
   bert: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, source: `bert/configuration_bert.py, modeling_bert.py ${V5}` },
   distilbert: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, follows: 'bert', source: `distilbert/configuration_distilbert.py ${V5}` },
   albert: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, follows: 'bert', source: `albert/configuration_albert.py ${V5}` },
@@ -318,12 +321,12 @@ export const FAMILIES = {
   mra: { kind: 'learned', offset: 2, defaults: { max_position_embeddings: 512 }, follows: 'nystromformer', source: `mra (position ids + 2) ${V5}` },
 
   // Sinusoidal: a fixed table, added once at the input.
-  m2m_100: { kind: 'sinusoidal', timescale: 't2t', layout: 'split', offset: 'padding', defaults: { pad_token_id: 1 }, source: `m2m_100/configuration_m2m_100.py ${V5}` },
-  'nllb-moe': { kind: 'sinusoidal', timescale: 't2t', layout: 'split', offset: 'padding', defaults: { pad_token_id: 1 }, follows: 'm2m_100', source: `nllb_moe/configuration_nllb_moe.py ${V5}` },
-  xglm: { kind: 'sinusoidal', timescale: 't2t', layout: 'split', offset: 2, follows: 'm2m_100', source: `xglm/configuration_xglm.py, modeling_xglm.py ${V5}` },
-  pegasus_x: { kind: 'sinusoidal', timescale: 't2t', layout: 'split', offset: 0, source: `pegasus_x/configuration_pegasus_x.py, modeling_pegasus_x.py ${V5}` },
-  marian: { kind: 'sinusoidal', timescale: 'standard', layout: 'split', offset: 0, source: `marian/configuration_marian.py ${V5}` },
-  pegasus: { kind: 'sinusoidal', timescale: 'standard', layout: 'split', offset: 0, follows: 'marian', source: `pegasus/configuration_pegasus.py ${V5}` },
+  m2m_100: { kind: 'sinusoidal', aliases: ENCODER_SIZES, timescale: 't2t', layout: 'split', offset: 'padding', defaults: { pad_token_id: 1 }, source: `m2m_100/configuration_m2m_100.py ${V5}` },
+  'nllb-moe': { kind: 'sinusoidal', aliases: ENCODER_SIZES, timescale: 't2t', layout: 'split', offset: 'padding', defaults: { pad_token_id: 1 }, follows: 'm2m_100', source: `nllb_moe/configuration_nllb_moe.py ${V5}` },
+  xglm: { kind: 'sinusoidal', aliases: { num_attention_heads: 'attention_heads', num_hidden_layers: 'num_layers' }, timescale: 't2t', layout: 'split', offset: 2, follows: 'm2m_100', source: `xglm/configuration_xglm.py, modeling_xglm.py ${V5}` },
+  pegasus_x: { kind: 'sinusoidal', aliases: ENCODER_SIZES, timescale: 't2t', layout: 'split', offset: 0, source: `pegasus_x/configuration_pegasus_x.py, modeling_pegasus_x.py ${V5}` },
+  marian: { kind: 'sinusoidal', aliases: ENCODER_SIZES, timescale: 'standard', layout: 'split', offset: 0, source: `marian/configuration_marian.py ${V5}` },
+  pegasus: { kind: 'sinusoidal', aliases: ENCODER_SIZES, timescale: 'standard', layout: 'split', offset: 0, follows: 'marian', source: `pegasus/configuration_pegasus.py ${V5}` },
   ctrl: { kind: 'sinusoidal', timescale: 'standard', layout: 'split', offset: 0, source: `ctrl/configuration_ctrl.py, modeling_ctrl.py ${V5}` },
 };
 
