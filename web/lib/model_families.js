@@ -27,6 +27,8 @@
 //             'complex64' (a complex float32 freqs_cis): precision modes cast only where the model does
 //   rotation  'reversed' where the model turns by −angle (its rotate_half is the negation of Llama's)
 //   masks     keys the family reads for its attention masks only (not positions): no warning when present
+//   aliases   HF's attribute_map: a standard size key read under the family's own name ({ hidden_size: 'dim' })
+//   attentionWidth  the key of the width its heads divide, where not hidden_size (MobileBERT's bottleneck)
 //   follows   the family whose attention and rotary code it follows, named in warnings
 //   source    the HF files read
 //
@@ -261,7 +263,7 @@ export const FAMILIES = {
   zamba: { kind: 'none', defaults: { max_position_embeddings: 4096 }, source: `zamba/configuration_zamba.py, modeling_zamba.py ${V5}` },
 
   // ALiBi.
-  bloom: { kind: 'alibi', slopes: 'bloom', source: `bloom/configuration_bloom.py ${V5}` },
+  bloom: { kind: 'alibi', slopes: 'bloom', aliases: { hidden_size: 'n_embed', num_attention_heads: 'n_head', num_hidden_layers: 'n_layer' }, source: `bloom/configuration_bloom.py ${V5}` },
   mpt: { kind: 'alibi', slopes: 'mpt', defaults: { max_seq_len: 2048 }, source: `mpt/configuration_mpt.py, modeling_mpt.py ${V5}` },
 
   // T5's relative buckets.
@@ -288,12 +290,13 @@ export const FAMILIES = {
   'blenderbot-small': { kind: 'learned', aliases: ENCODER_SIZES, offset: 0, defaults: { max_position_embeddings: 512 }, follows: 'bart', source: `blenderbot_small/configuration_blenderbot_small.py ${V5}` },
   bigbird_pegasus: { kind: 'learned', aliases: ENCODER_SIZES, offset: 0, defaults: { max_position_embeddings: 4096 }, follows: 'bart', source: `bigbird_pegasus/configuration_bigbird_pegasus.py ${V5}` },
   bert: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, source: `bert/configuration_bert.py, modeling_bert.py ${V5}` },
-  distilbert: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, follows: 'bert', source: `distilbert/configuration_distilbert.py ${V5}` },
+  distilbert: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, aliases: { hidden_size: 'dim', num_attention_heads: 'n_heads', num_hidden_layers: 'n_layers' }, follows: 'bert', source: `distilbert/configuration_distilbert.py ${V5}` },
   albert: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, follows: 'bert', source: `albert/configuration_albert.py ${V5}` },
   electra: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, follows: 'bert', source: `electra/configuration_electra.py ${V5}` },
   convbert: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, follows: 'bert', source: `convbert/configuration_convbert.py ${V5}` },
   big_bird: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 4096 }, follows: 'bert', source: `big_bird/configuration_big_bird.py ${V5}` },
-  mobilebert: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, follows: 'bert', source: `mobilebert/configuration_mobilebert.py ${V5}` },
+  // MobileBERT attends in its bottleneck: heads of true_hidden_size / num_attention_heads.
+  mobilebert: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512, true_hidden_size: 128 }, attentionWidth: 'true_hidden_size', follows: 'bert', source: `mobilebert/configuration_mobilebert.py ${V5}` },
   rembert: { kind: 'learned', offset: 0, defaults: { max_position_embeddings: 512 }, follows: 'bert', source: `rembert/configuration_rembert.py ${V5}` },
   roberta: { kind: 'learned', offset: 'padding', defaults: { max_position_embeddings: 512, pad_token_id: 1 }, source: `roberta/configuration_roberta.py, modular_roberta.py ${V5}` },
   'xlm-roberta': { kind: 'learned', offset: 'padding', defaults: { max_position_embeddings: 512, pad_token_id: 1 }, follows: 'roberta', source: `xlm_roberta (RobertaEmbeddings) ${V5}` },

@@ -534,7 +534,8 @@ function ropeLayers(core, values, family, sizes, warnings, filled) {
 }
 
 function otherLayers(values, family, { numLayers, hidden, heads, maxPositions }, warnings) {
-  const headDim = hidden && heads ? Math.floor(hidden / heads) : undefined;
+  const width = family.attentionWidth ? values[family.attentionWidth] : hidden;
+  const headDim = width && heads ? Math.floor(width / heads) : undefined;
   const scoreScale = family.scores?.value ?? headDim ** -0.5;
   const layers = [];
   if (family.kind === 'none') {
