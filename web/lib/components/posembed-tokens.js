@@ -35,6 +35,7 @@ const STYLE = `
   .chips button[aria-pressed="true"] { background: var(--pe-theme-accent, #1f6feb); color: var(--pe-theme-on-accent, #fff); }
   h3 { font-size: 0.95rem; margin: 0.9rem 0 0.25rem; }
   ol { font-family: var(--posembed-mono, ui-monospace, monospace); font-size: 0.85rem; margin: 0.25rem 0; padding-left: 2rem; }
+  .nearest-caption { font-size: 0.85rem; color: var(--pe-theme-muted); }
   .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 320px), 1fr)); gap: 0 1.5rem; }
 `;
 
