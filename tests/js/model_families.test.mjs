@@ -47,7 +47,8 @@ describe('the table of families against HF\'s formulas, on real configs', () => 
   });
 
   // Families without RoPE: each layer's kind, the score scale, and what HF's modeling code does with positions (the
-  // learned table's first row and usable rows, the sinusoid's rows at positions 0…8 and 4095…4100 within 2e-6, T5's
+  // learned table's first row and usable rows, the sinusoid's rows at positions 0…8 and 4095…4100 within 2e-6 (64
+  // columns across each), T5's
   // buckets for relative positions −300…300 both ways, ALiBi's slopes).
   for (const c of cases.filter((k) => k.kind)) {
     it(`${c.name} (${c.modelType}): ${c.kind} positions as HF reads them`, () => {
@@ -71,7 +72,7 @@ describe('the table of families against HF\'s formulas, on real configs', () => 
         assert.deepEqual([offset, timescale], [c.sinusoidal.offset, c.sinusoidal.timescale]);
         c.sinusoidal.positions.forEach((p, i) => {
           const row = pe.sinusoidal({ length: 1, dModel: c.sinusoidal.dModel, offset: p + offset, timescale, layout }).data;
-          row.forEach((v, k) => assert.ok(Math.abs(v - c.sinusoidal.rows[i][k]) <= 2e-6, `position ${p}, column ${k}: ${v} against HF's ${c.sinusoidal.rows[i][k]}`));
+          c.sinusoidal.columns.forEach((k, j) => assert.ok(Math.abs(row[k] - c.sinusoidal.rows[i][j]) <= 2e-6, `position ${p}, column ${k}: ${row[k]} against HF's ${c.sinusoidal.rows[i][j]}`));
         });
       }
     });
