@@ -4,7 +4,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { ELEMENT_SCHEMAS } from '../../dist/components/attributes.js';
+import { COMMON_ATTRIBUTES, ELEMENT_SCHEMAS } from '../../dist/components/attributes.js';
 import { REPO } from '../pack.mjs';
 import { openWithAllElements, useSite } from './browser.mjs';
 
@@ -141,12 +141,18 @@ describe('element attributes in the author\'s words', () => {
     assert.ok(changes.length >= 1);
   });
 
-  it('the README\'s attribute table names every attribute of every element', () => {
+  it('the README\'s attribute table names every attribute of every element (those all take, once, with every value)', () => {
     const readme = readFileSync(`${REPO}/README.md`, 'utf8');
     for (const [tag, schema] of Object.entries(ELEMENT_SCHEMAS)) {
       const row = readme.split('\n').find((line) => line.startsWith(`| \`<${tag}>\``));
       assert.ok(row, `no README row for <${tag}>`);
-      for (const name of Object.keys(schema.attributes)) assert.match(row, new RegExp(`[\`( ]${name}[\`) ,:]`), `<${tag}>'s README row lacks ${name}`);
+      for (const name of Object.keys(schema.attributes)) {
+        if (!(name in COMMON_ATTRIBUTES)) assert.match(row, new RegExp(`[\`( ]${name}[\`) ,:]`), `<${tag}>'s README row lacks ${name}`);
+      }
+    }
+    for (const [name, spec] of Object.entries(COMMON_ATTRIBUTES)) {
+      assert.ok(readme.includes(`Every element takes \`${name}="${spec.values[0]}"\``), `the README does not say every element takes ${name}`);
+      for (const value of spec.values) assert.ok(readme.includes(`"${value}"`), `the README lacks ${name}="${value}"`);
     }
   });
 });

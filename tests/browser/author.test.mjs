@@ -104,29 +104,104 @@ describe("the README's component snippets, from a blank page of a project that i
     await assertAllDraw(project, 'author.html');
   });
 
-  it('in a dark page (prefers-color-scheme: dark, no custom properties), every element is legible: axe-core finds no contrast problem inside the shadow roots', async () => {
-    writeFileSync(join(project, 'dark.css'), 'body { background: #121417; color: #e6e9ec; }\n');
-    writeFileSync(join(project, 'dark.html'), `<!doctype html>\n<title>dark</title>\n<link rel="stylesheet" href="./dark.css">\n${pageSnippet}`);
-    const server = await startServer(project);
-    servers.push(server);
-    const tab = await browser.newPage({ viewport: { width: 1200, height: 900 }, colorScheme: 'dark' });
-    const problems = [];
-    tab.on('pageerror', (error) => problems.push(error.message));
-    await tab.goto(`${server.url}dark.html`);
-    await drawnElements(tab);
-    await tab.evaluate(AXE);
-    const contrast = await tab.evaluate(async () => {
+  // Pages as authors have them: plain (light), dark by its own background, and docs themes' dark toggles, which
+  // switch the page's colours with a class or a data attribute on <html> (VitePress: html.dark, its body's
+  // background on a 0.5 s transition; Starlight: :root[data-theme="light"] over a dark default; Docusaurus:
+  // html[data-theme="dark"]).
+  const PAGES = {
+    light: { css: '' },
+    dark: { css: 'body { background: #121417; color: #e6e9ec; }' },
+    'vitepress-like': {
+      css: ':root { --bg: #ffffff; --fg: #213547; } html.dark { --bg: #1b1b1f; --fg: #dfdfd6; color-scheme: dark; } body { background: var(--bg); color: var(--fg); transition: color 0.5s, background-color 0.5s; }',
+      toggle: () => document.documentElement.classList.add('dark'), from: 'light', to: 'dark',
+    },
+    'starlight-like': {
+      css: ':root { --bg: #17181c; --fg: #c0c2c7; color-scheme: dark; } :root[data-theme="light"] { --bg: #ffffff; --fg: #23262f; color-scheme: light; } body { background: var(--bg); color: var(--fg); }',
+      toggle: () => { document.documentElement.dataset.theme = 'light'; }, from: 'dark', to: 'light',
+    },
+    'docusaurus-like': {
+      css: 'html { background: #ffffff; color: #1c1e21; } html[data-theme="dark"] { background: #1b1b1d; color: #e3e3e3; color-scheme: dark; }',
+      toggle: () => { document.documentElement.dataset.theme = 'dark'; }, from: 'light', to: 'dark',
+    },
+  };
+  const INK = { light: 'rgb(29, 35, 42)', dark: 'rgb(227, 231, 236)' };
+
+  async function contrastProblems(tab) {
+    if (!await tab.evaluate(() => 'axe' in globalThis)) await tab.evaluate(AXE);
+    return tab.evaluate(async () => {
       // eslint-disable-next-line no-undef
       const result = await axe.run(document, { runOnly: ['color-contrast'], resultTypes: ['violations'] });
       return result.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary.split('\n').slice(1).join(' ')}`));
     });
-    assert.deepEqual(contrast, []);
-    // The axes' tick labels take the dark scheme's ink, not the light one's.
-    const tick = await tab.evaluate(() => getComputedStyle(document.querySelector('posembed-heatmap').shadowRoot.querySelector('.tick text')).fill);
-    assert.equal(tick, 'rgb(227, 231, 236)');
-    assert.deepEqual(problems, []);
-    await tab.close();
-  });
+  }
+  // Each element's scheme, and the ink of the heatmap's tick labels.
+  const schemesOf = (tab) => tab.evaluate((tags) => tags.map((tag) => document.querySelector(tag)?.getAttribute('data-posembed-scheme')).filter(Boolean), ELEMENTS);
+  const tickInk = (tab) => tab.evaluate(() => getComputedStyle(document.querySelector('posembed-heatmap').shadowRoot.querySelector('.tick text')).fill);
+
+  async function openThemed(name, os) {
+    const server = servers.find((s) => s.root === project) ?? Object.assign(await startServer(project), { root: project });
+    if (!servers.includes(server)) servers.push(server);
+    writeFileSync(join(project, `${name}.css`), `${PAGES[name].css}\n`);
+    writeFileSync(join(project, `${name}.html`), `<!doctype html>\n<title>${name}</title>\n<link rel="stylesheet" href="./${name}.css">\n${pageSnippet}`);
+    const tab = await browser.newPage({ viewport: { width: 1200, height: 900 }, colorScheme: os });
+    const problems = [];
+    tab.on('pageerror', (error) => problems.push(error.message));
+    await tab.goto(`${server.url}${name}.html`);
+    await drawnElements(tab);
+    return { tab, problems };
+  }
+
+  for (const [pageScheme, os] of [['light', 'dark'], ['dark', 'light'], ['light', 'light'], ['dark', 'dark']]) {
+    it(`a ${pageScheme} page read on a ${os} OS: every element takes the page's scheme, and axe-core finds no contrast problem in the shadow roots`, async () => {
+      const { tab, problems } = await openThemed(pageScheme, os);
+      assert.deepEqual(await schemesOf(tab), ELEMENTS.map(() => pageScheme));
+      assert.equal(await tickInk(tab), INK[pageScheme]);
+      assert.deepEqual(await contrastProblems(tab), []);
+      if (pageScheme === 'dark') {
+        // Printed, the figures are light (the page's dark background is not printed).
+        await tab.emulateMedia({ media: 'print' });
+        assert.equal(await tickInk(tab), INK.light);
+        await tab.emulateMedia({ media: 'screen' });
+      }
+      // Exports: in the scheme asked for; by default the one that reads on the background given; the figure on
+      // screen keeps its own.
+      const exported = await tab.evaluate(async () => {
+        const heatmap = document.querySelector('posembed-heatmap');
+        const text = (options) => heatmap.toBlob(options).then((blob) => blob.text());
+        return { onWhite: await text({ background: 'white' }), onBlack: await text({ background: '#000' }), dark: await text({ theme: 'dark' }), light: await text({ theme: 'light' }),
+          after: heatmap.getAttribute('data-posembed-scheme'), refused: await text({ theme: 'sepia' }).catch((error) => error.message) };
+      });
+      for (const [key, scheme] of [['onWhite', 'light'], ['onBlack', 'dark'], ['dark', 'dark'], ['light', 'light']]) {
+        assert.ok(exported[key].includes(`fill="${INK[scheme]}"`), `${key}: no text in ${INK[scheme]}`);
+        assert.ok(!exported[key].includes(`fill="${INK[scheme === 'light' ? 'dark' : 'light']}"`), `${key}: text in the other scheme's ink`);
+      }
+      assert.equal(exported.after, pageScheme);
+      assert.equal(exported.refused, 'theme must be "light" or "dark", got "sepia"');
+      assert.deepEqual(problems, []);
+      await tab.close();
+    });
+  }
+
+  for (const name of ['vitepress-like', 'starlight-like', 'docusaurus-like']) {
+    it(`a ${name} page's own dark toggle turns the elements with it, on either OS scheme, with no mapping`, async () => {
+      for (const os of ['light', 'dark']) {
+        const { tab, problems } = await openThemed(name, os);
+        const { toggle, from, to } = PAGES[name];
+        assert.deepEqual(await schemesOf(tab), ELEMENTS.map(() => from), `${os} OS, before`);
+        assert.deepEqual(await contrastProblems(tab), [], `${os} OS, before`);
+        await tab.evaluate(toggle);
+        await tab.waitForFunction((scheme) => [...document.querySelectorAll('[data-posembed-scheme]')].every((el) => el.getAttribute('data-posembed-scheme') === scheme), to, { timeout: 5000 });
+        await tab.waitForTimeout(600);  // the page's own transition ends
+        assert.equal(await tickInk(tab), INK[to], `${os} OS, after`);
+        assert.deepEqual(await contrastProblems(tab), [], `${os} OS, after`);
+        // theme="…" pins a scheme whatever the page does.
+        await tab.evaluate((scheme) => document.querySelector('posembed-heatmap').setAttribute('theme', scheme), from);
+        assert.equal(await tickInk(tab), INK[from]);
+        assert.deepEqual(problems, []);
+        await tab.close();
+      }
+    });
+  }
 
   it("import 'posembed/components' bundled by Vite: every element draws under the strict CSP", async () => {
     const app = join(project, 'bundled');

@@ -4,6 +4,7 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { rgb as parseColour } from 'd3-color';
 import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
+import { MASKED } from '../../dist/colormap.js';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -321,10 +322,10 @@ describe('patches and learned pages', () => {
     // A tutorial counts LLaMA among the models that learn positions; the configs the package reads say otherwise.
     assert.equal(await page.getAttribute('#who-learns', 'data-schemes'),
       'learned, 1024 rows | learned, 512 rows | RoPE, no position table | RoPE with llama3 scaling, no position table');
-    // Rows 32–63 of the learned table are missing: black, and named in the colour bar.
-    const black = await page.evaluate(() => Array.from(document.querySelector('#learned-figure canvas').getContext('2d').getImageData(0, 32, 1, 1).data.slice(0, 3)));
-    assert.deepEqual(black, [0, 0, 0]);
-    assert.match(await page.locator('#learned-figure .pe-colourbar').textContent(), /black = no row \(past maxLength\)/);
+    // Rows 32–63 of the learned table are missing: the masked grey, and named in the colour bar.
+    const masked = await page.evaluate(() => Array.from(document.querySelector('#learned-figure canvas').getContext('2d').getImageData(0, 32, 1, 1).data.slice(0, 3)));
+    assert.deepEqual(masked, MASKED.rgb);
+    assert.match(await page.locator('#learned-figure .pe-colourbar').textContent(), /grey = no row \(past maxLength\)/);
     assert.match(await page.locator('#learned-figure figcaption').textContent(), /^Untrained \(random\)/);
     await page.fill('#learned-controls [name="newLength"]', '16');
     await page.waitForFunction(() => document.querySelector('#past-end').textContent === 'lookup(16) → [16, 32]: within the table.');
@@ -387,11 +388,11 @@ describe('ALiBi and T5 page', () => {
     await page.uncheck('#alibi-controls [name="causal"]');
     await page.locator('#alibi').scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.querySelector('#alibi').shadowRoot.querySelectorAll('canvas').length === 3 && !document.querySelector('#alibi').hasAttribute('causal'));
-    // Not causal: the top-right corner is a finite bias, not the black of a masked cell.
-    await page.waitForFunction(() => {
+    // Not causal: the top-right corner is a finite bias, not the grey of a masked cell.
+    await page.waitForFunction((masked) => {
       const canvas = document.querySelector('#alibi').shadowRoot.querySelector('canvas');
-      return Array.from(canvas.getContext('2d').getImageData(canvas.width - 1, 0, 1, 1).data.slice(0, 3)).some((v) => v > 0);
-    });
+      return Array.from(canvas.getContext('2d').getImageData(canvas.width - 1, 0, 1, 1).data.slice(0, 3)).some((v, i) => v !== masked[i]);
+    }, MASKED.rgb);
     // Each head over its own range by default (the page's choice): the same colour in every head's farthest cell.
     // One colour scale for all: the heads with smaller slopes are lighter there (ALiBi's ramp: farther is more
     // negative, darker in viridis), and the caption says why a gentle head looks flat.

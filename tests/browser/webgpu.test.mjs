@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { build } from 'vite';
-import { colormap } from '../../dist/colormap.js';
+import { MASKED, colormap } from '../../dist/colormap.js';
 import { REPO } from '../pack.mjs';
 import { scratchDir } from '../scratch.mjs';
 import { interpolateRdBu } from 'd3-scale-chromatic';
@@ -220,7 +220,7 @@ describe('renderHeatmap in Chromium: a GpuTensor drawn by a render pipeline', ()
     values.forEach((value, cell) => {
       const actual = Array.from(rgba.subarray(cell * 4, cell * 4 + 3));
       if (!Number.isFinite(value)) {
-        assert.deepEqual(actual, [0, 0, 0], `${what}: cell ${cell} (masked) is black`);
+        assert.deepEqual(actual, MASKED.rgb, `${what}: cell ${cell} (masked) is the masked grey`);
         return;
       }
       const position = ((value - map.low) / map.span) * (map.steps - 1);
@@ -274,7 +274,7 @@ describe('renderHeatmap in Chromium: a GpuTensor drawn by a render pipeline', ()
     assert.deepEqual(problems, []);
   });
 
-  it('draws one head of a causal ALiBi bias with viridis, masked cells black', async () => {
+  it('draws one head of a causal ALiBi bias with viridis, masked cells grey', async () => {
     const options = { colormap: 'viridis', index: 2 };
     const drawn = await page.evaluate(async (o) => {
       const { pe } = globalThis;

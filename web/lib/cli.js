@@ -18,7 +18,7 @@ import { framedHeatmapSvg } from './frame_svg.js';
 // The render command's flags are the heatmap element's attributes (its schema: names, ranges, defaults, documentation),
 // the figure's frame aside: the same spelling and the same checks as in a page.
 const HEATMAP = ELEMENT_SCHEMAS['posembed-heatmap'].attributes;
-const RENDER_FLAGS = Object.keys(HEATMAP).filter((name) => !['encoding', 'caption', 'axes', 'legend'].includes(name));
+const RENDER_FLAGS = Object.keys(HEATMAP).filter((name) => !['encoding', 'caption', 'axes', 'legend', 'theme'].includes(name));
 const helpLine = (flag, doc) => `${`  ${flag}`.padEnd(35)} ${doc}`;
 const flagLine = (name) => {
   const spec = HEATMAP[name];

@@ -4,6 +4,8 @@ import type { Tensor } from './index.js';
 import type { Colormap } from './components.js';
 
 export const COLORMAPS: Record<'RdBu' | 'viridis', { diverging: boolean; ends: [string, string]; interpolate(t: number): string }>;
+/** The colour of masked (non-finite) cells, and its name in colour bars. */
+export const MASKED: { rgb: [number, number, number]; word: string };
 export function colormap(name: 'RdBu' | 'viridis', range: { min: number; max: number }): Colormap;
 /** The range of the finite values, without copying or spreading the array (any length works); { min: Infinity, max: -Infinity } where none is finite. */
 export function valueRange(data: ArrayLike<number>): { min: number; max: number };

@@ -20,6 +20,11 @@ export const COLORMAPS = {
 };
 const tables = new Map();
 
+// Masked cells (non-finite values: attention a query may not pay, rows a table lacks): a grey apart from every
+// colour map's colours and from both a light and a dark page behind the figure (contrast 3.3 on white, 6 on
+// near-black).
+export const MASKED = { rgb: [138, 143, 150], word: 'grey' };
+
 // Which colour means what, in words: "red = negative, white = 0, blue = positive".
 export function colourWords(name) {
   const { ends, diverging } = COLORMAPS[name];
@@ -61,7 +66,7 @@ export function valueRange(data) {
 
 // RGBA pixels of a [rows, columns] tensor, one pixel per cell, each cell `scale` pixels wide and high:
 // the picture the site's canvases and the command line's figures share. Non-finite values (masked
-// attention) are black.
+// attention) are MASKED's grey.
 export function heatmapPixels(tensor, { colormap: name = 'RdBu', range = valueRange(tensor.data), scale = 1 } = {}) {
   const [rows, columns] = tensor.shape;
   const map = colormap(name, range);
@@ -74,9 +79,9 @@ export function heatmapPixels(tensor, { colormap: name = 'RdBu', range = valueRa
       for (let dy = 0; dy < scale; dy++) {
         for (let dx = 0; dx < scale; dx++) {
           const p = 4 * ((row * scale + dy) * width + column * scale + dx);
-          pixels[p] = c < 0 ? 0 : map.rgb[c];
-          pixels[p + 1] = c < 0 ? 0 : map.rgb[c + 1];
-          pixels[p + 2] = c < 0 ? 0 : map.rgb[c + 2];
+          pixels[p] = c < 0 ? MASKED.rgb[0] : map.rgb[c];
+          pixels[p + 1] = c < 0 ? MASKED.rgb[1] : map.rgb[c + 1];
+          pixels[p + 2] = c < 0 ? MASKED.rgb[2] : map.rgb[c + 2];
           pixels[p + 3] = 255;
         }
       }

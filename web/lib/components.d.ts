@@ -120,7 +120,7 @@ export function defineElements(root?: Document | ShadowRoot): Promise<unknown>;
 /** Every <posembed-…> element: its figures as a framed file, and its 'render' and 'change' events. */
 export interface PosembedElement extends HTMLElement {
   /** The figures as drawn, with title, axes, colour bar or legend and caption: SVG (cells as one image) or PNG at `scale` (2). */
-  toBlob(options?: { type?: 'image/svg+xml' | 'image/png'; scale?: number; background?: string }): Promise<Blob>;
+  toBlob(options?: { type?: 'image/svg+xml' | 'image/png'; scale?: number; background?: string; theme?: 'light' | 'dark' }): Promise<Blob>;
 }
 
 /** <posembed-heatmap>: `data` draws the author's own matrix in place of an encoding. */

@@ -1,6 +1,7 @@
 // Learned vs sinusoidal at a longer length than the learned table has: the table with its missing rows drawn as
 // missing, the table stretched by interpolation, and the sinusoidal table, each framed by the figure layer.
 import { load } from 'posembed';
+import { MASKED } from 'posembed/colormap';
 import { Figure, onHost } from 'posembed/components';
 import { redrawOnChange } from './controls.js';
 
@@ -35,7 +36,7 @@ async function render() {
     learned.heatmap(padded, { ...axes, range: RANGE, colour: { label: 'value', missing: 'no row (past maxLength)' },
       rowRule: newLength > maxLength ? { row: maxLength, label: `maxLength ${maxLength}` } : undefined });
     learned.caption = `${trained ? `Trained table from ${trained.name}` : 'Untrained (random) learned table'}, [${maxLength} × ${dModel}]. `
-      + `Positions ${maxLength} and later have no row${newLength > maxLength ? ' (black)' : ''}. `
+      + `Positions ${maxLength} and later have no row${newLength > maxLength ? ` (${MASKED.word})` : ''}. `
       + `Colours from −3 to 3${trained ? '' : ': random values drawn with standard deviation 1, nearly all within ±3'}.`;
     stretched.heatmap(pe.interpolatePositions(weights, newLength), { ...axes, range: RANGE, colour: { label: 'value' } });
     stretched.caption = `The same table stretched to ${newLength} rows: row p is a blend of rows near p × ${((maxLength - 1) / Math.max(newLength - 1, 1)).toFixed(3)}. `

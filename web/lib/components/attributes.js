@@ -5,6 +5,7 @@
 import { COLORMAPS } from '../colormap.js';
 import { ENCODINGS } from '../figures.js';
 import { OP_SCHEMAS, optionAttribute } from '../op_schemas.js';
+import { SCHEMES } from './scheme.js';
 
 const MAX_INT32 = 2 ** 31 - 1;
 
@@ -27,6 +28,10 @@ const BIAS = {
   causal: optionAttribute('alibiBias', 'causal', { doc: 'alibi: mask the keys after each query' }),
   buckets: optionAttribute('t5Buckets', 'numBuckets', { min: 4, max: 1024, doc: 't5: buckets' }),
   'max-distance': optionAttribute('t5Buckets', 'maxDistance', { min: 3, doc: 't5: the distance past which buckets stop growing' }),
+};
+// What every element takes, documented once (the README's theming section).
+export const COMMON_ATTRIBUTES = {
+  theme: oneOf(SCHEMES, { default: 'auto', doc: 'the colour scheme: "auto" takes the page\'s (the background behind the element, else its color-scheme); "light" or "dark" pins one' }),
 };
 const COLORMAP = oneOf(Object.keys(COLORMAPS), { doc: 'the colour map (default: the encoding\'s own)' });
 // The heatmap's layout is sinusoidal's or RoPE's, as its encoding is.
@@ -177,6 +182,8 @@ export const ELEMENT_SCHEMAS = {
     },
   },
 };
+
+for (const schema of Object.values(ELEMENT_SCHEMAS)) Object.assign(schema.attributes, COMMON_ATTRIBUTES);
 
 function describeAllowed(spec) {
   if (spec.type === 'enum') return `one of ${spec.values.map((v) => `"${v}"`).join(', ')}`;

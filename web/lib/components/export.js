@@ -3,6 +3,8 @@
 // on a canvas for PNG. Painting draws the shapes itself (no <img> of the SVG), so it works under a strict
 // Content-Security-Policy too.
 
+import { SCHEME_ATTRIBUTE, schemeFor } from './scheme.js';
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const GAP = 8;
 
@@ -241,11 +243,27 @@ export function paintShapes({ width, height, shapes }, scale, background) {
 }
 
 // An element's figures → a Blob of type 'image/svg+xml' or 'image/png' (scale: pixels per CSS pixel; background: a
-// CSS colour behind it, transparent by default).
-export async function elementBlob(root, host, { type = 'image/svg+xml', scale = 2, background } = {}) {
+// CSS colour behind it, transparent by default; theme: 'light' or 'dark', by default the one whose ink reads on the
+// background given, else the one on screen).
+export async function elementBlob(root, host, { type = 'image/svg+xml', scale = 2, background, theme } = {}) {
   if (type !== 'image/svg+xml' && type !== 'image/png') throw new RangeError(`type must be "image/svg+xml" or "image/png", got ${JSON.stringify(type)}`);
   if (!(typeof scale === 'number' && scale > 0 && scale <= 8)) throw new RangeError(`scale must be a number in (0, 8], got ${JSON.stringify(scale)}`);
-  const shapes = elementShapes(root, host);
+  if (background !== undefined && !(typeof background === 'string' && CSS.supports('color', background))) {
+    throw new RangeError(`background must be a CSS colour, got ${JSON.stringify(background)}`);
+  }
+  if (theme !== undefined && theme !== 'light' && theme !== 'dark') throw new RangeError(`theme must be "light" or "dark", got ${JSON.stringify(theme)}`);
+  // The colours are read off the figure: it takes the export's scheme for as long as they are read (no frame is
+  // painted in between, so the page does not flicker).
+  const scheme = theme ?? (background ? schemeFor(background) : null);
+  const onScreen = host.getAttribute(SCHEME_ATTRIBUTE);
+  if (scheme) host.setAttribute(SCHEME_ATTRIBUTE, scheme);
+  let shapes;
+  try {
+    shapes = elementShapes(root, host);
+  } finally {
+    if (onScreen === null) host.removeAttribute(SCHEME_ATTRIBUTE);
+    else host.setAttribute(SCHEME_ATTRIBUTE, onScreen);
+  }
   if (type === 'image/svg+xml') return new Blob([shapesToSvg(shapes, background)], { type });
   return paintShapes(shapes, scale, background).convertToBlob({ type: 'image/png' });
 }

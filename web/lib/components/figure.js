@@ -4,8 +4,9 @@
 // is read out; the readout is spoken for keys, never for mouse moves). Heatmap cells are painted on a canvas, one
 // pixel per cell scaled up crisp, under an SVG that carries the axes; lines, points and bars are SVG.
 import { axisBottom, axisLeft, create, line, scaleBand, scaleLinear, scaleLog, ticks } from '../vendor/plotting.js';
-import { colormap, colourWords, valueRange } from '../colormap.js';
+import { MASKED, colormap, colourWords, valueRange } from '../colormap.js';
 import { drawHeatmap } from './heatmap.js';
+import { followPageScheme } from './scheme.js';
 import { THEME_STYLE } from './theme.js';
 
 // Told apart by hue and by lightness (and readable on white).
@@ -21,7 +22,7 @@ const FEW_ROWS = 40;         // a heatmap of at most this many rows gives each a
 const MIN_ROW_HEIGHT = 13;
 
 export const FIGURE_STYLE = `${THEME_STYLE}
-  .pe-figure { margin: 0.75rem 0; max-width: 100%; font-family: var(--posembed-font, system-ui, sans-serif);
+  .pe-figure { margin: 0.75rem 0; max-width: 100%; font-family: var(--posembed-font);
                color: var(--pe-theme-ink); }
   .pe-figure { position: relative; }
   .pe-figure.stale .pe-plot { opacity: 0.45; transition: opacity 0.15s; }
@@ -120,7 +121,7 @@ function categoryTicks(n, length, name, across) {
 }
 
 // A colour bar for a colormap over its range, width px long, with ticks and the colours in words. colour: { label,
-// missing: what a NaN cell means (default 'masked') }; hasMissing adds "black = …".
+// missing: what a NaN cell means (default 'masked') }; hasMissing adds "grey = …".
 export function colourBar(map, name, width, { label, missing = 'masked' } = {}, hasMissing = false) {
   const id = `pe-ramp-${Math.random().toString(36).slice(2)}`;
   const holder = element('div', { class: 'pe-colourbar' });
@@ -134,7 +135,7 @@ export function colourBar(map, name, width, { label, missing = 'masked' } = {}, 
   g.append('rect').attr('width', width).attr('height', 12).attr('fill', `url(#${id})`).attr('stroke', '#0004');
   const scale = scaleLinear().domain([map.low, map.low + map.span]).range([0, width]);
   g.append('g').attr('transform', 'translate(0,12)').call(axisBottom(scale).ticks(Math.max(2, Math.floor(width / 60))));
-  holder.append(svg.node(), element('span', {}, `${label ? `${label}: ` : ''}${colourWords(name)}${hasMissing ? `; black = ${missing}` : ''}`));
+  holder.append(svg.node(), element('span', {}, `${label ? `${label}: ` : ''}${colourWords(name)}${hasMissing ? `; ${MASKED.word} = ${missing}` : ''}`));
   return holder;
 }
 
@@ -173,6 +174,8 @@ export class Figure {
     this.element = element('figure', { class: 'pe-figure', part: 'figure' },
       this.titleLine, this.status, this.plot, this.legendBox, ...(readout ? [] : [this.readout]), this.errorLine, this.captionBox);
     parent.append(this.element);
+    // In an element, the element follows the page; a figure in the page itself follows it on its own.
+    if (!(parent.getRootNode() instanceof ShadowRoot)) followPageScheme(this.element);
     this.plot.addEventListener('keydown', (event) => this.#key(event));
     this.plot.addEventListener('pointermove', (event) => this.#point(event));
     if (typeof ResizeObserver === 'function') {

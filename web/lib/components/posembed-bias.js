@@ -2,7 +2,7 @@
 // colour scale, so the heads can be compared (ALiBi's slopes); scale="per-head" colours each over its own range
 // (its shape). kind="t5" draws the bias a [buckets, heads] table gives: the table is random (untrained), and says so.
 // Attributes: kind, heads, length, causal, buckets, max-distance, seed (t5), colormap, scale, caption, axes, legend.
-import { colormap as colourScale, valueRange } from '../colormap.js';
+import { MASKED, colormap as colourScale, valueRange } from '../colormap.js';
 import { Figure, colourBar } from './figure.js';
 import { observedAttributes, problemsMessage, readAttributes } from './attributes.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, onHost, posembed } from './shared.js';
@@ -36,7 +36,7 @@ export class PosembedBias extends LazyElement {
       return {
         data: bias.data.map((v) => (v === -Infinity ? NaN : v)),
         title: (h) => `head ${h} · slope ${slopes[h].toPrecision(3)}`,
-        caption: `ALiBi, ${heads} heads${causal ? ', causal (black: a key after the query, masked)' : ''}: each head subtracts its slope times the distance between query and key. `
+        caption: `ALiBi, ${heads} heads${causal ? `, causal (${MASKED.word}: a key after the query, masked)` : ''}: each head subtracts its slope times the distance between query and key. `
           + 'Steep heads look only nearby; shallow ones far back.',
       };
     }

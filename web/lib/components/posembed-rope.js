@@ -20,6 +20,10 @@ const STYLE = `
   .dims { display: block; max-width: 100%; height: auto; margin: 0.3rem 0; }
   svg text { font-size: 11px; fill: var(--pe-theme-ink); }
   svg text.idle { fill: var(--pe-theme-muted); }
+  .idle-cell { fill: var(--pe-theme-button); stroke: var(--pe-theme-border); }
+  .rim { fill: none; stroke: var(--pe-theme-border); }
+  .cross { stroke: var(--pe-theme-border); stroke-opacity: 0.6; }
+  .unscaled-hand { stroke: var(--pe-theme-muted); }
 `;
 const DIAL = 150;
 const RADIUS = 52;
@@ -74,9 +78,9 @@ export class PosembedRope extends LazyElement {
     this.#label();
   }
 
-  attributeChangedCallback(name) {
+  attributeChangedCallback(name, previous, value) {
     if (name === 'position') this.#position = readAttributes(this).values.position ?? this.#position;
-    super.attributeChangedCallback();
+    super.attributeChangedCallback(name, previous, value);
   }
 
   connectedCallback() {
@@ -216,7 +220,7 @@ export class PosembedRope extends LazyElement {
       const x = 86 + (d % perRow) * cell;
       const y = 2 + Math.floor(d / perRow) * cell;
       const colour = colourOf.get(pair);
-      strip.append(svg('rect', { x, y, width: cell - 2, height: cell - 2, fill: colour ?? '#eef0f3', stroke: '#c0c6cc' }));
+      strip.append(svg('rect', { x, y, width: cell - 2, height: cell - 2, ...(colour ? { fill: colour, stroke: colour } : { class: 'idle-cell' }) }));
       if (headDim <= 64 || colour) strip.append(svg('text', { x: x + (cell - 2) / 2, y: y + 12, 'text-anchor': 'middle', ...(colour ? { fill: '#fff' } : { class: 'idle' }) }, String(pair)));
     }
   }
@@ -226,11 +230,11 @@ export class PosembedRope extends LazyElement {
     const cx = DIAL / 2;
     const cy = RADIUS + 8;
     const dial = svg('svg', { width: DIAL, height: DIAL + 20, viewBox: `0 0 ${DIAL} ${DIAL + 20}`, 'aria-hidden': 'true' });
-    dial.append(svg('circle', { cx, cy, r: RADIUS, fill: 'none', stroke: '#c0c6cc' }));
-    dial.append(svg('line', { x1: cx - RADIUS, x2: cx + RADIUS, y1: cy, y2: cy, stroke: '#e3e6ea' }));
-    dial.append(svg('line', { x1: cx, x2: cx, y1: cy - RADIUS, y2: cy + RADIUS, stroke: '#e3e6ea' }));
+    dial.append(svg('circle', { cx, cy, r: RADIUS, class: 'rim' }));
+    dial.append(svg('line', { x1: cx - RADIUS, x2: cx + RADIUS, y1: cy, y2: cy, class: 'cross' }));
+    dial.append(svg('line', { x1: cx, x2: cx, y1: cy - RADIUS, y2: cy + RADIUS, class: 'cross' }));
     const hand = (theta, attributes) => svg('line', { x1: cx, y1: cy, x2: cx + RADIUS * Math.cos(theta), y2: cy - RADIUS * Math.sin(theta), 'stroke-linecap': 'round', ...attributes });
-    if (plainAngle !== undefined) dial.append(hand(plainAngle, { stroke: '#9aa3ad', 'stroke-width': 3, 'stroke-dasharray': '5 3' }));
+    if (plainAngle !== undefined) dial.append(hand(plainAngle, { class: 'unscaled-hand', 'stroke-width': 3, 'stroke-dasharray': '5 3' }));
     dial.append(hand(angle, { stroke: colour, 'stroke-width': 4 }));
     const lines = [`pair ${pair}: dims ${a} & ${b}`, `${formatValue(rate)} rad per position`, `wavelength ${WAVELENGTH.format((2 * Math.PI) / rate)}`];
     lines.forEach((text, k) => dial.append(svg('text', { x: cx, y: 2 * RADIUS + 28 + 14 * k, 'text-anchor': 'middle' }, text)));

@@ -3,6 +3,7 @@
 import { load } from '../index.js';
 import { sharedInstance } from '../page_instance.js';
 import { loadPart } from '../parts.js';
+import { SCHEMES, applyScheme, followPageScheme } from './scheme.js';
 import { THEME_STYLE } from './theme.js';
 
 let ownInstance = null;
@@ -65,6 +66,7 @@ export class LazyElement extends HTMLElement {
   #started = false;
   #renderQueued = false;
   #stopWaiting = null;
+  #stopFollowing = null;
   generation = 0;
 
   connectedCallback() {
@@ -76,6 +78,7 @@ export class LazyElement extends HTMLElement {
       delete this[name];
       this[name] = value;
     }
+    this.#stopFollowing = followPageScheme(this);
     this.#stopWaiting = whenVisible(this, () => {
       this.#started = true;
       this.render();
@@ -84,17 +87,25 @@ export class LazyElement extends HTMLElement {
 
   disconnectedCallback() {
     this.#stopWaiting?.();
+    this.#stopFollowing?.();
     this.generation++;
     this.released();
   }
 
-  // Attributes set one after another (a page setting head-dim, then pairs) are drawn once, together.
-  attributeChangedCallback() {
+  // Attributes set one after another (a page setting head-dim, then pairs) are drawn once, together. A new theme
+  // restyles without drawing again (unless it is not one the element knows: then the render names it).
+  attributeChangedCallback(name, previous, theme) {
+    if (name === 'theme' && this.isConnected) {
+      applyScheme(this, theme);
+      if (theme === null || SCHEMES.includes(theme)) return;
+    }
     if (!this.#started || this.#renderQueued) return;
     this.#renderQueued = true;
     queueMicrotask(() => {
       this.#renderQueued = false;
-      if (this.isConnected) this.render();
+      if (!this.isConnected) return;
+      applyScheme(this);
+      this.render();
     });
   }
 
@@ -128,8 +139,9 @@ export function adoptStyles(root, ...css) {
   });
 }
 
+// font-family: var(--posembed-font) without a fallback: unset, so inherited from the page, where the author sets none.
 export const BASE_STYLE = `${THEME_STYLE}
-  :host { display: block; font-family: var(--posembed-font, system-ui, sans-serif); color: var(--pe-theme-ink);
+  :host { display: block; font-family: var(--posembed-font); color: var(--pe-theme-ink);
           background: var(--pe-theme-surface); border-radius: var(--posembed-radius, 6px); }
   .caption { font-size: 0.85rem; color: var(--pe-theme-muted); margin: 0.25rem 0; }
   .error { color: var(--pe-theme-error); font-weight: 600; }

@@ -1,7 +1,10 @@
 // The colours every figure and element uses, each from a documented custom property an author may set
-// (--posembed-ink, …), else a default for the reader's colour scheme: light, or dark under prefers-color-scheme:
-// dark. The figure layer and the elements read them as --pe-theme-*; the same block themes a page's own figures
-// (:root) and an element's shadow root (:host).
+// (--posembed-ink, …), else a default for the scheme the element takes from its page (scheme.js writes it as
+// data-posembed-scheme: the page's background or color-scheme, or the element's theme attribute). Printing is light.
+// The figure layer and the elements read them as --pe-theme-*; the same block themes a page's own figures (:root,
+// and a figure following a dark page) and an element's shadow root (:host).
+import { SCHEME_ATTRIBUTE } from './scheme.js';
+
 export const THEME_PROPERTIES = {
   ink: ['#1d232a', '#e3e7ec', 'text, axes and ticks'],
   muted: ['#5b6672', '#a9b2bc', 'captions and secondary text'],
@@ -22,5 +25,6 @@ const block = (scheme) => Object.entries(THEME_PROPERTIES)
 
 export const THEME_STYLE = `
   :root, :host { ${block(0)} }
-  @media (prefers-color-scheme: dark) { :root, :host { ${block(1)} } }
+  [${SCHEME_ATTRIBUTE}="dark"], :host([${SCHEME_ATTRIBUTE}="dark"]) { ${block(1)} }
+  @media print { [${SCHEME_ATTRIBUTE}], :host([${SCHEME_ATTRIBUTE}]) { ${block(0)} } }
 `;

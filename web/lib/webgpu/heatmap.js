@@ -1,7 +1,7 @@
 // A heatmap of a GpuTensor drawn by a render pipeline: the fragment shader reads the tensor's storage buffer
 // and applies the colormap, so the values never leave the GPU. One canvas pixel per cell, like the canvas 2D
 // picture of colormap.js (heatmapPixels), whose colours and rounding it repeats.
-import { colormap } from '../colormap.js';
+import { MASKED, colormap } from '../colormap.js';
 import { integer } from '../validate.js';
 import { popErrorScopes, uniforms } from './runtime.js';
 
@@ -20,8 +20,8 @@ struct Params { rows: u32, columns: u32, first: u32, steps: u32, low: f32, span:
   let row = min(u32(pixel.y), params.rows - 1u);
   let column = min(u32(pixel.x), params.columns - 1u);
   let value = values[params.first + row * params.columns + column];
-  // Non-finite (masked attention) is black; tested on the bits, since WGSL may assume values are finite.
-  if ((bitcast<u32>(value) & 0x7f800000u) == 0x7f800000u) { return vec4f(0.0, 0.0, 0.0, 1.0); }
+  // Non-finite (masked attention) is the masked grey; tested on the bits, since WGSL may assume values are finite.
+  if ((bitcast<u32>(value) & 0x7f800000u) == 0x7f800000u) { return vec4f(${MASKED.rgb.map((c) => `${c}.0 / 255.0`).join(', ')}, 1.0); }
   let step = clamp(floor((value - params.low) / params.span * f32(params.steps - 1u) + 0.5), 0.0, f32(params.steps - 1u));
   return vec4f(unpack4x8unorm(colours[u32(step)]).rgb, 1.0);
 }`;
