@@ -4,7 +4,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } fro
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { customElementsManifest, elementTypes, frameworkJsx } from './element-types.mjs';
+import { customElementsManifest, elementTypes, frameworkTypes } from './element-types.mjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const lib = join(repo, 'web/lib');
@@ -51,6 +51,6 @@ if (modules.includes('posembed-threads')) {
 // The elements' manifest and types, made from their attribute schema.
 writeFileSync(join(dist, 'custom-elements.json'), `${JSON.stringify(customElementsManifest(), null, 2)}\n`);
 writeFileSync(join(dist, 'elements.d.ts'), elementTypes());
-for (const framework of ['react', 'preact']) writeFileSync(join(dist, `jsx-${framework}.d.ts`), frameworkJsx(framework));
+for (const [file, text] of frameworkTypes()) writeFileSync(join(dist, file), text);
 
 console.log(`build: dist/ has ${readdirSync(dist, { recursive: true }).length} files`);

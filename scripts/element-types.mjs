@@ -1,8 +1,8 @@
 // Made from the elements' attribute schema (web/lib/components/attributes.js) at build time: custom-elements.json
 // (the Custom Elements Manifest that editors and documentation tools read) and the elements' TypeScript types
 // (dist/elements.d.ts: HTMLElementTagNameMap entries and JSX intrinsic elements with each element's attributes;
-// dist/jsx-react.d.ts and dist/jsx-preact.d.ts: the same elements for React's and Preact's JSX, opted into by
-// `import type {} from 'posembed/jsx-react'`).
+// dist/jsx-react.d.ts, jsx-preact.d.ts, vue.d.ts and svelte.d.ts: the same elements for those frameworks, opted
+// into by `import type {} from 'posembed/jsx-react'` and so on).
 import { ELEMENT_SCHEMAS } from '../web/lib/components/attributes.js';
 
 const className = (tag) => tag.split('-').map((part) => part[0].toUpperCase() + part.slice(1)).join('');
@@ -40,37 +40,91 @@ export function customElementsManifest() {
   };
 }
 
+// What elements take as properties beyond (or in place of) their attributes, set from script or by a framework's
+// property binding: { name: [doc, type] }.
+const PROPERTIES = {
+  'posembed-heatmap': { data: ['The author\'s own matrix, drawn in place of an encoding.', "import('./components.js').PosembedHeatmapElement['data']"] },
+  'posembed-model': { config: ['A preset\'s name or a config.json URL (the attribute), or a parsed config.json.', 'string | Record<string, unknown> | null'] },
+};
+const elementType = (tag) => ({ 'posembed-model': 'PosembedModelElement', 'posembed-heatmap': 'PosembedHeatmapElement' })[tag] ?? 'PosembedElement';
+
 export function elementTypes() {
   const lines = ['// Made from the elements\' attribute schema (dist/components/attributes.js) by scripts/element-types.mjs.', ''];
   for (const [tag, schema] of Object.entries(ELEMENT_SCHEMAS)) {
     lines.push(`/** <${tag}>: ${schema.summary}. */`, `export interface ${className(tag)}Attributes {`);
+    const properties = PROPERTIES[tag] ?? {};
     for (const [name, spec] of Object.entries(schema.attributes)) {
+      if (name in properties) continue;
       const value = typeText(spec);
       // In HTML every value is text: numbers may be given as strings, booleans as "true" / "false" (a flag: present).
-      const written = value === 'number' ? 'number | `${number}`' : value === 'boolean' ? (spec.type === 'flag' ? 'boolean | ""' : 'boolean | "true" | "false"') : value;
+      const written = value === 'number' ? 'number | `${number}`' : value === 'boolean' ? (spec.type === 'flag' ? 'boolean | ""' : 'boolean | "" | "true" | "false"') : value;
       lines.push(`  /** ${describeSpec(spec)} */`, `  '${name}'?: ${written};`);
     }
+    for (const [name, [doc, type]] of Object.entries(properties)) lines.push(`  /** ${doc} */`, `  ${name}?: ${type};`);
     lines.push('}', '');
   }
-  const html = 'id?: string; class?: string; className?: string; style?: string | Record<string, string | number>; slot?: string; hidden?: boolean; children?: unknown; key?: string | number; ref?: unknown';
+  lines.push('/** The elements\' events as handler attributes (React 19, Preact, Svelte 5 and plain JSX listen to on<name>). */',
+    'export interface PosembedEvents {',
+    '  /** Once a picture is on screen; detail: what was drawn. */', '  onrender?: (event: CustomEvent) => void;',
+    '  /** When the reader changes a control or the training state; detail: what changed. */', '  onchange?: (event: CustomEvent) => void;',
+    '}', '');
+  const html = 'id?: string; class?: string; className?: string; style?: string | Record<string, string | number>; slot?: string; hidden?: boolean; '
+    + 'title?: string; lang?: string; dir?: \'ltr\' | \'rtl\' | \'auto\'; tabIndex?: number; tabindex?: number | `${number}`; role?: string; part?: string; '
+    + '[aria: `aria-${string}`]: string | number | boolean | undefined; [data: `data-${string}`]: string | number | boolean | undefined; '
+    + 'children?: unknown; key?: string | number; ref?: unknown';
   lines.push('/** The attributes every element also takes as an HTML element (and the keys frameworks add). */', `export interface PosembedHtmlAttributes { ${html}; }`, '');
   lines.push('declare global {', '  interface HTMLElementTagNameMap {');
-  for (const tag of Object.keys(ELEMENT_SCHEMAS)) lines.push(`    '${tag}': ${tag === 'posembed-model' ? 'import(\'./components.js\').PosembedModelElement' : tag === 'posembed-heatmap' ? 'import(\'./components.js\').PosembedHeatmapElement' : 'import(\'./components.js\').PosembedElement'};`);
+  for (const tag of Object.keys(ELEMENT_SCHEMAS)) lines.push(`    '${tag}': import('./components.js').${elementType(tag)};`);
   lines.push('  }', '  namespace JSX {', '    interface IntrinsicElements {');
-  for (const tag of Object.keys(ELEMENT_SCHEMAS)) lines.push(`      '${tag}': ${className(tag)}Attributes & PosembedHtmlAttributes;`);
+  for (const tag of Object.keys(ELEMENT_SCHEMAS)) lines.push(`      '${tag}': ${className(tag)}Attributes & PosembedEvents & PosembedHtmlAttributes;`);
   lines.push('    }', '  }', '}', '');
   return lines.join('\n');
 }
 
-// The elements in a framework's JSX namespace (React 19's and Preact's are augmented the same way).
-export function frameworkJsx(framework) {
+// The elements in a framework's templates or JSX, each with its attributes, events and the framework's own HTML
+// attributes: React 19's and Preact's JSX, Vue's global components, Svelte 5's elements.
+const FRAMEWORKS = {
+  react: {
+    file: 'jsx-react.d.ts',
+    name: 'React', module: 'react', head: [],
+    element: (tag, attributes) => `${attributes} & PosembedEvents & { class?: string } & DetailedHTMLProps<HTMLAttributes<${elementType(tag)}>, ${elementType(tag)}>`,
+    wrap: (entries) => ['  namespace JSX {', '    interface IntrinsicElements {', ...entries, '    }', '  }'],
+  },
+  preact: {
+    file: 'jsx-preact.d.ts',
+    name: 'Preact', module: 'preact', head: ["import type { HTMLAttributes } from 'preact';"],
+    element: (tag, attributes) => `${attributes} & PosembedEvents & HTMLAttributes<${elementType(tag)}>`,
+    wrap: (entries) => ['  namespace JSX {', '    interface IntrinsicElements {', ...entries, '    }', '  }'],
+  },
+  vue: {
+    file: 'vue.d.ts',
+    name: 'Vue', module: 'vue', head: ["import type { DefineComponent } from 'vue';"],
+    element: (tag, attributes) => `DefineComponent<${attributes} & PosembedEvents>`,
+    wrap: (entries) => ['  interface GlobalComponents {', ...entries, '  }'],
+  },
+  svelte: {
+    file: 'svelte.d.ts',
+    name: 'Svelte', module: 'svelte/elements', head: ["import type { HTMLAttributes } from 'svelte/elements';"],
+    element: (tag, attributes) => `${attributes} & Omit<HTMLAttributes<${elementType(tag)}>, 'onchange'> & PosembedEvents`,
+    wrap: (entries) => ['  interface SvelteHTMLElements {', ...entries, '  }'],
+  },
+};
+// Each framework's declarations: [[file name in dist/, text]].
+export function frameworkTypes() {
+  return Object.values(FRAMEWORKS).map((framework) => [framework.file, frameworkDeclarations(framework)]);
+}
+
+function frameworkDeclarations({ name, module, head, element, wrap }) {
   const tags = Object.keys(ELEMENT_SCHEMAS);
+  const elementTypes = [...new Set(tags.map(elementType))];
   return [
-    `// Made from the elements' attribute schema by scripts/element-types.mjs: <posembed-…> in ${framework === 'react' ? 'React' : 'Preact'}'s JSX.`,
-    `import type { ${tags.map((tag) => `${className(tag)}Attributes`).join(', ')}, PosembedHtmlAttributes } from './elements.js';`,
+    `// Made from the elements' attribute schema by scripts/element-types.mjs: <posembed-…> in ${name}'s types.`,
+    ...head,
+    `import type { ${tags.map((tag) => `${className(tag)}Attributes`).join(', ')}, PosembedEvents } from './elements.js';`,
+    `import type { ${elementTypes.join(', ')} } from './components.js';`,
     '',
-    `declare module '${framework}' {`, '  namespace JSX {', '    interface IntrinsicElements {',
-    ...tags.map((tag) => `      '${tag}': ${className(tag)}Attributes & PosembedHtmlAttributes;`),
-    '    }', '  }', '}', '', 'export {};', '',
+    `declare module '${module}' {`,
+    ...wrap(tags.map((tag) => `      '${tag}': ${element(tag, `${className(tag)}Attributes`)};`)),
+    '}', '', 'export {};', '',
   ].join('\n');
 }

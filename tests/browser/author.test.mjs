@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { extname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
-import { packAndInstall, readmeBlocks } from '../pack.mjs';
+import { REPO, packAndInstall, readmeBlocks } from '../pack.mjs';
 import { launchChromium, openPage, startServer } from './browser.mjs';
 
 const SECTION = '### Components and figures';
@@ -202,6 +202,53 @@ describe("the README's component snippets, from a blank page of a project that i
       }
     });
   }
+
+  it('React 19 sets the elements\' properties: axes={false} and axes={true} draw without and with axes, onrender hears the render event, a misspelled attribute is named, invalid attributes leave no live controls', async () => {
+    const app = join(project, 'react-app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'index.html'), '<!doctype html>\n<title>react</title>\n<div id="root"></div>\n<script type="module" src="./main.js"></script>\n');
+    // No JSX transform needed: createElement is what JSX compiles to.
+    writeFileSync(join(app, 'main.js'), `
+      import { defineElements } from 'posembed/components';
+      import { createElement as h, useState } from 'react';
+      import { createRoot } from 'react-dom/client';
+      globalThis.renders = [];
+      function Page() {
+        const [axes, setAxes] = useState(false);
+        globalThis.setAxes = setAxes;
+        return h('section', null,
+          h('posembed-heatmap', { id: 'map', encoding: 'sinusoidal', length: 16, 'd-model': 16, axes, title: 'A table', onrender: (event) => globalThis.renders.push(event.detail.encoding) }),
+          h('posembed-rope', { id: 'rope', 'head-dim': 7, pairz: 3, lenght: 3 }));
+      }
+      // The README's line for React: the elements defined before React first renders them, so that it sets their
+      // properties (axes={false}) rather than attributes (where false removes it).
+      await defineElements();
+      createRoot(document.querySelector('#root')).render(h(Page));
+    `);
+    const resolve = { alias: { react: join(REPO, 'node_modules/react'), 'react-dom': join(REPO, 'node_modules/react-dom') } };
+    await build({ root: app, logLevel: 'silent', resolve, build: { outDir: join(app, 'dist'), assetsInlineLimit: 0 } });
+    const server = await startServer(join(app, 'dist'));
+    servers.push(server);
+    const { page: tab, problems } = await openPage(browser, `${server.url}index.html`);
+    const ticks = () => tab.evaluate(() => document.querySelector('#map').shadowRoot.querySelectorAll('.pe-plot .tick').length);
+    await tab.waitForFunction(() => globalThis.renders.length >= 1, null, { timeout: 20000 });
+    assert.equal(await tab.getAttribute('#map', 'axes'), 'false');
+    assert.equal(await ticks(), 0);
+    await tab.evaluate(() => globalThis.setAxes(true));
+    await tab.waitForFunction(() => globalThis.renders.length >= 2, null, { timeout: 20000 });
+    assert.ok(await ticks() > 0, 'axes={true} draws the axes');
+    assert.equal(await tab.evaluate(() => document.querySelector('#map').shadowRoot.querySelector('.error, .pe-error:not([hidden])')?.textContent ?? ''), '');
+    const rope = await tab.evaluate(() => {
+      const root = document.querySelector('#rope').shadowRoot;
+      return { note: root.querySelector('.unknown-attributes')?.textContent, error: root.querySelector('.error')?.textContent,
+        liveButtons: [...root.querySelectorAll('button')].filter((b) => b.getClientRects().length > 0).length };
+    });
+    assert.equal(rope.note, '<posembed-rope>: no attribute "pairz" (did you mean "pairs"?); no attribute "lenght"; they are ignored.');
+    assert.match(rope.error, /head-dim must be an even integer/);
+    assert.equal(rope.liveButtons, 0);
+    assert.deepEqual(problems, []);
+    await tab.close();
+  });
 
   it("import 'posembed/components' bundled by Vite: every element draws under the strict CSP", async () => {
     const app = join(project, 'bundled');

@@ -159,35 +159,61 @@ describe('npm package', () => {
     assert.match(wrong.stdout, /"bogus"/);
   });
 
-  it('React\'s and Preact\'s JSX take the elements with their attributes (posembed/jsx-react, posembed/jsx-preact; tsc --strict)', () => {
-    for (const framework of ['react', 'preact']) {
-      const dir = join(installed.project, `jsx-${framework}`);
+  it('React\'s and Preact\'s JSX, Vue\'s components and Svelte\'s elements take the elements with their attributes, events and HTML attributes (posembed/jsx-react, jsx-preact, vue, svelte; tsc --strict)', () => {
+    const local = (file) => join(REPO, 'node_modules', file);
+    // Each framework's own types, from this repository's devDependencies, as a project that uses it would have them.
+    const FRAMEWORKS = {
+      react: { paths: { react: [local('@types/react/index.d.ts')], 'react/jsx-runtime': [local('@types/react/jsx-runtime.d.ts')] }, jsx: 'react-jsx' },
+      preact: { paths: { preact: [local('preact/src/index.d.ts')], 'preact/jsx-runtime': [local('preact/jsx-runtime/src/index.d.ts')] }, jsx: 'react-jsx' },
+      vue: { paths: { vue: [local('vue/dist/vue.d.ts')] } },
+      svelte: { paths: { 'svelte/elements': [local('svelte/elements.d.ts')] } },
+    };
+    const check = (framework, source) => {
+      const dir = join(installed.project, `types-${framework}`);
       mkdirSync(dir, { recursive: true });
-      // The framework's types from this repository's devDependencies, as a project that uses it would have them.
-      const types = framework === 'react'
-        ? { react: [join(REPO, 'node_modules/@types/react/index.d.ts')], 'react/jsx-runtime': [join(REPO, 'node_modules/@types/react/jsx-runtime.d.ts')] }
-        : { preact: [join(REPO, 'node_modules/preact/src/index.d.ts')], 'preact/jsx-runtime': [join(REPO, 'node_modules/preact/jsx-runtime/src/index.d.ts')] };
-      const check = (source) => {
-        writeFileSync(join(dir, 'page.tsx'), source);
-        writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, jsx: 'react-jsx', jsxImportSource: framework, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], paths: types, skipLibCheck: true }, files: ['page.tsx'] }));
-        return spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });
-      };
-      const good = check(`
+      const { paths, jsx } = FRAMEWORKS[framework];
+      const file = jsx ? 'page.tsx' : 'page.ts';
+      writeFileSync(join(dir, file), source);
+      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, ...(jsx ? { jsx, jsxImportSource: framework } : {}), module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], paths, skipLibCheck: true }, files: [file] }));
+      return spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });
+    };
+    for (const framework of ['react', 'preact']) {
+      const good = check(framework, `
         import type {} from 'posembed/jsx-${framework}';
+        const matrix = { data: [1, 2, 3, 4], shape: [2, 2] as [number, number] };
         export const page = <section>
-          <posembed-heatmap encoding="alibi" heads={8} causal class="figure" />
-          <posembed-model config="Llama-3.1-8B" layer="0" />
-          <posembed-train task="first" positional="learned" steps={300} />
+          <posembed-heatmap encoding="alibi" heads={8} causal class="figure" axes={false} legend={true} title="ALiBi" tabIndex={0} data={matrix}
+            onrender={(event: CustomEvent) => event.detail} aria-describedby="note" data-figure="1" />
+          <posembed-model config="Llama-3.1-8B" layer="0" theme="dark" onrender={(event) => event.detail} />
+          <posembed-train task="first" positional="learned" steps={300} lang="en" />
         </section>;
       `);
       assert.equal(good.status, 0, `${framework}: ${good.stdout}${good.stderr}`);
-      const wrong = check(`
-        import type {} from 'posembed/jsx-${framework}';
-        export const page = <posembed-rope layout="diagonal" />;
-      `);
-      assert.notEqual(wrong.status, 0, `${framework}: layout="diagonal" must not type-check`);
-      assert.match(wrong.stdout, /"diagonal"/);
+      for (const [wrong, what] of [['<posembed-rope layout="diagonal" />', '"diagonal"'], ['<posembed-heatmap axes="no" />', '"no"'], ['<posembed-bias theme="sepia" />', '"sepia"']]) {
+        const refused = check(framework, `import type {} from 'posembed/jsx-${framework}';\nexport const page = ${wrong};\n`);
+        assert.notEqual(refused.status, 0, `${framework}: ${wrong} must not type-check`);
+        assert.ok(refused.stdout.includes(what), `${framework}: ${refused.stdout}`);
+      }
     }
+    const vue = check('vue', `
+      import type { GlobalComponents } from 'vue';
+      import type {} from 'posembed/vue';
+      type Props<T extends keyof GlobalComponents> = InstanceType<GlobalComponents[T]>['$props'];
+      export const heatmap: Props<'posembed-heatmap'> = { encoding: 'alibi', axes: false, length: 32, onrender: (event: CustomEvent) => event.detail };
+      export const model: Props<'posembed-model'> = { config: { model_type: 'llama' }, layer: 3 };
+      // @ts-expect-error: not one of the encodings
+      export const wrong: Props<'posembed-heatmap'> = { encoding: 'bogus' };
+    `);
+    assert.equal(vue.status, 0, `vue: ${vue.stdout}${vue.stderr}`);
+    const svelte = check('svelte', `
+      import type { SvelteHTMLElements } from 'svelte/elements';
+      import type {} from 'posembed/svelte';
+      export const heatmap: SvelteHTMLElements['posembed-heatmap'] = { encoding: 'alibi', axes: false, title: 'ALiBi', class: 'figure', onrender: (event: CustomEvent) => event.detail };
+      export const rope: SvelteHTMLElements['posembed-rope'] = { 'head-dim': 16, layout: 'interleaved', onchange: (event: CustomEvent) => event.detail };
+      // @ts-expect-error: not one of the layouts
+      export const wrong: SvelteHTMLElements['posembed-rope'] = { layout: 'diagonal' };
+    `);
+    assert.equal(svelte.status, 0, `svelte: ${svelte.stdout}${svelte.stderr}`);
   });
 
   it('custom-elements.json lists every element and attribute of the schema, and package.json names it', async () => {

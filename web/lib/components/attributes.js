@@ -204,7 +204,9 @@ export function readValue(name, spec, raw, written = name) {
     case 'enum':
       return spec.values.includes(raw) ? { value: raw } : problem();
     case 'boolean':
-      return raw === 'true' || raw === 'false' ? { value: raw === 'true' } : problem();
+      // Present without a value (<… axes>, or a framework's `axes={true}` written as an attribute) is true, as HTML's
+      // boolean attributes are.
+      return raw === 'true' || raw === '' ? { value: true } : raw === 'false' ? { value: false } : problem();
     default: {
       const value = raw.trim() === '' ? NaN : Number(raw);
       const inRange = spec.exclusiveMin ? value > spec.min : value >= spec.min;
@@ -237,6 +239,32 @@ export function readAttributes(element, tag = element.localName) {
 }
 
 export const observedAttributes = (tag) => Object.keys(ELEMENT_SCHEMAS[tag].attributes);
+
+// Attributes any HTML element may carry, and those frameworks add (data-v-…, _ngcontent-…, xml:lang): never unknown.
+const GLOBAL_ATTRIBUTES = new Set(['id', 'class', 'style', 'slot', 'part', 'exportparts', 'hidden', 'title', 'lang', 'dir', 'tabindex', 'role', 'is',
+  'inert', 'autofocus', 'accesskey', 'autocapitalize', 'contenteditable', 'draggable', 'enterkeyhint', 'inputmode', 'nonce', 'popover',
+  'spellcheck', 'translate', 'itemscope', 'itemtype', 'itemprop', 'itemid', 'itemref', 'key', 'ref']);
+const isGlobal = (name) => GLOBAL_ATTRIBUTES.has(name) || /^(aria-|data-|on|_)|:/.test(name);
+
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length];
+}
+
+// The element's attributes that it does not read (a misspelling, an attribute of another element), each in the
+// author's words with the nearest one it reads: ['no attribute "lenght" (did you mean "length"?)'].
+export function unknownAttributes(element, tag = element.localName) {
+  const known = Object.keys(ELEMENT_SCHEMAS[tag].attributes);
+  return element.getAttributeNames().filter((name) => !known.includes(name) && !isGlobal(name)).map((name) => {
+    const [nearest] = known.map((k) => [k, editDistance(name, k)]).filter(([, d]) => d <= Math.max(2, name.length / 3)).sort((x, y) => x[1] - y[1]);
+    return `no attribute "${name}"${nearest ? ` (did you mean "${nearest[0]}"?)` : ''}`;
+  });
+}
 
 // The problems as one message for the element's error line.
 export function problemsMessage(tag, problems) {

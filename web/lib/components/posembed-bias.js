@@ -4,7 +4,7 @@
 // Attributes: kind, heads, length, causal, buckets, max-distance, seed (t5), colormap, scale, caption, axes, legend.
 import { MASKED, colormap as colourScale, valueRange } from '../colormap.js';
 import { Figure, colourBar } from './figure.js';
-import { observedAttributes, problemsMessage, readAttributes } from './attributes.js';
+import { observedAttributes, problemsMessage } from './attributes.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, onHost, posembed } from './shared.js';
 
 const TAG = 'posembed-bias';
@@ -61,7 +61,7 @@ export class PosembedBias extends LazyElement {
     const generation = ++this.generation;
     const root = this.shadowRoot;
     const errorBox = root.querySelector('.error');
-    const { values, problems } = readAttributes(this);
+    const { values, problems } = this.readAttributes();
     if (problems.length) {
       errorBox.textContent = problemsMessage(TAG, problems);
       errorBox.hidden = false;

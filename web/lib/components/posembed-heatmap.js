@@ -6,7 +6,7 @@
 import { encodingFigure, encodingOptions } from '../figures.js';
 import { valueRange } from '../colormap.js';
 import { describe } from '../validate.js';
-import { observedAttributes, problemsMessage, readAttributes } from './attributes.js';
+import { observedAttributes, problemsMessage } from './attributes.js';
 import { Figure } from './figure.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, posembed } from './shared.js';
 
@@ -47,7 +47,7 @@ export class PosembedHeatmap extends LazyElement {
   async render() {
     const generation = ++this.generation;
     const figure = this.figure;
-    const { values, problems } = readAttributes(this);
+    const { values, problems } = this.readAttributes();
     figure.axes = values.axes !== false;
     figure.legend = values.legend !== false;
     if (problems.length) {

@@ -3,7 +3,7 @@
 // scale ('sqrt' or 'none'), axes and legend ('false' leaves them out). Changing an attribute sets the controls
 // and draws again.
 import { mountLookup } from './lookup.js';
-import { observedAttributes, problemsMessage, readAttributes } from './attributes.js';
+import { observedAttributes, problemsMessage } from './attributes.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, posembed } from './shared.js';
 
 const TAG = 'posembed-lookup';
@@ -52,7 +52,7 @@ export class PosembedLookup extends LazyElement {
   }
 
   async render() {
-    const { values, problems } = readAttributes(this);
+    const { values, problems } = this.readAttributes();
     if (problems.length) {
       const box = this.shadowRoot.querySelector('#lookup-error');
       box.textContent = problemsMessage(TAG, problems);

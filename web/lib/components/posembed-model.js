@@ -7,7 +7,7 @@
 // schemes as a strip. Attributes: config, layer, caption, axes, legend.
 import { mropeStream } from '../rope.js';
 import { Figure, SERIES_COLOURS, formatValue } from './figure.js';
-import { observedAttributes, problemsMessage, readAttributes } from './attributes.js';
+import { observedAttributes, problemsMessage } from './attributes.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, posembed } from './shared.js';
 
 const TAG = 'posembed-model';
@@ -53,9 +53,15 @@ export class PosembedModel extends LazyElement {
     root.innerHTML = '<p class="summary" part="summary"></p><div class="views"></div><p class="error" role="alert" part="error" hidden></p><p class="warnings" part="warnings" hidden></p><p class="caption" part="caption"></p>';
   }
 
-  // A parsed config.json (an object), in place of the config attribute.
-  get config() { return this.#config; }
+  // A parsed config.json (an object), in place of the config attribute; a string is the attribute (a preset's name
+  // or a URL), as a framework that sets properties gives it.
+  get config() { return this.#config ?? this.getAttribute('config'); }
   set config(value) {
+    if (typeof value === 'string') {
+      this.#config = null;
+      this.setAttribute('config', value);
+      return;
+    }
     this.#config = value;
     this.attributeChangedCallback();
   }
@@ -64,8 +70,11 @@ export class PosembedModel extends LazyElement {
     if (this.#config) return this.#config;
     const pe = await posembed('models');
     if (given in pe.modelPresets) return given;
+    const presets = `the presets: ${Object.keys(pe.modelPresets).join(', ')}`;
+    // A bare name (no slash, no extension) is a preset the author misspelled, not a file to fetch.
+    if (!/[/.:]/.test(given)) throw new Error(`config: '${given}' is not a preset (${presets}); or give a config.json URL`);
     const response = await fetch(new URL(given, document.baseURI));
-    if (!response.ok) throw new Error(`config: '${given}' is neither a preset nor a readable URL (HTTP ${response.status})`);
+    if (!response.ok) throw new Error(`config: '${given}' is neither a preset nor a readable URL (HTTP ${response.status}); ${presets}`);
     return response.json();
   }
 
@@ -85,7 +94,7 @@ export class PosembedModel extends LazyElement {
     const root = this.shadowRoot;
     const errorBox = root.querySelector('.error');
     try {
-      const { values, problems } = readAttributes(this);
+      const { values, problems } = this.readAttributes();
       if (problems.length) throw new RangeError(problemsMessage(TAG, problems));
       this.#frame = { axes: values.axes, legend: values.legend };
       const pe = await posembed('models');

@@ -167,7 +167,7 @@ export class PosembedRope extends LazyElement {
     const generation = ++this.generation;
     const root = this.shadowRoot;
     const errorBox = root.querySelector('.error');
-    const { values, problems } = readAttributes(this);
+    const { values, problems } = this.readAttributes();
     if (problems.length) {
       errorBox.textContent = problemsMessage(TAG, problems);
       errorBox.hidden = false;

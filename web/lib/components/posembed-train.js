@@ -7,7 +7,7 @@
 import { TOY_VOCABULARY } from '../toy_vocabulary.js';
 import { Figure } from './figure.js';
 import { PLANE_AXES, PLANE_NOTE, TOKEN_KINDS, tokenKind, trainingWorker } from './training.js';
-import { ELEMENT_SCHEMAS, observedAttributes, problemsMessage, readAttributes } from './attributes.js';
+import { ELEMENT_SCHEMAS, observedAttributes, problemsMessage } from './attributes.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define } from './shared.js';
 
 const TAG = 'posembed-train';
@@ -168,7 +168,7 @@ export class PosembedTrain extends LazyElement {
   }
 
   render() {
-    const { values, problems } = readAttributes(this);
+    const { values, problems } = this.readAttributes();
     if (problems.length) {
       // Nothing will be computed: no figure waits.
       for (const figure of Object.values(this.#figures)) figure.stale(false);

@@ -3,18 +3,20 @@
 import { load } from '../index.js';
 import { sharedInstance } from '../page_instance.js';
 import { loadPart } from '../parts.js';
+import { ELEMENT_SCHEMAS, readAttributes, readValue, unknownAttributes } from './attributes.js';
 import { SCHEMES, applyScheme, followPageScheme } from './scheme.js';
 import { THEME_STYLE } from './theme.js';
 
 let ownInstance = null;
 
-// The page's own instance where it has loaded one; else the elements' own, loaded once on first use: the light
-// encoders-only module, on WebGPU where the page has it. `parts`: the package's parts (parts.js) the caller
-// uses beyond the encoders, loaded too.
+// The page's own instance where it has loaded one (on WebGPU if the page chose it); else the elements' own, loaded
+// once on first use: the light encoders-only module on wasm. Their tables are small enough for wasm SIMD, and
+// asking for a GPU adapter costs requests and, where there is none, a line in the reader's console. `parts`: the
+// package's parts (parts.js) the caller uses beyond the encoders, loaded too.
 export async function posembed(...parts) {
   const [instance] = await Promise.all([
     sharedInstance(() => {
-      ownInstance ??= load({ backend: 'auto', encodersOnly: true });
+      ownInstance ??= load({ encodersOnly: true });
       return ownInstance;
     }),
     ...parts.map(loadPart),
@@ -79,6 +81,7 @@ export class LazyElement extends HTMLElement {
       this[name] = value;
     }
     this.#stopFollowing = followPageScheme(this);
+    this.#nameUnknownAttributes();
     this.#stopWaiting = whenVisible(this, () => {
       this.#started = true;
       this.render();
@@ -105,8 +108,35 @@ export class LazyElement extends HTMLElement {
       this.#renderQueued = false;
       if (!this.isConnected) return;
       applyScheme(this);
+      this.#nameUnknownAttributes();
       this.render();
     });
+  }
+
+  // An attribute the element does not read is named above it (it is otherwise ignored): a misspelling shows.
+  #nameUnknownAttributes() {
+    const root = this.shadowRoot;
+    if (!root) return;
+    const unknown = unknownAttributes(this);
+    let note = root.querySelector(':scope > .unknown-attributes');
+    if (!unknown.length) {
+      note?.remove();
+      return;
+    }
+    if (!note) {
+      note = Object.assign(document.createElement('p'), { className: 'unknown-attributes warnings' });
+      note.setAttribute('part', 'warnings');
+      root.prepend(note);
+    }
+    note.textContent = `<${this.localName}>: ${unknown.join('; ')}; ${unknown.length === 1 ? 'it is' : 'they are'} ignored.`;
+  }
+
+  // The element's attributes read and checked ({ values, problems }). While any is invalid the element shows no live
+  // controls (BASE_STYLE): a Play or Start that cannot do anything is not offered.
+  readAttributes() {
+    const result = readAttributes(this);
+    this.toggleAttribute(INVALID_ATTRIBUTE, result.problems.length > 0);
+    return result;
   }
 
   // Frees what the component holds; called on removal.
@@ -126,8 +156,29 @@ export class LazyElement extends HTMLElement {
   }
 }
 
+// Defines the element, with each attribute of its schema as a property too (camelCase: dModel for d-model) that
+// sets the attribute. React 19, Vue and Svelte set a property where the element has one: so `axes={false}` reaches
+// the element as "false", where it would otherwise remove the attribute (and leave the default, true).
 export function define(name, element) {
-  if (!customElements.get(name)) customElements.define(name, element);
+  if (customElements.get(name)) return;
+  const reflected = [];
+  for (const [attribute, spec] of Object.entries(ELEMENT_SCHEMAS[name]?.attributes ?? {})) {
+    const property = attribute.replace(/-(\w)/g, (_, letter) => letter.toUpperCase());
+    if (property in element.prototype) continue;
+    reflected.push(property);
+    Object.defineProperty(element.prototype, property, {
+      configurable: true,
+      enumerable: true,
+      get() { return readValue(attribute, spec, this.getAttribute(attribute)).value; },
+      set(value) {
+        if (value === null || value === undefined || (spec.type === 'flag' && value === false)) this.removeAttribute(attribute);
+        else this.setAttribute(attribute, spec.type === 'flag' ? '' : String(value));
+      },
+    });
+  }
+  // Set before the definition (a framework that rendered first), they are set again through the accessors.
+  element.properties = [...(element.properties ?? []), ...reflected];
+  customElements.define(name, element);
 }
 
 // Styles for a shadow root as constructed stylesheets: a strict CSP (no inline <style>) does not block them.
@@ -140,7 +191,10 @@ export function adoptStyles(root, ...css) {
 }
 
 // font-family: var(--posembed-font) without a fallback: unset, so inherited from the page, where the author sets none.
+const INVALID_ATTRIBUTE = 'data-posembed-invalid';
+
 export const BASE_STYLE = `${THEME_STYLE}
+  :host([${INVALID_ATTRIBUTE}]) :is(button, input, select, textarea, .controls) { display: none; }
   :host { display: block; font-family: var(--posembed-font); color: var(--pe-theme-ink);
           background: var(--pe-theme-surface); border-radius: var(--posembed-radius, 6px); }
   .caption { font-size: 0.85rem; color: var(--pe-theme-muted); margin: 0.25rem 0; }
