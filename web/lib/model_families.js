@@ -14,8 +14,11 @@
 //   head      the head size of q·k: 'head_dim' (head_dim, else hidden_size // num_attention_heads); 'hidden' (always
 //             hidden_size // num_attention_heads: a head_dim in the file is not read); or the key that gives it
 //   rotary    the key that makes RoPE partial: 'partial_rotary_factor' | 'rotary_pct' (fractions of the head) |
-//             'rotary_dim' (a count); absent: the whole head turns
+//             'rotary_dim' (a count); absent: the whole head turns. fixedPartial: the fraction the class sets;
+//             partialOnScaledRules: the family's default rule turns the whole head all the same
 //   base      the key of RoPE's base when not rope_theta ('rotary_emb_base'), or a number the family fixes
+//   layerCount  where HF's config rewrites num_hidden_layers: { perStack (the key that, once set, says the file's
+//             count is already the total), times: keys (or [key, plus]) multiplying the file's per-stack count }
 //   layers    which layers get which positions (see LAYER_RULES in model_positions.js): `types` derives each layer's
 //             type when the file has no layer_types, `none` lists the types without positions, `local` the types on
 //             the local base (`localTheta`, default `localDefault`) with the plain rule, `when` the key without which
@@ -156,8 +159,10 @@ export const FAMILIES = {
     layers: { types: { blocks: 'block_types', default: ['recurrent', 'recurrent', 'attention'] }, none: ['recurrent'] },
     follows: 'gemma', source: `recurrent_gemma/configuration_recurrent_gemma.py, modeling_recurrent_gemma.py ${V5}`,
   }),
+  // Bamba: the config class sets partial_rotary_factor 0.5 (the checkpoints turn 64 of 128: attn_rotary_emb), but
+  // HF's own default-rule code turns the whole head; only the scaled rules read the fraction.
   bamba: rope({
-    rotary: 'partial_rotary_factor', fixedPartial: 0.5, defaults: { max_position_embeddings: 262144 },
+    rotary: 'partial_rotary_factor', fixedPartial: 0.5, partialOnScaledRules: true, defaults: { max_position_embeddings: 262144 },
     layers: { types: { list: 'attn_layer_indices', default: [], in: 'attention', other: 'mamba' }, none: ['mamba'] },
     follows: 'jamba', source: `bamba/configuration_bamba.py ${V5}`,
   }),
@@ -425,14 +430,22 @@ Object.assign(FAMILIES, {
   // RoPE as Llama's (the whole head, half layout, every layer), each class with its own defaults.
   esmc: like('llama', { defaults: { max_position_embeddings: 2048 }, sizes: [2560, 40, 80], source: `esmc/configuration_esmc.py ${R2}` }),
   evolla: like('llama', { theta: 5e5, defaults: { max_position_embeddings: 8192 }, sizes: [4096, 32, 32], source: `evolla/configuration_evolla.py ${R2}` }),
-  hrm_text: like('llama', { defaults: { max_position_embeddings: 2048, head_dim: 128 }, sizes: [1536, 12, 16], source: `hrm_text/configuration_hrm_text.py ${R2}` }),
+  // HRM: the file's num_hidden_layers is per stack; HF counts one layer per attention call of the recurrent forward.
+  hrm_text: like('llama', {
+    defaults: { max_position_embeddings: 2048, head_dim: 128, H_cycles: 2, L_cycles: 3 }, sizes: [1536, 12, 16],
+    layerCount: { perStack: 'num_layers_per_stack', times: ['H_cycles', ['L_cycles', 1]] }, source: `hrm_text/configuration_hrm_text.py ${R2}`,
+  }),
   higgs_audio_v2: like('llama', {
     defaults: { max_position_embeddings: 2048, head_dim: 128, rope_parameters: { rope_type: 'llama3', rope_theta: 5e5, factor: 32, low_freq_factor: 0.125, high_freq_factor: 0.5, original_max_position_embeddings: 1024 } },
     sizes: [3072, 24, 28], source: `higgs_audio_v2/configuration_higgs_audio_v2.py ${R2}`,
   }),
   csm_depth_decoder_model: like('llama', { theta: 5e5, defaults: { max_position_embeddings: 33 }, sizes: [1024, 8, 4], source: `csm/configuration_csm.py ${R2}` }),
   solar_open: like('llama', { theta: 1e6, defaults: { max_position_embeddings: 131072, head_dim: 128 }, sizes: [4096, 64, 48], source: `solar_open/modular_solar_open.py ${R2}` }),
-  muse_glimmer_assistant: like('llama', { theta: 5e5, defaults: { max_position_embeddings: 131072, head_dim: 128 }, sizes: [6656, 32, 5], source: `muse_glimmer_assistant/configuration_muse_glimmer_assistant.py ${R2}` }),
+  // Muse Glimmer's assistant: every layer turns; layer_types (all sliding by default) pick the masks only.
+  muse_glimmer_assistant: like('llama', {
+    theta: 5e5, defaults: { max_position_embeddings: 131072, head_dim: 128 }, sizes: [6656, 32, 5], layers: { types: { all: 'sliding_attention' } },
+    source: `muse_glimmer_assistant/configuration_muse_glimmer_assistant.py, modular_muse_glimmer_assistant.py ${R2}`,
+  }),
   jina_embeddings_v3: rope({ theta: 20000, head: 'hidden', defaults: { max_position_embeddings: 8194 }, sizes: [1024, 16, 24], follows: 'xlm-roberta', source: `jina_embeddings_v3/modular_jina_embeddings_v3.py ${R2}` }),
   idefics: rope({ base: 10000, head: 'hidden', fixedRope: true, sizes: [4096, 32, 32], follows: 'llama', source: `idefics/configuration_idefics.py, modeling_idefics.py ${R2}` }),
   voxtral_realtime_text: like('mistral', { sizes: [4096, 32, 32], source: `voxtral_realtime/configuration_voxtral_realtime.py ${R2}` }),

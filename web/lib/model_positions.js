@@ -366,7 +366,7 @@ export function modelPositions(core, configOrPreset, options = {}) {
   const named = { ...family, name: modelType };
   const { values, filled } = withDefaults(text, named);
   warnings.push(...unreadKeys(text, named, modelType));
-  const numLayers = positiveInteger('num_hidden_layers', either(values, ['num_hidden_layers', 'n_layer', 'num_layers', 'n_layers'], undefined));
+  const numLayers = layerCount(values, family);
   const maxPositions = either(values, ['max_position_embeddings', 'n_positions', 'max_seq_len'], null);
   if (maxPositions !== null) positiveInteger('max_position_embeddings', maxPositions);
   const hidden = either(values, ['hidden_size', 'n_embd', 'd_model'], undefined);
@@ -403,6 +403,17 @@ function headSizes(values, family, { hidden, heads }, warnings) {
   const head = positiveInteger(family.head, values[family.head]);
   const qkHead = family.head === 'qk_rope_head_dim' ? head + (values.qk_nope_head_dim ?? 0) : head;
   return { headDim: head, qkHead };
+}
+
+// The number of layers as HF's config counts them: the file's, or (HRM) its per-stack count times the calls per stack.
+function layerCount(values, family) {
+  const count = positiveInteger('num_hidden_layers', either(values, ['num_hidden_layers', 'n_layer', 'num_layers', 'n_layers'], undefined));
+  const rule = family.layerCount;
+  if (!rule || given(values[rule.perStack])) return count;
+  return rule.times.reduce((total, factor) => {
+    const [key, plus] = Array.isArray(factor) ? factor : [factor, 0];
+    return total * (positiveInteger(key, values[key]) + plus);
+  }, count);
 }
 
 // Each layer's type: the file's layer_types, else the family's rule.
@@ -464,7 +475,7 @@ function ropeLayers(core, values, family, sizes, warnings, filled) {
   };
   const rotaryOf = (entry) => {
     if (family.rotary === 'rotary_dim') return given(values.rotary_dim) ? positiveInteger('rotary_dim', values.rotary_dim) : headDim;
-    if (!family.rotary) return headDim;
+    if (!family.rotary || (family.partialOnScaledRules && entry.scaling.type === 'default')) return headDim;
     const key = family.rotary;
     // A fraction inside rope_parameters wins (HF sets the top-level one as its default); GPT-NeoX assigns rotary_pct
     // over it, and Bamba fixes 0.5 for a top-level one.
@@ -529,6 +540,13 @@ function ropeLayers(core, values, family, sizes, warnings, filled) {
       overrides = { base: positiveNumber(rule.globalTheta, values[rule.globalTheta] ?? family.theta) };
     }
     layers.push({ kind: 'rope', layerType, rope: spec(entry, overrides), scoreScale: scoreScaleOf(entry) });
+  }
+  const wholeHead = layers.find((layer) => layer.rope && family.partialOnScaledRules && layer.rope.type === 'default');
+  if (wholeHead) {
+    const fraction = values.partial_rotary_factor ?? family.fixedPartial;
+    const trained = given(values.attn_rotary_emb) ? ` (the checkpoint's attn_rotary_emb: ${values.attn_rotary_emb})` : '';
+    warnings.push(`HF's ${family.name} turns the whole head (${headDim}) with the default rope type: its partial_rotary_factor ${fraction}`
+      + `${trained}, which other runtimes apply (${Math.floor(headDim * fraction)} turned), is read only by scaled rope types`);
   }
   return layers;
 }
