@@ -117,6 +117,39 @@ describe('site pages and components', () => {
     await page.close();
   });
 
+  it('figures that talk to each other: the heatmap\'s cursor event in the data\'s terms drives a line plot of that row, and the line\'s cursor sets the heatmap\'s', async () => {
+    const { page, problems } = await site.open('components.html', { ready: false });
+    const heatmap = page.locator('#linked-heatmap');
+    await heatmap.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('#linked-heatmap').dataset.rendered && document.querySelector('#linked-row .pe-plot svg'));
+    const heard = page.evaluate(() => new Promise((resolve) => document.querySelector('#linked-heatmap').addEventListener('cursor', (event) => resolve(event.detail), { once: true })));
+    // Row 10, column 3 of a 48 × 64 table: the pointer there.
+    const box = await page.evaluate(() => {
+      const canvas = document.querySelector('#linked-heatmap').shadowRoot.querySelector('canvas');
+      const r = canvas.getBoundingClientRect();
+      return { x: r.left + (3.5 / 64) * r.width, y: r.top + (10.5 / 48) * r.height };
+    });
+    await page.mouse.move(box.x, box.y);
+    const detail = await heard;
+    assert.deepEqual({ row: detail.row, column: detail.column, figure: detail.figure }, { row: 10, column: 3, figure: 0 });
+    assert.ok(Math.abs(detail.value - Math.cos(10 / 10000 ** (2 / 64))) < 1e-6, `value ${detail.value}`);
+    await page.waitForFunction(() => /^Position 10:/.test(document.querySelector('#linked-row figcaption').textContent));
+    // The other way: the element's settable cursor, shown while the reader is elsewhere.
+    await page.mouse.move(0, 0);
+    const set = await page.evaluate(() => {
+      const el = document.querySelector('#linked-heatmap');
+      el.cursor = { row: 7, column: 20 };
+      const figure = el.shadowRoot.querySelector('figure');
+      return { cursor: el.cursor, linked: figure.classList.contains('pe-linked'), visible: getComputedStyle(figure.querySelector('.pe-cursor')).visibility, readout: figure.querySelector('.pe-readout').textContent };
+    });
+    assert.deepEqual([set.cursor.row, set.cursor.column, set.linked, set.visible], [7, 20, true, 'visible']);
+    assert.match(set.readout, /^position 7, dimension 20:/);
+    const refused = await page.evaluate(() => { try { document.querySelector('#linked-heatmap').cursor = 5; return null; } catch (error) { return error.message; } });
+    assert.match(refused, /^cursor must be an object such as \{ row, column \} or \{ index \}, got 5$/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('<posembed-heatmap> also draws learned, RoPE and similarity matrices, labelled', async () => {
     const { page, problems } = await site.open('components.html', { ready: false });
     await rendered(page, '#heatmap-a');

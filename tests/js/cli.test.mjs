@@ -124,11 +124,40 @@ describe('posembed render (command line)', () => {
     const out = execFileSync('npx', ['--no-install', 'posembed', 'render', 'sinusoidal', '--length', '8', '--bare', '-o', 'pe.png'], { cwd: project, encoding: 'utf8' });
     assert.match(out, /pe\.png: Sinusoidal positions \[8 × 128\]/);
     assert.equal(pngjs.PNG.sync.read(readFileSync(join(project, 'pe.png'))).width, 128 * 4);
-    // Without the optional renderer installed, a framed PNG is refused with what to do.
-    const framed = spawnSync('npx', ['--no-install', 'posembed', 'render', 'sinusoidal', '-o', 'framed.png'], { cwd: project, encoding: 'utf8' });
-    assert.equal(framed.status, 1);
-    assert.equal(framed.stderr.trim().split('\n').at(-1),  // (npm may print its own warnings first)
-      'posembed: a framed .png is drawn by @resvg/resvg-js, which is not installed here: npm install @resvg/resvg-js; or write .svg, or add --bare for the cells alone');
+    // A framed PNG from the plain install (its renderer is a dependency), its cells crisp: each cell one uniform
+    // block of scale × scale pixels of the colour the page paints, the grid found in the picture.
+    const framed = spawnSync('npx', ['--no-install', 'posembed', 'render', 'alibi', '--length', '8', '--heads', '2', '--causal', '--scale', '10', '-o', 'framed.png'], { cwd: project, encoding: 'utf8' });
+    assert.equal(framed.status, 0, framed.stderr);
+    const image = pngjs.PNG.sync.read(readFileSync(join(project, 'framed.png')));
+    const pe = await load();
+    const headZero = pe.alibiBias({ numHeads: 2, keyLength: 8, causal: true }).data.subarray(0, 64);
+    const { pixels } = heatmapPixels({ data: headZero, shape: [8, 8] }, { colormap: 'viridis' });
+    const at = (x, y) => Array.from(image.data.subarray(4 * (y * image.width + x), 4 * (y * image.width + x) + 3));
+    const cellColour = (r, c) => Array.from(pixels.subarray(4 * (r * 8 + c), 4 * (r * 8 + c) + 3));
+    // (The axes' lines lie on the grid's left column and bottom row of pixels, as in the page.)
+    const onAxis = (r, c, dx, dy) => (c === 0 && dx === 0) || (r === 7 && dy === 9);
+    const gridAt = (left, top) => {
+      for (let r = 0; r < 8; r++) for (let c = 0; c < 8; c++) for (let dy = 0; dy < 10; dy++) for (let dx = 0; dx < 10; dx++) {
+        if (!onAxis(r, c, dx, dy) && at(left + c * 10 + dx, top + r * 10 + dy).some((v, i) => v !== cellColour(r, c)[i])) return false;
+      }
+      return true;
+    };
+    let found = null;
+    for (let top = 0; top < image.height - 80 && !found; top++) for (let left = 0; left < image.width - 80 && !found; left++) if (gridAt(left, top)) found = [left, top];
+    assert.ok(found, 'the 8 × 8 cells, 10 × 10 pixels each, exactly the page\'s colours (the masked ones grey)');
+  });
+
+  it('takes a title, caption, axis titles, theme, font size, and negative numbers as values', () => {
+    const svgFile = join(scratchDir('cli-frame'), 'f.svg');
+    const made = run('render', 'sinusoidal', '--length', '8', '--d-model', '16', '--title', 'Eight positions', '--caption', 'Mine.', '--x-label', 'Dimension',
+      '--y-label', 'Position', '--theme', 'dark', '--font-size', '20', '-o', svgFile);
+    assert.equal(made.status, 0, made.stderr);
+    const svg = readFileSync(svgFile, 'utf8');
+    for (const text of ['>Eight positions<', '>Mine.<', '>Dimension<', '>Position<', 'font-size="20"', 'fill="#e3e7ec"', 'fill="#16191d"']) assert.ok(svg.includes(text), text);
+    assert.ok(!svg.includes('fill="#1d232a"'), 'no light-scheme ink in a dark figure');
+    const negative = run('render', 'sinusoidal', '--offset', '-5', '-o', svgFile);
+    assert.equal(negative.stderr.trim(), 'posembed: --offset must be an integer in [0, 2147483647], got "-5"');
+    assert.equal(run('render', 'sinusoidal', '--font-size', '200', '-o', svgFile).stderr.trim(), 'posembed: --font-size must be a number in [6, 96], got 200');
   });
 });
 

@@ -18,7 +18,7 @@ import { framedHeatmapSvg } from './frame_svg.js';
 // The render command's flags are the heatmap element's attributes (its schema: names, ranges, defaults, documentation),
 // the figure's frame aside: the same spelling and the same checks as in a page.
 const HEATMAP = ELEMENT_SCHEMAS['posembed-heatmap'].attributes;
-const RENDER_FLAGS = Object.keys(HEATMAP).filter((name) => !['encoding', 'caption', 'axes', 'legend', 'theme'].includes(name));
+const RENDER_FLAGS = Object.keys(HEATMAP).filter((name) => !['encoding', 'axes', 'legend'].includes(name));
 const helpLine = (flag, doc) => `${`  ${flag}`.padEnd(35)} ${doc}`;
 const flagLine = (name) => {
   const spec = HEATMAP[name];
@@ -30,12 +30,14 @@ const RENDER_HELP = `Usage: posembed render <encoding> [options] -o <file>
 
 Renders an encoding as a heatmap (rows × columns, one cell per value), the same picture as the site's.
   encoding           ${ENCODINGS.join(' | ')}
-  -o, --output FILE  .svg or .png (the framed figure: axes, colour bar, caption; in the SVG the cells are one
-                     embedded image; the PNG is drawn by @resvg/resvg-js), .csv (values) or .npy (float32 values)
+  -o, --output FILE  .svg or .png (the framed figure: title, axes, colour bar, caption; in the SVG the cells are one
+                     embedded image at their drawn size), .csv (values) or .npy (float32 values)
 
 Options, as <posembed-heatmap>'s attributes (defaults in brackets):
 ${RENDER_FLAGS.map(flagLine).join('\n')}
 ${helpLine('--scale N', 'image pixels per cell [4 for png and svg]')}
+${helpLine('--font FAMILY', 'svg, png: the text\'s font family [a sans font of this system]')}
+${helpLine('--font-size N', 'svg, png: px of the axis titles and caption [12, more for wide figures]')}
 ${helpLine('--bare', 'svg, png: the cells alone, without the frame')}
 ${helpLine('-h, --help', 'this text')}
 
@@ -70,6 +72,7 @@ Examples: npx posembed rope --config config.json --positions 0:131072 --precisio
 const OPTIONS = {
   ...Object.fromEntries(RENDER_FLAGS.map((name) => [name, { type: HEATMAP[name].type === 'flag' ? 'boolean' : 'string' }])),
   output: { type: 'string', short: 'o' }, scale: { type: 'string' }, bare: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  font: { type: 'string' }, 'font-size': { type: 'string' },
   config: { type: 'string' }, layer: { type: 'string' }, positions: { type: 'string' }, precision: { type: 'string' }, cache: { type: 'string' },
   gguf: { type: 'string' }, as: { type: 'string' },
 };
@@ -82,33 +85,27 @@ function numeric(values, name) {
   return value;
 }
 
-// The framed SVG as a PNG of the same size, drawn by @resvg/resvg-js (an optional peer dependency: a text
-// renderer is more than the package should carry), with the system's fonts.
-async function rasterised(svg) {
-  const renderer = '@resvg/resvg-js';  // not a literal: an optional dependency, resolved where the user installed it
-  let Resvg;
-  try {
-    ({ Resvg } = (await import(/* @vite-ignore */ renderer)).default);
-  } catch (error) {
-    if (error.code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    throw new Error('a framed .png is drawn by @resvg/resvg-js, which is not installed here: npm install @resvg/resvg-js; or write .svg, or add --bare for the cells alone');
-  }
-  const family = sansFamily(Resvg) ?? 'sans-serif';
-  return new Resvg(svg.replaceAll('font-family="system-ui, sans-serif"', `font-family="${family}"`), { font: { loadSystemFonts: true }, background: '#ffffff' })
-    .render().asPng();
+// The framed SVG as a PNG of the same size, drawn by @resvg/resvg-js (loaded only for a framed PNG) with the
+// system's fonts: the font asked for where the system has it, else its sans font.
+async function rasterised(svg, font) {
+  const { Resvg } = (await import('@resvg/resvg-js')).default;
+  const has = hasFamily(Resvg);
+  if (font && !has(font)) console.error(`warning: --font: this system has no font '${font}'; the PNG uses its sans font`);
+  const family = font && has(font) ? font : SANS_FAMILIES.find(has) ?? 'sans-serif';
+  return new Resvg(svg.replaceAll(/font-family="[^"]*"/g, `font-family="${family}"`), { font: { loadSystemFonts: true } }).render().asPng();
 }
 
 // Sans families common on Linux, macOS and Windows, in the order taken.
 const SANS_FAMILIES = ['DejaVu Sans', 'Liberation Sans', 'Noto Sans', 'Helvetica', 'Arial', 'Segoe UI'];
 
-// The first of SANS_FAMILIES this system has: resvg reads only the first family of a font-family list, and falls
-// back to a serif font for one it lacks (system-ui, and sans-serif where Arial is missing). Each candidate is
-// measured against a family no system has.
-function sansFamily(Resvg) {
-  const width = (family) => new Resvg(`<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text font-family="${family}" font-size="20">Hamburg 0123</text></svg>`,
+// Whether this system has a font family: resvg reads only the first family of a font-family list, and falls back
+// to a serif font for one it lacks (system-ui, and sans-serif where Arial is missing). A family is measured against
+// one no system has.
+function hasFamily(Resvg) {
+  const width = (family) => new Resvg(`<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text font-family="${family.replaceAll('"', '')}" font-size="20">Hamburg 0123</text></svg>`,
     { font: { loadSystemFonts: true }, logLevel: 'off' }).getBBox()?.width;
   const missing = width('posembed no such font');
-  return SANS_FAMILIES.find((family) => width(family) !== missing);
+  return (family) => width(family) !== missing;
 }
 
 // The cells as a PNG file: one pixel a cell, or scale × scale.
@@ -253,8 +250,20 @@ async function ropeCommand(command, values) {
   return 0;
 }
 
+// A flag's value that starts with '-' (a negative number: --offset -5) is joined to its flag (--offset=-5), which is
+// how parseArgs takes it.
+function joinNegativeValues(argv) {
+  const joined = [];
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i].startsWith('--') ? argv[i].slice(2) : null;
+    if (name && OPTIONS[name]?.type === 'string' && /^-\d|^-\.\d|^-Infinity$/.test(argv[i + 1] ?? '')) joined.push(`${argv[i]}=${argv[++i]}`);
+    else joined.push(argv[i]);
+  }
+  return joined;
+}
+
 export async function main(argv) {
-  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  const { values, positionals } = parseArgs({ args: joinNegativeValues(argv), options: OPTIONS, allowPositionals: true });
   const [command, encoding] = positionals;
   if (values.help || positionals.length === 0) {
     const rope = ROPE_HELP.replace('${PRESETS}', Object.keys(MODEL_PRESETS).join(', '));
@@ -278,21 +287,29 @@ export async function main(argv) {
   if (!Number.isInteger(scale) || scale < 1 || scale > 64) throw new RangeError(`--scale must be an integer in [1, 64], got ${scale}`);
   const colours = { colormap: read.values.colormap ?? figure.colormap, range: figure.range ?? valueRange(figure.tensor.data) };
   const [rows, columns] = figure.tensor.shape;
+  const fontSize = numeric(values, 'font-size');
+  if (fontSize !== undefined && !(fontSize >= 6 && fontSize <= 96)) throw new RangeError(`--font-size must be a number in [6, 96], got ${fontSize}`);
+  const { title, caption, theme } = read.values;
+  const framed = {
+    ...figure, caption: caption ?? figure.caption,
+    x: { ...figure.x, label: read.values['x-label'] ?? figure.x.label }, y: { ...figure.y, label: read.values['y-label'] ?? figure.y.label },
+  };
   if (format === 'png' && values.bare) {
     writeFileSync(output, png(heatmapPixels(figure.tensor, { ...colours, scale })));
   } else if (format === 'png' || format === 'svg') {
-    // The cells one embedded image (one pixel a cell, drawn crisp at scale), framed unless --bare.
-    const cells = png(heatmapPixels(figure.tensor, colours)).toString('base64');
+    // The cells one embedded image at their drawn size (scale × scale pixels a cell: crisp in any renderer),
+    // framed unless --bare.
+    const cells = png(heatmapPixels(figure.tensor, { ...colours, scale })).toString('base64');
     const svg = values.bare
       ? `<svg xmlns="http://www.w3.org/2000/svg" width="${columns * scale}" height="${rows * scale}"><image width="${columns * scale}" height="${rows * scale}" preserveAspectRatio="none" style="image-rendering:pixelated" href="data:image/png;base64,${cells}"/></svg>\n`
-      : framedHeatmapSvg(figure, cells, { cell: scale, ...colours });
-    writeFileSync(output, format === 'svg' ? svg : await rasterised(svg));
+      : framedHeatmapSvg(framed, cells, { cell: scale, ...colours, title: title ?? '', theme: theme === 'dark' ? 'dark' : 'light', font: values.font, fontSize });
+    writeFileSync(output, format === 'svg' ? svg : await rasterised(svg, values.font));
   } else if (format === 'csv') {
     writeFileSync(output, csv(figure.tensor));
   } else {
     writeFileSync(output, npy(figure.tensor));
   }
-  console.log(`${output}: ${figure.caption}`);
+  console.log(`${output}: ${framed.caption}`);
   return 0;
 }
 

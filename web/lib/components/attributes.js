@@ -19,9 +19,15 @@ const text = (rest = {}) => ({ type: 'text', ...rest });
 const trueOrFalse = (rest = {}) => ({ type: 'boolean', ...rest });
 
 const FRAME = {
+  title: text({ doc: 'a title above the figure (as on any HTML element, also its tooltip)' }),
   caption: text({ doc: 'replaces the caption under the figure' }),
   axes: trueOrFalse({ default: true, doc: '"false" leaves out the axes' }),
   legend: trueOrFalse({ default: true, doc: '"false" leaves out the colour bar or legend' }),
+};
+// A heatmap's axis titles, in place of the encoding's own (the data's, or another language's words).
+const AXIS_LABELS = {
+  'x-label': text({ doc: 'the horizontal axis\'s title, in place of the encoding\'s' }),
+  'y-label': text({ doc: 'the vertical axis\'s title, in place of the encoding\'s' }),
 };
 // The bias attributes the heatmap (alibi, t5) and <posembed-bias> share.
 const BIAS = {
@@ -71,6 +77,7 @@ export const ELEMENT_SCHEMAS = {
       'grid-w': optionAttribute('sincos2d', 'gridW', { max: 256, default: 8, doc: 'sincos2d: patch columns' }),
       colormap: COLORMAP,
       ...FRAME,
+      ...AXIS_LABELS,
     },
     check(v) {
       const problems = [];
@@ -141,6 +148,7 @@ export const ELEMENT_SCHEMAS = {
       colormap: oneOf(Object.keys(COLORMAPS), { default: 'viridis', doc: 'the colour map' }),
       scale: oneOf(['shared', 'per-head'], { default: 'shared', doc: 'one colour scale for all heads, or one per head' }),
       ...FRAME,
+      ...AXIS_LABELS,
     },
     budget(v) {
       const cells = v.heads * v.length * v.length;

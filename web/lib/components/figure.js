@@ -53,7 +53,7 @@ export const FIGURE_STYLE = `${THEME_STYLE}
   .pe-error { color: var(--pe-theme-error); font-weight: 600; margin: 0.2rem 0; }
   /* The cursor and its readout show while the reader points at or is in the figure (a tap focuses it), and keep
      their room while hidden, so nothing moves: a figure at rest is only its picture. */
-  .pe-figure:not(:hover):not(:focus-within) :is(.pe-readout, .pe-cursor, .pe-cursor-halo) { visibility: hidden; }
+  .pe-figure:not(:hover):not(:focus-within):not(.pe-linked) :is(.pe-readout, .pe-cursor, .pe-cursor-halo) { visibility: hidden; }
 `;
 
 let sheet = null;
@@ -145,6 +145,10 @@ export function colourBar(map, name, width, { label, missing = 'masked' } = {}, 
 // the whole figure, and the layout follows the width it is given (a phone's too).
 export { colourWords };
 
+const FIGURES = new WeakMap();  // <figure> -> its Figure
+// The Figure drawn in a <figure class="pe-figure"> element.
+export const figureOf = (element) => FIGURES.get(element) ?? null;
+
 export class Figure {
   #redraw = null;
   #width = 0;
@@ -173,6 +177,7 @@ export class Figure {
     this.captionBox = element('figcaption', { part: 'caption' }, caption);
     this.element = element('figure', { class: 'pe-figure', part: 'figure' },
       this.titleLine, this.status, this.plot, this.legendBox, ...(readout ? [] : [this.readout]), this.errorLine, this.captionBox);
+    FIGURES.set(this.element, this);
     parent.append(this.element);
     // In an element, the element follows the page; a figure in the page itself follows it on its own.
     if (!(parent.getRootNode() instanceof ShadowRoot)) followPageScheme(this.element);
@@ -259,20 +264,48 @@ export class Figure {
       .attr('text-anchor', 'middle').text(yAxis.label ?? '');
   }
 
-  #setCursor(count, move, describe) {
+  // A drawing's cursor: count places, move (draws the mark at one), describe (the readout's words), where (the
+  // place in the data's terms: { row, column, value } of a heatmap, { index, x, … } of lines, points and bars) and
+  // locate (back from those terms to a place).
+  #setCursor({ count, move, describe, where, locate }) {
     this.#cursorCount = count;
     this.#cursor = Math.min(this.#cursor, Math.max(0, count - 1));
     this.#moveCursor = move;
     this.#describe = describe;
+    this.#where = where;
+    this.#locate = locate;
   }
 
+  #where = null;
+  #locate = null;
+  #told = null;  // the place last told in a 'cursor' event
+
   // The readout speaks (aria-live polite) only for keyboard moves. byReader: a person moved the cursor (not a
-  // redraw), which describe may use to fetch what it shows only once someone looks.
+  // redraw), which describe may use to fetch what it shows only once someone looks. A move by the reader is told
+  // as a 'cursor' event on the figure (bubbling; an element passes it on from its host), in the data's terms.
   #show(index, spoken, byReader = true) {
     this.#cursor = index;
     this.#moveCursor?.(index);
     this.readout.setAttribute('aria-live', spoken ? 'polite' : 'off');
     this.readout.textContent = this.#describe?.(index, byReader) ?? '';
+    if (byReader && this.#where && index !== this.#told) {
+      this.#told = index;
+      this.element.classList.remove('pe-linked');
+      this.element.dispatchEvent(new CustomEvent('cursor', { bubbles: true, detail: this.#where(index) }));
+    }
+  }
+
+  // Where the cursor is, in the data's terms (null before a drawing).
+  get cursorAt() { return this.#cursorCount && this.#where ? this.#where(this.#cursor) : null; }
+
+  // Puts the cursor where `at` says, in the data's terms ({ row, column } or { index }, or { x } on lines; a term left
+  // out keeps its place), and shows it while the reader is elsewhere: another figure can drive this one.
+  setCursor(at) {
+    if (!this.#cursorCount || !this.#locate) return;
+    const index = this.#locate(at ?? {});
+    if (!Number.isInteger(index)) return;
+    this.element.classList.add('pe-linked');
+    this.#show(Math.min(this.#cursorCount - 1, Math.max(0, index)), false, false);
   }
 
   #key(event) {
@@ -371,16 +404,30 @@ export class Figure {
       const halo = g.append('rect').attr('class', 'pe-cursor-halo');
       const box = g.append('rect').attr('class', 'pe-cursor');
       const cellIndex = (index) => ({ row: Math.floor(index / columns), column: index % columns });
-      this.#setCursor(rows * columns, (index) => {
-        const { row, column } = cellIndex(index);
-        for (const mark of [halo, box]) {
-          mark.attr('x', x(column)).attr('y', y(row)).attr('width', Math.max(2, x.bandwidth())).attr('height', Math.max(2, y.bandwidth()));
-        }
-      }, (index, byReader) => {
-        const { row, column } = cellIndex(index);
-        const value = options.value(index);
-        return options.describe?.(row, column, value, byReader)
-          ?? `${options.y?.label ?? 'row'} ${yName(row)}, ${options.x?.label ?? 'column'} ${xName(column)}: ${Number.isNaN(value) ? (options.colour?.missing ?? 'masked') : formatValue(value)}`;
+      const clamp = (value, count) => Math.min(count - 1, Math.max(0, Math.round(value)));
+      this.#setCursor({
+        count: rows * columns,
+        move: (index) => {
+          const { row, column } = cellIndex(index);
+          for (const mark of [halo, box]) {
+            mark.attr('x', x(column)).attr('y', y(row)).attr('width', Math.max(2, x.bandwidth())).attr('height', Math.max(2, y.bandwidth()));
+          }
+        },
+        describe: (index, byReader) => {
+          const { row, column } = cellIndex(index);
+          const value = options.value(index);
+          return options.describe?.(row, column, value, byReader)
+            ?? `${options.y?.label ?? 'row'} ${yName(row)}, ${options.x?.label ?? 'column'} ${xName(column)}: ${Number.isNaN(value) ? (options.colour?.missing ?? 'masked') : formatValue(value)}`;
+        },
+        where: (index) => {
+          const { row, column } = cellIndex(index);
+          return { row, column, value: options.value(index) ?? null, rowName: String(yName(row)), columnName: String(xName(column)) };
+        },
+        locate: ({ row, column, index }) => {
+          if (Number.isFinite(index)) return Math.round(index);
+          const now = cellIndex(this.#cursor);
+          return clamp(Number.isFinite(row) ? row : now.row, rows) * columns + clamp(Number.isFinite(column) ? column : now.column, columns);
+        },
       });
       this.#keyStep = (key, shift) => {
         const { row, column } = cellIndex(this.#cursor);
@@ -453,15 +500,20 @@ export class Figure {
       const cursor = g.append('line').attr('class', 'pe-cursor').attr('y1', 0).attr('y2', height);
       const atNewest = this.#cursor >= this.#cursorCount - 1;
       if (options.follow && atNewest) this.#cursor = first.x.length - 1;
-      this.#setCursor(first.x.length, (i) => cursor.attr('x1', x(first.x[i])).attr('x2', x(first.x[i])), (i) => options.describe?.(i)
-        ?? `${options.x?.label ?? 'x'} ${formatValue(first.x[i])}: ${series.map((s) => `${s.label} ${formatValue(s.y[i])}`).join(', ')}`);
-      this.#keyStep = this.#listKeys(first.x.length, { far: 10 });
-      this.#pointToIndex = (event) => {
-        const value = x.invert(this.#inPlot(event)[0]);
+      const nearest = (value) => {
         let best = 0;
         for (let i = 1; i < first.x.length; i++) if (Math.abs(first.x[i] - value) < Math.abs(first.x[best] - value)) best = i;
         return best;
       };
+      this.#setCursor({
+        count: first.x.length,
+        move: (i) => cursor.attr('x1', x(first.x[i])).attr('x2', x(first.x[i])),
+        describe: (i) => options.describe?.(i) ?? `${options.x?.label ?? 'x'} ${formatValue(first.x[i])}: ${series.map((s) => `${s.label} ${formatValue(s.y[i])}`).join(', ')}`,
+        where: (i) => ({ index: i, x: first.x[i], y: Object.fromEntries(series.map((s) => [s.label, s.y[i]])) }),
+        locate: ({ index, x: at }) => (Number.isFinite(index) ? Math.round(index) : Number.isFinite(at) ? nearest(at) : this.#cursor),
+      });
+      this.#keyStep = this.#listKeys(first.x.length, { far: 10 });
+      this.#pointToIndex = (event) => nearest(x.invert(this.#inPlot(event)[0]));
       this.#show(this.#cursor, false, false);
     };
     draw();
@@ -497,8 +549,14 @@ export class Figure {
       this.#swatches([...groups.map((group) => ({ label: group.name, colour: group.colour })),
         ...(options.path ? [{ label: options.path.label, colour: PATH_COLOUR, line: true }] : [])]);
       const ring = g.append('circle').attr('class', 'pe-cursor').attr('r', 8);
-      this.#setCursor(points.length, (i) => ring.attr('cx', x(points[i].x)).attr('cy', y(points[i].y)), (i) => options.describe?.(i)
-        ?? `${points[i].label}${points[i].group ? ` (${points[i].group})` : ''}: ${options.x?.label ?? 'x'} ${formatValue(points[i].x)}, ${options.y?.label ?? 'y'} ${formatValue(points[i].y)}`);
+      this.#setCursor({
+        count: points.length,
+        move: (i) => ring.attr('cx', x(points[i].x)).attr('cy', y(points[i].y)),
+        describe: (i) => options.describe?.(i)
+          ?? `${points[i].label}${points[i].group ? ` (${points[i].group})` : ''}: ${options.x?.label ?? 'x'} ${formatValue(points[i].x)}, ${options.y?.label ?? 'y'} ${formatValue(points[i].y)}`,
+        where: (i) => ({ index: i, label: points[i].label, group: points[i].group ?? null, x: points[i].x, y: points[i].y }),
+        locate: ({ index, label }) => (Number.isFinite(index) ? Math.round(index) : label !== undefined ? points.findIndex((p) => p.label === label) : this.#cursor),
+      });
       this.#keyStep = this.#listKeys(points.length, { upDown: true });
       this.#pointToIndex = (event) => {
         const [px, py] = this.#inPlot(event);
@@ -551,7 +609,13 @@ export class Figure {
         const top = y(bars[i].value);
         box.attr('x', x(i)).attr('y', Math.min(top, baseline) - 1).attr('height', Math.max(2, Math.abs(baseline - top)) + 2);
       };
-      this.#setCursor(bars.length, outline, (i) => options.describe?.(i) ?? `${bars[i].label}: ${formatValue(bars[i].value)}`);
+      this.#setCursor({
+        count: bars.length,
+        move: outline,
+        describe: (i) => options.describe?.(i) ?? `${bars[i].label}: ${formatValue(bars[i].value)}`,
+        where: (i) => ({ index: i, label: bars[i].label, value: bars[i].value }),
+        locate: ({ index, label }) => (Number.isFinite(index) ? Math.round(index) : label !== undefined ? bars.findIndex((b) => b.label === label) : this.#cursor),
+      });
       this.#keyStep = this.#listKeys(bars.length);
       this.#pointToIndex = (event) => {
         const index = Math.floor(this.#inPlot(event)[0] / x.step());

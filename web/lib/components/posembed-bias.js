@@ -23,7 +23,7 @@ export class PosembedBias extends LazyElement {
     super();
     const root = this.attachShadow({ mode: 'open' });
     adoptStyles(root, BASE_STYLE, STYLE);
-    root.innerHTML = '<p class="caption" part="caption"></p><div class="heads"></div><div class="shared-legend"></div><p class="error" role="alert" part="error" hidden></p>';
+    root.innerHTML = '<p class="title" part="title" hidden></p><p class="caption" part="caption"></p><div class="heads"></div><div class="shared-legend"></div><p class="error" role="alert" part="error" hidden></p>';
   }
 
   // The bias of every head, [heads, length, length] (masked cells NaN), and what it shows.
@@ -93,10 +93,11 @@ export class PosembedBias extends LazyElement {
         figure.title = title(h);
         figure.heatmap({ data: head, shape: [length, length] }, {
           colormap: name, range: perHead ? valueRange(head) : shared,
-          x: { label: 'key' }, y: { label: 'query' }, colour: { label: 'bias' },
+          x: { label: values['x-label'] ?? 'key' }, y: { label: values['y-label'] ?? 'query' }, colour: { label: 'bias' },
         });
       }
       root.querySelector('.shared-legend').replaceChildren(...(legend && !perHead ? [colourBar(colourScale(name, shared), name, 320, { label: 'bias, all heads' }, missing)] : []));
+      Object.assign(root.querySelector('.title'), { textContent: values.title ?? '', hidden: !values.title });
       root.querySelector('.caption').textContent = values.caption
         ?? `${caption} ${perHead ? 'Each head coloured over its own range: compare their shapes here, not their sizes (one scale for all heads shows those).'
           : 'One colour scale for all heads, so sizes compare: a head whose values span little of it looks nearly flat (a scale per head shows its shape).'}`;

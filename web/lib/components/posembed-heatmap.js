@@ -69,8 +69,11 @@ export class PosembedHeatmap extends LazyElement {
         drawn = { ...await encodingFigure(pe, values.encoding, encodingOptions(values, (name) => this.hasAttribute(name))), encoding: values.encoding };
       }
       if (generation !== this.generation) return;
-      figure.label = `Heatmap: ${drawn.y.label} by ${drawn.x.label}`;
-      figure.heatmap(drawn.tensor, { colormap: values.colormap ?? drawn.colormap, range: drawn.range, x: drawn.x, y: drawn.y, colour: drawn.colour });
+      const x = { ...drawn.x, label: values['x-label'] ?? drawn.x.label };
+      const y = { ...drawn.y, label: values['y-label'] ?? drawn.y.label };
+      figure.label = `${values.title ?? 'Heatmap'}: ${y.label} by ${x.label}`;
+      figure.title = values.title ?? '';
+      figure.heatmap(drawn.tensor, { colormap: values.colormap ?? drawn.colormap, range: drawn.range, x, y, colour: drawn.colour });
       figure.caption = values.caption ?? drawn.caption;
       this.dataset.rendered = String(generation);
       this.announce('render', { encoding: drawn.encoding, shape: drawn.tensor.shape, range: drawn.range });

@@ -50,7 +50,7 @@ export class PosembedModel extends LazyElement {
     super();
     const root = this.attachShadow({ mode: 'open' });
     adoptStyles(root, BASE_STYLE, STYLE);
-    root.innerHTML = '<p class="summary" part="summary"></p><div class="views"></div><p class="error" role="alert" part="error" hidden></p><p class="warnings" part="warnings" hidden></p><p class="caption" part="caption"></p>';
+    root.innerHTML = '<p class="title" part="title" hidden></p><p class="summary" part="summary"></p><div class="views"></div><p class="error" role="alert" part="error" hidden></p><p class="warnings" part="warnings" hidden></p><p class="caption" part="caption"></p>';
   }
 
   // A parsed config.json (an object), in place of the config attribute; a string is the attribute (a preset's name
@@ -118,6 +118,7 @@ export class PosembedModel extends LazyElement {
         this.#precision(pe, model, layer.rope);
       }
       root.querySelector('.caption').textContent = values.caption ?? '';
+      Object.assign(root.querySelector('.title'), { textContent: values.title ?? '', hidden: !values.title });
       errorBox.hidden = true;
       this.dataset.rendered = String(generation);
       this.announce('render', { modelType: model.modelType, layer: index, kind: layer.kind });

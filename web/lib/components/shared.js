@@ -4,6 +4,7 @@ import { load } from '../index.js';
 import { sharedInstance } from '../page_instance.js';
 import { loadPart } from '../parts.js';
 import { ELEMENT_SCHEMAS, readAttributes, readValue, unknownAttributes } from './attributes.js';
+import { figureOf } from './figure.js';
 import { SCHEMES, applyScheme, followPageScheme } from './scheme.js';
 import { THEME_STYLE } from './theme.js';
 
@@ -82,6 +83,7 @@ export class LazyElement extends HTMLElement {
     }
     this.#stopFollowing = followPageScheme(this);
     this.#nameUnknownAttributes();
+    this.#passOnCursor();
     this.#stopWaiting = whenVisible(this, () => {
       this.#started = true;
       this.render();
@@ -111,6 +113,46 @@ export class LazyElement extends HTMLElement {
       this.#nameUnknownAttributes();
       this.render();
     });
+  }
+
+  // The reader's cursor in one of the element's figures, told from the host as 'cursor' (detail: the place in the
+  // data's terms, and which figure: its index among the element's figures).
+  #cursorAt = null;
+  #pendingCursor = null;
+  #passingOn = false;
+
+  #figures() {
+    return [...(this.shadowRoot?.querySelectorAll('figure.pe-figure') ?? [])].filter((f) => !f.hidden && !f.closest('[hidden]'));
+  }
+
+  #passOnCursor() {
+    if (this.#passingOn || !this.shadowRoot) return;
+    this.#passingOn = true;
+    this.shadowRoot.addEventListener('cursor', (event) => {
+      this.#cursorAt = { ...event.detail, figure: Math.max(0, this.#figures().indexOf(event.target)) };
+      this.announce('cursor', this.#cursorAt);
+    });
+  }
+
+  // Where the cursor is ({ row, column, value, … , figure }), or puts it there: { row, column } (a heatmap's cell),
+  // { index } or { x } (a line plot's place), with { figure: i } for the element's i-th figure (default 0). Set
+  // before the element has drawn, it is applied once it has.
+  get cursor() {
+    if (this.#cursorAt) return this.#cursorAt;
+    const at = figureOf(this.#figures()[0])?.cursorAt;
+    return at ? { ...at, figure: 0 } : null;
+  }
+
+  set cursor(at) {
+    if (at !== null && (typeof at !== 'object' || Array.isArray(at))) throw new TypeError(`cursor must be an object such as { row, column } or { index }, got ${JSON.stringify(at)}`);
+    const figure = figureOf(this.#figures()[at?.figure ?? 0]);
+    if (!figure?.cursorAt) {
+      this.#pendingCursor = at;
+      return;
+    }
+    this.#pendingCursor = null;
+    figure.setCursor(at);
+    this.#cursorAt = { ...figure.cursorAt, figure: at?.figure ?? 0 };
   }
 
   // An attribute the element does not read is named above it (it is otherwise ignored): a misspelling shows.
@@ -150,9 +192,10 @@ export class LazyElement extends HTMLElement {
   }
 
   // Tells the page: 'render' (detail: what was drawn) once a render is on screen, 'change' (detail: what the reader
-  // changed) for a control or the training state. Both bubble out of the shadow root.
+  // changed) for a control or the training state, 'cursor' (where the reader points). All bubble out of the shadow root.
   announce(type, detail) {
     this.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, detail }));
+    if (type === 'render' && this.#pendingCursor) this.cursor = this.#pendingCursor;
   }
 }
 
@@ -198,6 +241,7 @@ export const BASE_STYLE = `${THEME_STYLE}
   :host { display: block; font-family: var(--posembed-font); color: var(--pe-theme-ink);
           background: var(--pe-theme-surface); border-radius: var(--posembed-radius, 6px); }
   .caption { font-size: 0.85rem; color: var(--pe-theme-muted); margin: 0.25rem 0; }
+  .title { font-weight: 600; font-size: 0.95rem; margin: 0 0 0.25rem; }
   .error { color: var(--pe-theme-error); font-weight: 600; }
   .warnings { font-size: 0.85rem; color: var(--pe-theme-muted); margin: 0.25rem 0; overflow-wrap: anywhere; }
   canvas { image-rendering: pixelated; image-rendering: crisp-edges; display: block; max-width: 100%; }
