@@ -252,7 +252,7 @@ export async function elementBlob(root, host, { type = 'image/svg+xml', scale = 
     throw new RangeError(`background must be a CSS colour, got ${JSON.stringify(background)}`);
   }
   if (theme !== undefined && theme !== 'light' && theme !== 'dark') throw new RangeError(`theme must be "light" or "dark", got ${JSON.stringify(theme)}`);
-  // The colours are read off the figure: it takes the export's scheme for as long as they are read (no frame is
+  // The colours are read off the figure: it takes the file's scheme for as long as they are read (no frame is
   // painted in between, so the page does not flicker).
   const scheme = theme ?? (background ? schemeFor(background) : null);
   const onScreen = host.getAttribute(SCHEME_ATTRIBUTE);
