@@ -83,7 +83,7 @@ describe('posembed render (command line)', () => {
     const bare = readFileSync(svg, 'utf8');
     assert.match(bare, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="16" height="12"><image width="16" height="12" /);
     const cells = pngjs.PNG.sync.read(Buffer.from(bare.match(/base64,([^"]+)"/)[1], 'base64'));
-    assert.deepEqual([cells.width, cells.height], [8, 6]);  // one pixel a cell, drawn at scale 2
+    assert.deepEqual([cells.width, cells.height], [16, 12]);  // each cell 2 × 2 pixels: drawn at scale 2, scaled by no viewer
     const large = join(dir, 'large.svg');
     assert.equal(run('render', 'sinusoidal', '--length', '256', '--d-model', '128', '-o', large).status, 0);
     assert.ok(readFileSync(large).length < 200000, 'a 32,768-cell figure is kilobytes, not megabytes');

@@ -16,7 +16,12 @@ describe('npm package', () => {
       assert.ok(installed.files.includes(file), `${file} missing from the tarball`);
     }
     for (const file of ['dist/components.js', 'dist/components.d.ts', 'dist/elements.d.ts', 'dist/custom-elements.json', 'dist/vendor/colors.js']) assert.ok(installed.files.includes(file), `${file} missing from the tarball`);
-    assert.deepEqual(installed.files.filter((f) => !/^(dist\/((webgpu|components|vendor)\/)?[\w.-]+\.(js|cjs|mjs|d\.ts|wasm)|dist\/custom-elements\.json|package\.json|README\.md|LICENSE)$/.test(f)), []);
+    assert.deepEqual(installed.files.filter((f) => !/^(dist\/((webgpu|components|vendor)\/)?[\w.-]+\.(js|js\.map|cjs|mjs|d\.ts|wasm)|dist\/custom-elements\.json|package\.json|README\.md|LICENSE)$/.test(f)), []);
+    // Every minified module has its source map, holding its source.
+    for (const file of installed.files.filter((f) => /^dist\/(components\/)?[\w_]+\.js$/.test(f) && !/-worker\.js$/.test(f))) {
+      const map = JSON.parse(readFileSync(join(installed.project, 'node_modules/posembed', `${file}.map`), 'utf8'));
+      assert.ok(map.sourcesContent[0].length > 0 && map.mappings.length > 0, `${file}.map`);
+    }
   });
 
   it('imports nothing by a bare specifier anywhere in dist/ (browsers cannot resolve one), but the command line its one dependency, the PNG renderer', () => {

@@ -1,3 +1,4 @@
+import { packageFile } from './package_files.js';
 import { outBuffer } from './validate.js';
 import { WeightFileError } from './weight_errors.js';
 import { HeapBlock } from './table.js';
@@ -49,17 +50,31 @@ export function streamTarget(out, elements, what, type = Float32Array) {
   }
 }
 
+// A Node built-in module, imported where the code runs in Node. Its specifier depends on the running platform, so no
+// bundler or minifier can make it a literal: a browser build neither bundles nor externalises it (Vite would make an
+// external a chunk of its own, which a worker built as one file cannot have).
+const nodeBuiltin = (name) => import(/* @vite-ignore */ /* webpackIgnore: true */ `${typeof process === 'object' ? 'node' : 'browser-has-no'}:${name}`);
+
 async function readBytes(url) {
   if (url.protocol === 'file:') {
-    // Node. The specifier is not a literal, so bundlers leave it alone in browser builds.
-    const fsModule = 'node:fs/promises';
-    const { readFile } = await import(/* @vite-ignore */ fsModule);
+    const { readFile } = await nodeBuiltin('fs/promises');
     return readFile(url);
   }
   const response = await fetch(url);
+  const bytes = response.ok ? new Uint8Array(await response.arrayBuffer()) : null;
+  if (bytes && WASM_MAGIC.every((byte, i) => bytes[i] === byte)) return bytes;
+  // A dev server's dependency cache (Vite's node_modules/.vite/deps, VitePress's .vitepress/cache/deps) holds the
+  // package's modules pre-bundled, away from their .wasm files: the server answers with a page, or not at all.
+  if (/\/(\.vite|cache)\/deps(_[^/]*)?\//.test(url.pathname)) {
+    throw new Error(`posembed: ${url} is not there: the dev server's dependency pre-bundling moved posembed's modules away from their .wasm files. `
+      + 'Leave posembed out of it: optimizeDeps: { exclude: [\'posembed\'] } in the Vite config (VitePress and Astro: under vite)');
+  }
   if (!response.ok) throw new Error(`posembed: cannot fetch ${url}: HTTP ${response.status}`);
-  return new Uint8Array(await response.arrayBuffer());
+  return bytes;
 }
+
+// The first bytes of every WebAssembly module: \0asm.
+const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d];
 
 // Each .wasm URL fetched and compiled once per page (or process): the page's own load() and the elements' instance
 // share the compiled module, and each instantiates it with a heap of its own. A failed fetch or compile is not kept.
@@ -67,9 +82,11 @@ const compiledModules = new Map();
 function compiledModule(url) {
   const key = url.href;
   if (!compiledModules.has(key)) {
-    const compiling = readBytes(url).then((bytes) => WebAssembly.compile(bytes)).catch((error) => {
-      compiledModules.delete(key);
+    const compiling = readBytes(url).then((bytes) => WebAssembly.compile(bytes).catch((error) => {
       throw new Error(`posembed: ${url} is not a WebAssembly module this engine can compile (${error.message})`);
+    })).catch((error) => {
+      compiledModules.delete(key);
+      throw error;
     });
     compiledModules.set(key, compiling);
   }
@@ -88,10 +105,37 @@ async function autoThreads() {
   if (!threadsSupported()) return 1;
   let cores = globalThis.navigator?.hardwareConcurrency;
   if (!cores) {
-    const osName = 'node:os';  // Node 20 has no navigator; not a literal, so bundlers leave it alone
-    cores = (await import(/* @vite-ignore */ osName)).availableParallelism();
+    cores = (await nodeBuiltin('os')).availableParallelism();  // Node 20 has no navigator
   }
   return Math.max(1, Math.min(4, cores));
+}
+
+// Where each module's files lie: beside this module (by URLs bundlers follow and copy), unless this runs in one of
+// the package's workers, which a site's bundler builds apart from the page: the page tells it its own URLs
+// (packageWorker), so a built site carries one copy of each file.
+const besideThisModule = () => ({
+  'encoders-simd': packageFile(new URL('./posembed-encoders-simd.wasm', import.meta.url)),
+  simd: packageFile(new URL('./posembed-simd.wasm', import.meta.url)),
+  scalar: packageFile(new URL('./posembed-scalar.wasm', import.meta.url)),
+  threads: packageFile(new URL('./posembed-threads.wasm', import.meta.url)),
+  'threads-glue': packageFile(new URL('./posembed-threads.mjs', import.meta.url)),
+  'threads-worker': packageFile(new URL('./posembed-threads.worker.js', import.meta.url)),
+  'threads-worker-node': packageFile(new URL('./posembed-threads.worker.cjs', import.meta.url)),
+});
+let files = null;
+const fileOf = (name) => (files ??= besideThisModule())[name];
+
+// The files' URLs, to tell a worker ({ name: href }).
+export const packageFiles = () => Object.fromEntries(Object.keys(besideThisModule()).map((name) => [name, fileOf(name).href]));
+
+// In a package worker: takes the page's URLs from its first message, { type: 'posembed-files', files }, before
+// the worker's own handlers see any.
+export function acceptPackageFiles() {
+  self.addEventListener('message', (event) => {
+    if (event.data?.type !== 'posembed-files') return;
+    event.stopImmediatePropagation();
+    files = Object.fromEntries(Object.entries(event.data.files).map(([name, href]) => [name, new URL(href)]));
+  });
 }
 
 // A build of posembed without the threaded module (see CMakeLists.txt), or one that cannot be loaded here.
@@ -101,7 +145,7 @@ class ThreadedModuleMissing extends Error {}
 // the trainer, word vectors and weight-file readers, about half the bytes): its factory and where its .wasm lies.
 async function moduleOf(simd, threads, encodersOnly) {
   if (encodersOnly) {
-    return { factory: (await import('./posembed-encoders-simd.mjs')).default, url: new URL('./posembed-encoders-simd.wasm', import.meta.url), variant: 'encoders-simd' };
+    return { factory: (await import('./posembed-encoders-simd.mjs')).default, url: fileOf('encoders-simd'), variant: 'encoders-simd' };
   }
   if (threads > 1) {
     let glue;
@@ -110,10 +154,10 @@ async function moduleOf(simd, threads, encodersOnly) {
     } catch (error) {
       throw new ThreadedModuleMissing(`threads: ${threads} needs posembed-threads.mjs, which this build of posembed lacks or cannot load (${error.message})`);
     }
-    return { factory: glue.default, url: new URL('./posembed-threads.wasm', import.meta.url), variant: 'threads' };
+    return { factory: glue.default, url: fileOf('threads'), variant: 'threads' };
   }
-  if (simd) return { factory: (await import('./posembed-simd.mjs')).default, url: new URL('./posembed-simd.wasm', import.meta.url), variant: 'simd' };
-  return { factory: (await import('./posembed-scalar.mjs')).default, url: new URL('./posembed-scalar.wasm', import.meta.url), variant: 'scalar' };
+  if (simd) return { factory: (await import('./posembed-simd.mjs')).default, url: fileOf('simd'), variant: 'simd' };
+  return { factory: (await import('./posembed-scalar.mjs')).default, url: fileOf('scalar'), variant: 'scalar' };
 }
 
 // threads: a number, or 'auto' (autoThreads(), and one thread where the threaded module cannot be had).
@@ -172,13 +216,12 @@ function instantiate(factory, bytes, variant, args) {
 // worker script and the module's glue lie, by URLs bundlers follow. In Node, where they are worker_threads,
 // the glue also gets CommonJS's require, and the worker script is the .cjs copy.
 async function threadedArguments(threads) {
-  const glue = new URL('./posembed-threads.mjs', import.meta.url);
+  const glue = fileOf('threads-glue');
   const node = glue.protocol === 'file:';
-  const worker = node ? new URL('./posembed-threads.worker.cjs', import.meta.url) : new URL('./posembed-threads.worker.js', import.meta.url);
+  const worker = fileOf(node ? 'threads-worker-node' : 'threads-worker');
   const args = { poolSize: threads - 1, mainScriptUrlOrBlob: glue.href, locateFile: (name) => (name.endsWith('.worker.js') ? (node ? worker : worker.href) : name) };
   if (node) {
-    const moduleName = 'node:module';  // not a literal: bundlers leave it alone in browser builds
-    args.nodeRequire = (await import(/* @vite-ignore */ moduleName)).createRequire(glue);
+    args.nodeRequire = (await nodeBuiltin('module')).createRequire(glue);
   }
   return args;
 }

@@ -102,7 +102,8 @@ export class PosembedTokens extends LazyElement {
   // Runs a task in the worker (started with the first), resolving to its result; onProgress gets the fraction done.
   #call(task, args, onProgress) {
     if (!this.#worker) {
-      this.#worker = packageWorker(() => new Worker(new URL('./tokens-worker.js', import.meta.url), { type: 'module' }), () => import.meta.resolve('./tokens-worker.js'), 'tokens');
+      // dist/tokens-worker.js: the worker bundled whole at build time (scripts/build-dist.mjs) from ./tokens-worker.js.
+      this.#worker = packageWorker(() => new Worker(new URL('../tokens-worker.js', import.meta.url), { type: 'module' }), () => import.meta.resolve('../tokens-worker.js'), 'tokens');
       this.#worker.onmessage = ({ data }) => {
         if (data.type === 'error') {  // the worker's module did not load: every call fails with why
           for (const { reject } of this.#calls.values()) reject(new Error(data.message));

@@ -1,9 +1,13 @@
 // <posembed-tokens>'s worker: the model's tokenizer and its token table (streamed here from the Hub by HTTP Range,
 // kept in its own dtype on this worker's heap: a vocabulary's table never reaches the page), and the ops on them.
 // Messages: { id, task, args } in; { id, progress } while a table streams, then { id, result } or { id, error }.
+import { acceptPackageFiles } from '../wasm.js';
 import { load } from '../index.js';
 import { namedIds, tokenLabel, vocabularyGrid } from '../vocabulary_map.js';
 import { serveTasks } from '../task_worker.js';
+
+// The page's URLs of the wasm files, before any other message (a site's bundler copies them for the page).
+acceptPackageFiles();
 
 let model = null;      // { url, tokenizer, table, projected }: the model open now
 const labels = (ids) => Array.from(ids, (id) => tokenLabel(model.tokenizer, id));

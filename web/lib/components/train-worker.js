@@ -1,9 +1,13 @@
 // Trains off the page's thread, for <posembed-train> and the Train page: the toy transformer (pe.trainer) or word
 // vectors (pe.wordEmbeddings), in slices of about SLICE_MS so that pause, predict and reset are answered
 // between slices. After each slice it posts a snapshot: step, loss, held-out accuracy, and the tables drawn.
+import { acceptPackageFiles } from '../wasm.js';
 import { load, writeNpy } from '../index.js';
 import { integer } from '../validate.js';
 import { alignProjection } from '../analysis.js';
+
+// The page's URLs of the wasm files, before any other message (a site's bundler copies them for the page).
+acceptPackageFiles();
 
 const SLICE_MS = 120;
 const EVALUATE_EVERY_MS = 400;

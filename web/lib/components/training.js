@@ -18,5 +18,6 @@ export const PLANE_NOTE = 'The picture is the plane of the rows\' two principal 
 // A worker that trains (see train-worker.js for its messages): one per component, and for pages that train
 // models of their own.
 export function trainingWorker() {
-  return packageWorker(() => new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module' }), () => import.meta.resolve('./train-worker.js'), 'training');
+  // dist/train-worker.js: the worker bundled whole at build time (scripts/build-dist.mjs) from ./train-worker.js.
+  return packageWorker(() => new Worker(new URL('../train-worker.js', import.meta.url), { type: 'module' }), () => import.meta.resolve('../train-worker.js'), 'training');
 }

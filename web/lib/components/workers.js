@@ -1,8 +1,21 @@
+import { packageFile } from '../package_files.js';
+import { packageFiles } from '../wasm.js';
+
 // A package worker: create() (new Worker(new URL(…, import.meta.url)), where bundlers find it). Served from a CDN,
 // a worker's script must still come from the page's origin: a same-origin blob then import()s the module (resolve():
 // its import.meta.resolve), a script load (script-src) a CSP allows where a worker-src would not; messages are held
 // until it runs, and a load that fails posts { type: 'error', request: 'start', message } naming the `what` worker.
+// Pre-bundled by a dev server, the module is created from where the package's files really are (package_files.js).
 export function packageWorker(create, resolve, what) {
+  const worker = startedWorker(create, resolve, what);
+  // Its first message: where the page's copies of the package's files are (wasm.js, acceptPackageFiles).
+  worker.postMessage({ type: 'posembed-files', files: packageFiles() });
+  return worker;
+}
+
+function startedWorker(create, resolve, what) {
+  const moved = packageFile(new URL(resolve()));
+  if (moved.href !== resolve()) return new Worker(moved, { type: 'module' });
   try {
     return create();
   } catch (error) {
