@@ -4,7 +4,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, write
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
-import { minify } from 'rolldown/utils';
+import { parseSync } from 'rolldown/utils';
 import { build } from 'vite';
 import { customElementsManifest, elementTypes, frameworkTypes } from './element-types.mjs';
 
@@ -50,41 +50,42 @@ if (modules.includes('posembed-threads')) {
   // package as an ES module, so Node gets the same script as .cjs (browsers need a JavaScript MIME type: .js).
   cpSync(join(wasm, 'posembed-threads.worker.js'), join(dist, 'posembed-threads.worker.cjs'));
 }
+// The package's comments explain its code to people reading the repository; a page would download them. Every
+// module of dist/ keeps its code as written, each line where it was (so an error's line number is the source's),
+// its comments blanked: those bundlers read (@vite-ignore, webpackIgnore, __PURE__) kept.
+const BUNDLER_COMMENT = /@vite-ignore|webpackIgnore|[#@]__PURE__|sourceMappingURL/;
+function withoutComments(file, code) {
+  const { comments, errors } = parseSync(file, code);
+  if (errors.length) throw new Error(`build: ${file}: ${errors.map((e) => e.message).join('; ')}`);
+  let kept = '';
+  let at = 0;
+  for (const { start, end } of comments) {
+    const text = code.slice(start, end);
+    if (BUNDLER_COMMENT.test(text)) continue;
+    kept += code.slice(at, start) + (text.includes('\n') ? '\n'.repeat(text.split('\n').length - 1) : ' ');
+    at = end;
+  }
+  return (kept + code.slice(at)).replace(/[ \t]+$/gm, '');
+}
+
 // The elements' workers, each one self-contained module beside the wasm files (dist/train-worker.js,
 // dist/tokens-worker.js): everything they import, dynamic imports too, inlined. A site's bundler then bundles a
-// worker as one file whatever format it writes workers in (Vite's default, iife, cannot split code), and the
-// worker's `new URL('./posembed-….wasm', import.meta.url)` still names the files beside it.
+// worker as one file whatever format it writes workers in (Vite's default, iife, cannot split code).
 // (rolldown itself: a bundler's library mode would inline the wasm files into the script.)
 for (const worker of ['train-worker.js', 'tokens-worker.js']) {
   const bundle = await rolldown({ input: join(dist, 'components', worker), platform: 'browser', logLevel: 'warn', external: (id) => id.startsWith('node:') });
-  await bundle.write({ file: join(dist, worker), format: 'es', codeSplitting: false, minify: true });
+  await bundle.write({ file: join(dist, worker), format: 'es', codeSplitting: false });
   await bundle.close();
   // The worker's own new URL('./posembed-….wasm', import.meta.url) are hidden from the site's bundler
   // (import.meta['url']), which would copy every file again for the worker: the page tells the worker its own
   // copies' URLs (wasm.js, acceptPackageFiles). Unbundled (a CDN, node_modules), they are the same files.
   const code = readFileSync(join(dist, worker), 'utf8');
-  writeFileSync(join(dist, worker), code.replace(/new URL\((`[^`$\\]*`|"[^"\\]*"|'[^'\\]*'),import\.meta\.url\)/g, (_, path) => `new URL(${path},import.meta["url"])`));
+  writeFileSync(join(dist, worker), code.replace(/new URL\(("[^"\\]*"|'[^'\\]*'), import\.meta\.url\)/g, (_, path) => `new URL(${path}, import.meta["url"])`));
   rmSync(join(dist, 'components', worker));
 }
-// Every module of the package minified where it stands (the module graph unchanged: a page still loads only what it
-// uses), names of functions and classes kept (errors are named by them), each with a source map holding its
-// source; the vendor bundles and the workers are minified already, the Emscripten glue is its compiler's.
-// Bundlers read a template literal in new URL(…, import.meta.url) or import(…) as a pattern of files, where the
-// minifier wrote one file's name: it is a string again. A computed import (wasm.js's Node built-ins) gets back the
-// comments the minifier dropped, which tell bundlers to leave it alone.
-const forBundlers = (code) => code
-  .replace(/new URL\(`([^`$\\]*)`,import\.meta\.url\)/g, (_, path) => `new URL(${JSON.stringify(path)},import.meta.url)`)
-  .replace(/\bimport\(`([^`$\\]*)`\)/g, (_, path) => `import(${JSON.stringify(path)})`)
-  .replace(/\bimport\(`\$\{/g, 'import(/* @vite-ignore */ /* webpackIgnore: true */ `${');
 for (const file of readdirSync(dist, { recursive: true })) {
-  if (!file.endsWith('.js') || file.startsWith('vendor') || file.endsWith('-worker.js') || file.startsWith('posembed-')) continue;
-  const path = join(dist, file);
-  const source = readFileSync(path, 'utf8');
-  const { code, map, errors } = await minify(file, source, { module: true, compress: { keepNames: { function: true, class: true } }, mangle: { keepNames: true }, sourcemap: true });
-  if (errors.length) throw new Error(`build: minifying ${file}: ${errors.map((e) => e.message).join('; ')}`);
-  const name = file.split('/').at(-1);
-  writeFileSync(`${path}.map`, JSON.stringify({ ...map, file: name, sources: [`source/${name}`], sourcesContent: [source] }));
-  writeFileSync(path, `${forBundlers(code)}\n//# sourceMappingURL=${name}.map\n`);
+  if (!file.endsWith('.js') || file.startsWith('vendor') || file.startsWith('posembed-')) continue;
+  writeFileSync(join(dist, file), withoutComments(file, readFileSync(join(dist, file), 'utf8')));
 }
 // The elements' manifest and types, made from their attribute schema.
 writeFileSync(join(dist, 'custom-elements.json'), `${JSON.stringify(customElementsManifest(), null, 2)}\n`);

@@ -6,13 +6,12 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { REPO, packAndInstall, readmeBlocks } from '../pack.mjs';
-import { launchChromium, openPage, startServer } from './browser.mjs';
+import { launchChromium, openPage, startServer, staticServer } from './browser.mjs';
 
 const SECTION = '### Components and figures';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -41,27 +40,6 @@ async function drawnElements(page) {
     }, name, { timeout: 20000 }).then((handle) => handle.jsonValue());
   }
   return drawn;
-}
-
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.cjs': 'text/javascript', '.wasm': 'application/wasm' };
-
-// A plain static server for the files under root, with the given headers: { url, close }.
-function staticServer(root, headers) {
-  return new Promise((resolve) => {
-    const server = createServer((request, response) => {
-      const path = join(root, decodeURIComponent(new URL(request.url, 'http://host').pathname));
-      let body;
-      try {
-        body = path.startsWith(root) ? readFileSync(path) : null;
-      } catch {
-        body = null;
-      }
-      if (!body && request.url === '/favicon.ico') response.writeHead(204, headers).end();
-      else if (!body) response.writeHead(404, headers).end();
-      else response.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream' }).end(body);
-    });
-    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((done) => server.close(done)) }));
-  });
 }
 
 describe("the README's component snippets, from a blank page of a project that installed the tarball", () => {

@@ -1,5 +1,8 @@
 // Debian's Chromium, driven by playwright-core, and the site's own server: what the browser tests share.
 import { spawn } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join } from 'node:path';
 import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 import { REPO } from '../pack.mjs';
@@ -130,5 +133,31 @@ async function defineAllElements(page) {
     document.body.append(holder);
     await Promise.all(tags.map((tag) => customElements.whenDefined(tag)));
     holder.remove();
+  });
+}
+
+const TYPES = {
+  '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.cjs': 'text/javascript', '.wasm': 'application/wasm',
+  '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2',
+};
+
+// A plain static server for the files under root, with the given headers (none: as most hosts serve a site):
+// { url, close }.
+export function staticServer(root, headers = {}) {
+  return new Promise((resolve) => {
+    const server = createServer((request, response) => {
+      let path = join(root, decodeURIComponent(new URL(request.url, 'http://host').pathname));
+      if (path.startsWith(root) && statSync(path, { throwIfNoEntry: false })?.isDirectory()) path = join(path, 'index.html');
+      let body;
+      try {
+        body = path.startsWith(root) ? readFileSync(path) : null;
+      } catch {
+        body = null;
+      }
+      if (!body && request.url === '/favicon.ico') response.writeHead(204, headers).end();
+      else if (!body) response.writeHead(404, headers).end();
+      else response.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream' }).end(body);
+    });
+    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((done) => server.close(done)) }));
   });
 }

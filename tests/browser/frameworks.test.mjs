@@ -6,11 +6,12 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { packAndInstall, readmeBlocks } from '../pack.mjs';
-import { launchChromium, startServer } from './browser.mjs';
+import { REPO, packAndInstall, readmeBlocks } from '../pack.mjs';
+import { launchChromium, staticServer } from './browser.mjs';
 import { scratchDir } from '../scratch.mjs';
 
 const SECTION = '#### In docs frameworks and apps';
@@ -179,13 +180,15 @@ async function assertElementsWork(browser, url, what) {
   await page.close();
 }
 
-// The .wasm files of a built site, by module (a bundler names them module-hash.wasm or module.hash.wasm).
+// The .wasm files of a built site, by the package's module each is a copy of (bundlers rename them: by content).
+const digest = (bytes) => createHash('sha256').update(bytes).digest('hex');
+const PACKAGE_WASM = Object.fromEntries(readdirSync(join(REPO, 'dist')).filter((name) => name.endsWith('.wasm'))
+  .map((name) => [digest(readFileSync(join(REPO, 'dist', name))), name.replace(/\.wasm$/, '')]));
 function wasmCopies(dir) {
   const copies = {};
   for (const file of readdirSync(dir, { recursive: true })) {
-    const name = String(file).split('/').at(-1);
-    if (!name.endsWith('.wasm')) continue;
-    const module = name.match(/^(posembed-[a-z-]+?)[.-][\w-]{6,}\.wasm$/)?.[1] ?? `${name} (unrecognised)`;
+    if (!String(file).endsWith('.wasm')) continue;
+    const module = PACKAGE_WASM[digest(readFileSync(join(dir, String(file))))] ?? `${file} (not one of the package's)`;
     copies[module] = (copies[module] ?? 0) + 1;
   }
   return copies;
@@ -227,7 +230,7 @@ describe('the elements in the frameworks authors use: the README\'s lines, a sta
       const copies = wasmCopies(out);
       assert.deepEqual(Object.values(copies).filter((count) => count !== 1), [], `${name}: ${JSON.stringify(copies)}`);
       assert.ok(copies['posembed-encoders-simd'] === 1 && copies['posembed-simd'] === 1, `${name}: ${JSON.stringify(copies)}`);
-      const server = await startServer(out, { isolated: false });
+      const server = await staticServer(out);
       servers.push(server);
       await assertElementsWork(browser, server.url, `${name} (built)`);
     });

@@ -110,6 +110,10 @@ async function autoThreads() {
   return Math.max(1, Math.min(4, cores));
 }
 
+// This module's URL, which a given wasmUrl is relative to (apart from new URL(…), where bundlers would take the
+// given URL for a pattern of files to copy).
+const HERE = import.meta.url;
+
 // Where each module's files lie: beside this module (by URLs bundlers follow and copy), unless this runs in one of
 // the package's workers, which a site's bundler builds apart from the page: the page tells it its own URLs
 // (packageWorker), so a built site carries one copy of each file.
@@ -170,7 +174,7 @@ export async function loadWasmCore({ simd, threads, wasmUrl, wasmBinary, encoder
     });
   }
   const { factory, url, variant } = await moduleOf(simd, threads, encodersOnly);
-  const bytes = wasmBinary ?? await compiledModule(wasmUrl !== undefined ? new URL(wasmUrl, import.meta.url) : url);
+  const bytes = wasmBinary ?? await compiledModule(wasmUrl !== undefined ? new URL(wasmUrl, HERE) : url);
   const module = await instantiate(factory, bytes, variant, variant === 'threads' ? await threadedArguments(threads) : {});
   if (variant === 'threads') {
     module.setThreads(threads);
