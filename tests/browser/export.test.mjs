@@ -60,6 +60,39 @@ describe('element.toBlob: framed SVG and PNG', () => {
     assert.deepEqual(result.corner, [255, 255, 255, 255]);
   });
 
+  // Every text the reader sees in the element (but its controls and readouts), and every colour key, in its SVG.
+  const ELEMENTS = {
+    'posembed-heatmap': { encoding: 'alibi', heads: '4', length: '8', causal: '', title: 'Four heads' },
+    'posembed-bias': { heads: '3', length: '8', causal: '', title: 'Three heads' },
+    'posembed-lookup': { text: 'Max(1,2)', 'd-model': '8' },
+    'posembed-rope': { 'head-dim': '16', pairs: '3' },
+    'posembed-model': { config: 'Llama-3.1-8B', title: 'Llama' },
+  };
+  for (const [tag, attributes] of Object.entries(ELEMENTS)) {
+    it(`<${tag}>'s export holds every part the page shows: each visible text, each colour bar and picture`, async () => {
+      const { svg, texts, colourBars } = await exported(tag, attributes, async () => {
+        const el = window.exported;
+        const root = el.shadowRoot;
+        const outside = 'button, input, select, textarea, label, .controls, .readout, .pe-readout, .pe-status, .unknown-attributes, [hidden], style';
+        const texts = [];
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const text = node.textContent.replace(/\s+/g, ' ').trim();
+          const parent = node.parentElement;
+          if (text && !parent.closest(outside) && parent.getClientRects().length && getComputedStyle(parent).visibility !== 'hidden') texts.push(text);
+        }
+        return { svg: await (await el.toBlob()).text(), texts, colourBars: root.querySelectorAll('.pe-colourbar').length };
+      });
+      // The SVG's text, words joined, whatever the lines it was wrapped into.
+      const written = [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1].replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&')).join(' ').replace(/\s+/g, ' ');
+      const missing = texts.filter((text) => !written.includes(text));
+      assert.deepEqual(missing, [], `<${tag}>: texts on the page but not in its export`);
+      assert.ok(texts.length >= 3, `<${tag}>: ${texts.length} texts`);
+      assert.equal((svg.match(/<linearGradient/g) ?? []).length, colourBars, `<${tag}>: a gradient for each of its ${colourBars} colour bars`);
+      assert.deepEqual(problems, []);
+    });
+  }
+
   it('elements of several figures export them all; options are checked', async () => {
     const svg = await exported('posembed-bias', { heads: '2', length: '8' }, async () => (await window.exported.toBlob()).text());
     assert.equal(svg.match(/<image /g).length, 2);

@@ -148,21 +148,95 @@ export function figureShapes(figure, origin = figure.getBoundingClientRect()) {
   return { right, bottom, shapes };
 }
 
-// Every visible figure of an element's shadow root as laid out on the page (side by side where they are); an element
-// without figures (the RoPE dials) gives its SVG pictures and text.
+// What a picture of the element leaves out: its controls, the reader's readouts and the element's own notes to its
+// author (an unknown attribute, a status line).
+const NOT_IN_PICTURES = 'button, input, select, textarea, label, .controls, .readout, .pe-readout, .pe-status, .unknown-attributes, [hidden], style';
+const visible = (el) => !el.closest(NOT_IN_PICTURES) && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+
+// The text of `node` (a text node) as shapes where it lies on the page: one line, or lines wrapped to its block's
+// width as the page wraps them.
+function textShapes(node, origin) {
+  const text = node.textContent.replace(/\s+/g, ' ').trim();
+  const parent = node.parentElement;
+  if (!text || !visible(parent)) return [];
+  const range = document.createRange();
+  range.selectNodeContents(node);
+  const lines = [...range.getClientRects()].filter((r) => r.width > 0);
+  if (!lines.length) return [];
+  const style = getComputedStyle(parent);
+  const font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const size = parseFloat(style.fontSize);
+  const words = lines.length === 1 ? [text] : wrap(text, font, Math.max(120, parent.getBoundingClientRect().width));
+  return words.map((line, i) => {
+    const box = lines[Math.min(i, lines.length - 1)];
+    return { kind: 'text', transform: [1, 0, 0, 1, 0, 0], x: (i < lines.length ? box.left : lines[0].left) - origin.left, y: box.top - origin.top + (i >= lines.length ? (i - lines.length + 1) * size * 1.3 : 0), height: size, text: line, font, fill: style.color };
+  });
+}
+
+// A box the page paints (a token's chip): its background as a rectangle.
+function boxShape(el, origin) {
+  const colour = getComputedStyle(el).backgroundColor;
+  if (cssAlpha(colour) === 0 || !visible(el)) return [];
+  const box = el.getBoundingClientRect();
+  return [{ kind: 'path', transform: [1, 0, 0, 1, 0, 0], d: `M${box.left - origin.left},${box.top - origin.top}h${box.width}v${box.height}h${-box.width}Z`, fill: colour, stroke: 'none', strokeWidth: 0, dash: null, opacity: 1 }];
+}
+const cssAlpha = (colour) => Number(/rgba\([^)]*,\s*([\d.]+)\)$/.exec(colour)?.[1] ?? (colour === 'transparent' ? 0 : 1));
+
+// Everything the element shows in its shadow root, in the page's order and places: its framed figures whole, its
+// other pictures (the RoPE dials, a colour bar shared by several figures), and its text (titles, headings, captions,
+// a summary, the lookup's token chips); not its controls or readouts.
 export function elementShapes(root, host) {
   const origin = host.getBoundingClientRect();
-  const figures = [...root.querySelectorAll('figure.pe-figure')].filter((f) => !f.hidden && !f.closest('[hidden]') && f.querySelector('.pe-plot svg'));
-  const parts = figures.length ? figures.map((f) => figureShapes(f, origin)) : [...root.querySelectorAll('svg')].map((svg) => {
-    const box = svg.getBoundingClientRect();
-    return { right: box.right - origin.left, bottom: box.bottom - origin.top, shapes: svgShapes(svg, origin) };
-  });
-  if (parts.length === 0) throw new Error(`<${host.localName}> has drawn nothing to export yet: wait for its 'render' event`);
+  const parts = [];
+  const add = (shapes, el) => {
+    const box = el.getBoundingClientRect();
+    parts.push({ right: box.right - origin.left, bottom: box.bottom - origin.top, shapes });
+  };
+  let figures = 0;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node;) {
+    if (node.nodeType === Node.TEXT_NODE) {
+      const shapes = textShapes(node, origin);
+      if (shapes.length) add(shapes, node.parentElement);
+      node = walker.nextNode();
+      continue;
+    }
+    const skip = () => { node = walker.nextSibling() ?? nextAfter(walker); };
+    if (node.matches(NOT_IN_PICTURES) || node.getClientRects().length === 0) {
+      skip();
+    } else if (node.matches('figure.pe-figure')) {
+      if (node.querySelector('.pe-plot svg')) {
+        const part = figureShapes(node, origin);
+        parts.push(part);
+        figures++;
+      }
+      skip();
+    } else if (node.localName === 'svg') {
+      add(svgShapes(node, origin), node);
+      skip();
+    } else {
+      const box = boxShape(node, origin);
+      if (box.length) parts.push({ right: 0, bottom: 0, shapes: box });
+      node = walker.nextNode();
+    }
+  }
+  if (!figures && !parts.some((p) => p.shapes.some((shape) => shape.kind !== 'text'))) {
+    throw new Error(`<${host.localName}> has drawn nothing to export yet: wait for its 'render' event`);
+  }
   return {
     width: Math.ceil(parts.reduce((widest, p) => Math.max(widest, p.right), 0)),
     height: Math.ceil(parts.reduce((lowest, p) => Math.max(lowest, p.bottom), 0) + GAP),
     shapes: parts.flatMap((p) => p.shapes),
   };
+}
+
+// The node after `walker`'s current one and its subtree.
+function nextAfter(walker) {
+  while (walker.parentNode()) {
+    const next = walker.nextSibling();
+    if (next) return next;
+  }
+  return null;
 }
 
 // The shapes as an SVG document: the cells one embedded PNG image, the rest vector.
