@@ -150,6 +150,46 @@ describe('site pages and components', () => {
     await page.close();
   });
 
+  it('<posembed-bias> panels keep square cells (8 heads of 32 positions), at 1366 and 390 px', async () => {
+    for (const width of [1366, 390]) {
+      const { page, problems } = await site.open('components.html', { ready: false, width });
+      const sizes = await page.evaluate(async () => {
+        const el = document.createElement('posembed-bias');
+        el.setAttribute('heads', '8');
+        el.setAttribute('length', '32');
+        const rendered = new Promise((resolve) => el.addEventListener('render', resolve, { once: true }));
+        document.querySelector('main').prepend(el);
+        await rendered;
+        return [...el.shadowRoot.querySelectorAll('canvas')].map((canvas) => { const box = canvas.getBoundingClientRect(); return [box.width, box.height]; });
+      });
+      assert.equal(sizes.length, 8);
+      for (const [w, h] of sizes) assert.ok(Math.abs(w - h) <= 1 && w >= 60, `${width} px: a panel of ${w} × ${h}`);
+      assert.deepEqual(problems, []);
+      await page.close();
+    }
+  });
+
+  it('at 390 px no element\'s text runs past its edge (the model\'s rule labels, the heatmaps\' ticks, the dials)', async () => {
+    for (const [path, tags] of [['components.html', ['posembed-heatmap', 'posembed-rope', 'posembed-bias', 'posembed-lookup']], ['model.html', ['posembed-model']]]) {
+      const { page, problems } = await site.open(path, { ready: false, width: 390 });
+      for (const tag of tags) {
+        const element = page.locator(tag).first();
+        await element.scrollIntoViewIfNeeded();
+        await page.waitForFunction((t) => document.querySelector(t)?.dataset.rendered, tag, { timeout: 30000 });
+        const clipped = await element.evaluate((el) => {
+          const edge = el.getBoundingClientRect();
+          return [...el.shadowRoot.querySelectorAll('svg text')].filter((text) => {
+            const box = text.getBoundingClientRect();
+            return text.textContent && box.width > 0 && (box.left < edge.left - 1 || box.right > edge.right + 1);
+          }).map((text) => text.textContent);
+        });
+        assert.deepEqual(clipped, [], `${path} <${tag}>: text past its edge`);
+      }
+      assert.deepEqual(problems, []);
+      await page.close();
+    }
+  });
+
   it('<posembed-heatmap> also draws learned, RoPE and similarity matrices, labelled', async () => {
     const { page, problems } = await site.open('components.html', { ready: false });
     await rendered(page, '#heatmap-a');

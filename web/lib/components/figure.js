@@ -18,7 +18,7 @@ const BARE_MARGIN = { top: 2, right: 2, bottom: 2, left: 2 };
 const MAX_HEIGHT = 420;
 const MAX_CELL = 40;
 const CHARACTER_WIDTH = 7;  // px of an 11-px tick label's character, for spacing category labels
-const FEW_ROWS = 40;         // a heatmap of at most this many rows gives each a line's height
+const FEW_ROWS = 40;         // a heatmap of at most this many named rows (tokens) gives each a line's height
 const MIN_ROW_HEIGHT = 13;
 
 export const FIGURE_STYLE = `${THEME_STYLE}
@@ -379,11 +379,13 @@ export class Figure {
       const margin = this.#margin();
       const plotWidth = Math.max(60, available - margin.left - margin.right);
       // Square cells, unless the table is so tall that they would leave most of the width empty: then the
-      // cells are stretched across it; and a few rows (tokens, heads) are never thinner than a line of text.
+      // cells are stretched across it.
       const cell = Math.min(plotWidth / columns, this.maxHeight / rows, MAX_CELL);
       const fill = this.maxHeight / rows < plotWidth / columns && cell * columns < plotWidth / 3;
       const width = fill ? plotWidth : cell * columns;
-      const height = fill ? Math.min(this.maxHeight, Math.max(80, rows * cell)) : Math.max(cell * rows, rows <= FEW_ROWS ? rows * MIN_ROW_HEIGHT : 0);
+      // Rows named in words (tokens, heads) are never thinner than a line of text; numbered rows keep square cells.
+      const lineHigh = options.y?.names && rows <= FEW_ROWS;
+      const height = fill ? Math.min(this.maxHeight, Math.max(80, rows * cell)) : Math.max(cell * rows, lineHigh ? rows * MIN_ROW_HEIGHT : 0);
       const g = this.#svg(width, height);
       canvas.style.left = `${margin.left}px`;
       canvas.style.top = `${margin.top}px`;
@@ -483,10 +485,21 @@ export class Figure {
       const yDomain = options.y?.domain ?? (ys.min === ys.max ? [ys.min - 1, ys.max + 1] : [ys.min, ys.max]);
       const y = scaleLinear().domain(yDomain).range([height, 0]).nice();
       this.#axes(g, x, y, width, height, options);
+      // Each rule's label beside it, on its left where the right would run past the plot (a phone's width), each
+      // a line lower than the one before it where they would meet.
+      let lastEnd = -Infinity;
+      let row = 0;
       for (const rule of options.rules ?? []) {
-        g.append('line').attr('x1', x(rule.x)).attr('x2', x(rule.x)).attr('y1', 0).attr('y2', height).style('stroke', 'var(--pe-theme-muted)')
+        const at = x(rule.x);
+        g.append('line').attr('x1', at).attr('x2', at).attr('y1', 0).attr('y2', height).style('stroke', 'var(--pe-theme-muted)')
           .attr('stroke-dasharray', '4 3');
-        g.append('text').attr('x', x(rule.x) + 4).attr('y', 12).attr('font-size', 11).text(rule.label);
+        const labelWidth = rule.label.length * CHARACTER_WIDTH;
+        const onLeft = at + 4 + labelWidth > width;
+        const start = onLeft ? at - 4 - labelWidth : at + 4;
+        row = start < lastEnd + 4 ? row + 1 : 0;
+        lastEnd = start + labelWidth;
+        g.append('text').attr('x', onLeft ? at - 4 : at + 4).attr('y', 12 + row * 13).attr('font-size', 11)
+          .attr('text-anchor', onLeft ? 'end' : 'start').text(rule.label);
       }
       series.forEach((s, i) => {
         const colour = s.colour ?? SERIES_COLOURS[i % SERIES_COLOURS.length];
