@@ -33,7 +33,8 @@ export function customElementsManifest() {
           ...(spec.default !== undefined ? { default: JSON.stringify(spec.default) } : {}),
         })),
         events: [{ name: 'render', description: 'Once a picture is on screen; detail: what was drawn.' },
-          { name: 'change', description: 'When the reader changes a control or the training state; detail: what changed.' }],
+          { name: 'change', description: 'When the reader changes a control or the training state; detail: what changed.' },
+          { name: 'cursor', description: 'Where the reader points, in the data\'s terms; detail: { row, column, value, figure } of a heatmap, { index, x, … } of lines.' }],
       })),
       exports: Object.keys(ELEMENT_SCHEMAS).map((tag) => ({ kind: 'custom-element-definition', name: tag, declaration: { name: className(tag), module: 'dist/components.js' } })),
     }],
@@ -61,12 +62,14 @@ export function elementTypes() {
       lines.push(`  /** ${describeSpec(spec)} */`, `  '${name}'?: ${written};`);
     }
     for (const [name, [doc, type]] of Object.entries(properties)) lines.push(`  /** ${doc} */`, `  ${name}?: ${type};`);
+    lines.push('  /** The chrome\'s words (buttons, labels, headings), replacing the English ones it names. */', '  strings?: Record<string, string>;');
     lines.push('}', '');
   }
   lines.push('/** The elements\' events as handler attributes (React 19, Preact, Svelte 5 and plain JSX listen to on<name>). */',
     'export interface PosembedEvents {',
     '  /** Once a picture is on screen; detail: what was drawn. */', '  onrender?: (event: CustomEvent) => void;',
     '  /** When the reader changes a control or the training state; detail: what changed. */', '  onchange?: (event: CustomEvent) => void;',
+    '  /** Where the reader points, in the data\'s terms; detail: { row, column, value, figure } of a heatmap, { index, x, … } of lines. */', '  oncursor?: (event: CustomEvent) => void;',
     '}', '');
   const html = 'id?: string; class?: string; className?: string; style?: string | Record<string, string | number>; slot?: string; hidden?: boolean; '
     + 'title?: string; lang?: string; dir?: \'ltr\' | \'rtl\' | \'auto\'; tabIndex?: number; tabindex?: number | `${number}`; role?: string; part?: string; '

@@ -190,6 +190,40 @@ describe('site pages and components', () => {
     }
   });
 
+  it('the chrome\'s words come from element.strings: a German page\'s buttons, labels and "Computing…", every word listed, an unknown one refused', async () => {
+    const { page, problems } = await site.open('components.html', { ready: false });
+    const result = await page.evaluate(async () => {
+      document.documentElement.lang = 'de';
+      const rope = document.createElement('posembed-rope');
+      rope.strings = { play: 'Abspielen', pause: 'Anhalten', back: '−1 Position', forward: '+1 Position', computing: 'Rechne…' };
+      const rendered = new Promise((resolve) => rope.addEventListener('render', resolve, { once: true }));
+      document.querySelector('main').prepend(rope);
+      await rendered;
+      const buttons = [...rope.shadowRoot.querySelectorAll('button')].map((b) => b.textContent);
+      const lookup = document.createElement('posembed-lookup');
+      lookup.strings = { expression: 'Ausdruck', vocabulary: 'Das Vokabular aus 20 Tokens' };
+      document.querySelector('main').prepend(lookup);
+      const labels = [...lookup.shadowRoot.querySelectorAll('[data-string]')].map((node) => node.textContent);
+      const heatmap = document.createElement('posembed-heatmap');
+      heatmap.strings = { computing: 'Rechne…' };
+      document.querySelector('main').prepend(heatmap);
+      heatmap.figure.stale(true);
+      const status = heatmap.shadowRoot.querySelector('.pe-status').textContent;
+      let refused = null;
+      try { rope.strings = { spielen: 'x' }; } catch (error) { refused = error.message; }
+      return { buttons, labels, status, words: rope.strings, refused };
+    });
+    // The rope plays on its own where motion is not reduced: Anhalten then, else Abspielen.
+    assert.match(result.buttons[0], /^(Abspielen|Anhalten)$/);
+    assert.deepEqual(result.buttons.slice(1), ['−1 Position', '+1 Position']);
+    assert.ok(result.labels.includes('Ausdruck') && result.labels.includes('Das Vokabular aus 20 Tokens') && result.labels.includes('seed'), result.labels.join(', '));
+    assert.equal(result.status, 'Rechne…');
+    assert.deepEqual(result.words, { computing: 'Rechne…', play: 'Abspielen', pause: 'Anhalten', back: '−1 Position', forward: '+1 Position' });
+    assert.match(result.refused, /^strings: <posembed-rope> has no word 'spielen' \(its words: computing, play, pause, back, forward\)$/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('<posembed-heatmap> also draws learned, RoPE and similarity matrices, labelled', async () => {
     const { page, problems } = await site.open('components.html', { ready: false });
     await rendered(page, '#heatmap-a');

@@ -193,7 +193,7 @@ describe('npm package', () => {
           <posembed-heatmap encoding="alibi" heads={8} causal class="figure" axes={false} legend={true} title="ALiBi" tabIndex={0} data={matrix}
             onrender={(event: CustomEvent) => event.detail} aria-describedby="note" data-figure="1" />
           <posembed-model config="Llama-3.1-8B" layer="0" theme="dark" onrender={(event) => event.detail} />
-          <posembed-train task="first" positional="learned" steps={300} lang="en" />
+          <posembed-train task="first" positional="learned" steps={300} lang="en" strings={{ start: 'Los' }} oncursor={(event: CustomEvent) => event.detail} />
         </section>;
       `);
       assert.equal(good.status, 0, `${framework}: ${good.stdout}${good.stderr}`);

@@ -121,6 +121,10 @@ export function defineElements(root?: Document | ShadowRoot): Promise<unknown>;
 export interface PosembedElement extends HTMLElement {
   /** The figures as drawn, with title, axes, colour bar or legend and caption: SVG (cells as one image) or PNG at `scale` (2). */
   toBlob(options?: { type?: 'image/svg+xml' | 'image/png'; scale?: number; background?: string; theme?: 'light' | 'dark' }): Promise<Blob>;
+  /** The chrome's words (buttons, labels, headings, status notes): reading gives them all; setting replaces those named. */
+  strings: Record<string, string>;
+  /** Where the reader's cursor is, in the data's terms ({ row, column, value, figure } of a heatmap; { index, x, … }), or null; set it to show one. */
+  cursor: ({ figure: number; [term: string]: unknown }) | null;
 }
 
 /** <posembed-heatmap>: `data` draws the author's own matrix in place of an encoding. */

@@ -194,8 +194,9 @@ export class Figure {
   set caption(text) { this.captionBox.textContent = text; }
   set title(text) { this.titleLine.textContent = text; this.titleLine.hidden = !text; }
 
-  // Marks the figure as being recomputed: dimmed, with "Computing…" (or why it waits) over it, until the next draw.
-  stale(on = true, message = 'Computing…') {
+  // Marks the figure as being recomputed: dimmed, with "Computing…" (the element's word for it, element.strings;
+  // or why it waits) over it, until the next draw.
+  stale(on = true, message = this.element.getRootNode().host?.word?.('computing') ?? 'Computing…') {
     this.element.classList.toggle('stale', on);
     this.status.textContent = message;
     this.status.hidden = !on;

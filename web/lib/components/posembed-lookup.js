@@ -25,6 +25,10 @@ const STYLE = `
 const FIELDS = { text: 'text', 'd-model': 'dModel', 'pad-to': 'padTo', seed: 'seed' };
 
 export class PosembedLookup extends LazyElement {
+  static words = {
+    ...LazyElement.words, expression: 'expression', dModel: 'd_model (numbers per token)', padTo: 'pad to', seed: 'seed', scale: '× √d_model',
+    vocabulary: 'The 20-token vocabulary',
+  };
   static observedAttributes = observedAttributes(TAG);
   #mounted = null;
 
@@ -33,15 +37,15 @@ export class PosembedLookup extends LazyElement {
     const root = this.attachShadow({ mode: 'open' });
     adoptStyles(root, BASE_STYLE, STYLE);
     root.innerHTML = `<form id="lookup-controls" class="controls" part="controls">
-        <label>expression <input name="text" type="text" spellcheck="false" autocomplete="off"></label>
-        <label>d_model (numbers per token) <input name="dModel" type="number" min="2" max="512" step="2"></label>
-        <label>pad to <input name="padTo" type="number" min="1" max="64" step="1"></label>
-        <label>seed <input name="seed" type="number" min="0" max="4294967295" step="1"></label>
-        <label class="check"><input name="scale" type="checkbox" checked> × √d_model</label>
+        <label><span data-string="expression"></span> <input name="text" type="text" spellcheck="false" autocomplete="off"></label>
+        <label><span data-string="dModel"></span> <input name="dModel" type="number" min="2" max="512" step="2"></label>
+        <label><span data-string="padTo"></span> <input name="padTo" type="number" min="1" max="64" step="1"></label>
+        <label><span data-string="seed"></span> <input name="seed" type="number" min="0" max="4294967295" step="1"></label>
+        <label class="check"><input name="scale" type="checkbox" checked> <span data-string="scale"></span></label>
       </form>
       <p id="lookup-error" class="error" role="alert" hidden></p>
       <div id="lookup-steps"></div>
-      <details><summary>The 20-token vocabulary</summary><p id="vocabulary"></p></details>`;
+      <details><summary data-string="vocabulary"></summary><p id="vocabulary"></p></details>`;
     root.querySelector('form').addEventListener('input', (event) => this.announce('change', { control: event.target.name, value: event.target.type === 'checkbox' ? event.target.checked : event.target.value }));
   }
 

@@ -44,6 +44,7 @@ function svg(tag, attributes = {}, text) {
 }
 
 export class PosembedRope extends LazyElement {
+  static words = { ...LazyElement.words, play: 'Play', pause: 'Pause', back: '−1 position', forward: '+1 position' };
   static observedAttributes = observedAttributes(TAG);
   #timer = 0;
   #position = 0;
@@ -60,8 +61,8 @@ export class PosembedRope extends LazyElement {
       <svg class="dims" role="img"></svg>
       <div class="dials" tabindex="0" role="img"></div>
       <div class="controls" part="controls"><button part="button" type="button" class="play"></button>
-        <button part="button" type="button" class="back">−1 position</button>
-        <button part="button" type="button" class="forward">+1 position</button></div>
+        <button part="button" type="button" class="back" data-string="back"></button>
+        <button part="button" type="button" class="forward" data-string="forward"></button></div>
       <p class="readout" aria-live="off"></p>
       <p class="error" role="alert" part="error" hidden></p>`;
     this.button = root.querySelector('.play');
@@ -104,8 +105,12 @@ export class PosembedRope extends LazyElement {
     return this.#playing;
   }
 
+  wordsChanged() {
+    this.#label();
+  }
+
   #label() {
-    this.button.textContent = this.#playing ? 'Pause' : 'Play';
+    this.button.textContent = this.word(this.#playing ? 'pause' : 'play');
     this.button.setAttribute('aria-pressed', String(!this.#playing));
   }
 

@@ -43,19 +43,19 @@ const TEMPLATE = `
   <p class="status" role="status"></p>
   <progress max="1" value="0" hidden></progress>
   <p class="error" part="error" role="alert" hidden></p>
-  <form class="controls text" part="controls"><label>text, cut by the model's tokenizer <input name="text" type="text" spellcheck="false" autocomplete="off"></label></form>
+  <form class="controls text" part="controls"><label><span data-string="text"></span> <input name="text" type="text" spellcheck="false" autocomplete="off"></label></form>
   <div class="chips" role="group" aria-label="The text's tokens: choose one"></div>
   <div class="rows"></div>
   <div class="grid">
-    <div><h3 class="nearest-title">Nearest tokens</h3><ol class="nearest"></ol><p class="nearest-caption"></p></div>
+    <div><h3 class="nearest-title"></h3><ol class="nearest"></ol><p class="nearest-caption"></p></div>
     <div class="vocabulary"></div>
   </div>
-  <h3>a − b + c</h3>
+  <h3 data-string="analogy"></h3>
   <form class="controls analogy" part="controls">
     <label>a <input name="a" spellcheck="false" autocomplete="off"></label>
     <label>− b <input name="b" spellcheck="false" autocomplete="off"></label>
     <label>+ c <input name="c" spellcheck="false" autocomplete="off"></label>
-    <button part="button" type="submit">Find</button>
+    <button part="button" type="submit" data-string="find"></button>
   </form>
   <ol class="analogy-result" aria-live="polite"></ol>
 `;
@@ -63,6 +63,7 @@ const TEMPLATE = `
 const shown = (label) => JSON.stringify(label);
 
 export class PosembedTokens extends LazyElement {
+  static words = { ...LazyElement.words, text: 'text, cut by the model\'s tokenizer', nearest: 'Nearest tokens', analogy: 'a − b + c', find: 'Find' };
   static observedAttributes = observedAttributes(TAG);
   #worker = null;
   #calls = new Map();
@@ -221,7 +222,7 @@ export class PosembedTokens extends LazyElement {
     const name = this.#model.name;
     this.#rows.heatmap(rows, { x: { label: 'dimension' }, y: { label: 'token', names: labels.map(shown) }, colour: { label: 'value' } });
     this.#rows.caption = `Each row is one token's ${rows.shape[1].toLocaleString('en')} numbers in ${name}'s trained token table: the model's whole picture of a token before it reads the others. Repeated tokens get identical rows; the same word with and without its leading space is two tokens.`;
-    root.querySelector('.nearest-title').textContent = `Nearest tokens to ${shown(labels[selected])}`;
+    root.querySelector('.nearest-title').textContent = `${this.word('nearest')}: ${shown(labels[selected])}`;
     root.querySelector('.nearest').replaceChildren(...nearest.map(({ id, label, score }) => Object.assign(document.createElement('li'), { textContent: `${shown(label)} (${id}): ${score.toFixed(3)}` })));
     root.querySelector('.nearest-caption').textContent = `The rows of ${name}'s table closest in direction (cosine) to the selected token's, itself first: trained rows put tokens used alike near each other.`;
     this.#vocabulary.stale(true, `Placing all ${this.#model.summary.vocabSize.toLocaleString('en')} rows by their two principal axes…`);

@@ -33,15 +33,15 @@ const STYLE = `
 
 const TEMPLATE = `
   <div class="controls" part="controls">
-    <button part="button" type="button" data-action="start">Start</button>
-    <button part="button" type="button" data-action="pause" disabled>Pause</button>
-    <button part="button" type="button" data-action="reset">Reset</button>
-    <label>pace <select name="pace" part="controls">
-      <option value="0" selected>as fast as it can</option><option value="200">200 steps a second</option>
+    <button part="button" type="button" data-action="start" data-string="start"></button>
+    <button part="button" type="button" data-action="pause" data-string="pause" disabled></button>
+    <button part="button" type="button" data-action="reset" data-string="reset"></button>
+    <label><span data-string="pace"></span> <select name="pace" part="controls">
+      <option value="0" selected data-string="fastest"></option><option value="200">200 steps a second</option>
       <option value="50">50 steps a second</option><option value="10">10 steps a second</option></select></label>
     <span class="status"></span>
   </div>
-  <label class="replay">replay <input name="frame" type="range" min="0" max="0" value="0" disabled aria-describedby="replay-step">
+  <label class="replay"><span data-string="replay"></span> <input name="frame" type="range" min="0" max="0" value="0" disabled aria-describedby="replay-step">
     <span id="replay-step" class="status"></span></label>
   <p class="visually-hidden" role="status"></p>
   <p class="error" part="error" hidden></p>
@@ -49,20 +49,20 @@ const TEMPLATE = `
   <div class="grid"><div class="loss"></div><div class="accuracy"></div><div class="range"></div></div>
   <div class="grid"><div class="tokens"></div><div class="similarity"></div></div>
   <div class="positions"></div>
-  <h3>Ask it</h3>
+  <h3 data-string="ask"></h3>
   <form class="ask" part="controls">
-    <label>Prompt <input name="prompt" value="First(3,1,2)" spellcheck="false" autocomplete="off"></label>
-    <button part="button" type="submit">Answer</button>
+    <label><span data-string="prompt"></span> <input name="prompt" value="First(3,1,2)" spellcheck="false" autocomplete="off"></label>
+    <button part="button" type="submit" data-string="answer"></button>
     <span class="answer" aria-live="polite"></span>
   </form>
   <div class="probabilities"></div>
-  <h3>Longer lists than it was trained on</h3>
-  <div class="controls" part="controls"><button part="button" type="button" data-action="extrapolate">Test on 6–10 items</button><span class="extrapolation" aria-live="polite"></span></div>
-  <h3>Save the trained tables</h3>
+  <h3 data-string="longer"></h3>
+  <div class="controls" part="controls"><button part="button" type="button" data-action="extrapolate" data-string="testLonger"></button><span class="extrapolation" aria-live="polite"></span></div>
+  <h3 data-string="save"></h3>
   <div class="controls" part="controls">
-    <button part="button" type="button" data-action="save-model">Model (.safetensors)</button>
-    <button part="button" type="button" data-action="save-tokens">Token table (.npy)</button>
-    <button part="button" type="button" data-action="save-positions" hidden>Position table (.npy)</button>
+    <button part="button" type="button" data-action="save-model" data-string="saveModel"></button>
+    <button part="button" type="button" data-action="save-tokens" data-string="saveTokens"></button>
+    <button part="button" type="button" data-action="save-positions" data-string="savePositions" hidden></button>
   </div>
 `;
 
@@ -104,6 +104,13 @@ function positionsCaption(table, initial, trained) {
 }
 
 export class PosembedTrain extends LazyElement {
+  static words = {
+    ...LazyElement.words, start: 'Start', pause: 'Pause', reset: 'Reset', pace: 'pace', fastest: 'as fast as it can', replay: 'replay',
+    ask: 'Ask it', prompt: 'Prompt', answer: 'Answer', longer: 'Longer lists than it was trained on', testLonger: 'Test on 6–10 items',
+    save: 'Save the trained tables', saveModel: 'Model (.safetensors)', saveTokens: 'Token table (.npy)', savePositions: 'Position table (.npy)',
+    waitingForStart: 'Nothing yet: press Start', waitingForAnswer: 'Nothing yet: press Answer',
+  };
+
   static observedAttributes = observedAttributes(TAG);
 
   #root;
@@ -188,7 +195,7 @@ export class PosembedTrain extends LazyElement {
     this.#$('.extrapolation').textContent = '';
     this.#$('[data-action="save-positions"]').hidden = values.positional !== 'learned';
     for (const figure of Object.values(this.#figures)) figure.stale(true);
-    this.#figures.probabilities.stale(true, 'Nothing yet: press Answer');
+    this.#figures.probabilities.stale(true, this.word('waitingForAnswer'));
     this.#send({ type: 'configure', kind: 'trainer', options: this.#options, steps: values.steps });
     this.#send({ type: 'pace', stepsPerSecond: Number(this.#$('select[name="pace"]').value) });
   }
@@ -319,7 +326,7 @@ export class PosembedTrain extends LazyElement {
       for (const [figure, values, label, domain] of [[f.loss, loss, 'loss', undefined], [f.accuracy, accuracy, 'accuracy', [0, 1]],
         [f.range, largest, 'largest |value|', undefined]]) {
         if (values.length === 0) {
-          figure.stale(true, 'Nothing yet: press Start');
+          figure.stale(true, this.word('waitingForStart'));
           continue;
         }
         figure.lines([{ label, x: step.length > 1 ? step : [0, ...step], y: values.length > 1 ? values : [values[0], values[0]] }],

@@ -66,6 +66,10 @@ export function whenVisible(element, start) {
 // A component that renders once needed (see whenVisible) and again on every attribute change. Renders count
 // their generation: one overtaken by a newer render, or by removal, drops its result.
 export class LazyElement extends HTMLElement {
+  // The words of the element's chrome (buttons, controls' labels, headings, status notes) with their English defaults,
+  // each a key of element.strings; a template marks where each stands (data-string="key"). Subclasses add theirs.
+  static words = { computing: 'Computing…' };
+  #strings = {};
   #started = false;
   #renderQueued = false;
   #stopWaiting = null;
@@ -84,6 +88,7 @@ export class LazyElement extends HTMLElement {
     this.#stopFollowing = followPageScheme(this);
     this.#nameUnknownAttributes();
     this.#passOnCursor();
+    this.applyStrings();
     this.#stopWaiting = whenVisible(this, () => {
       this.#started = true;
       this.render();
@@ -113,6 +118,31 @@ export class LazyElement extends HTMLElement {
       this.#nameUnknownAttributes();
       this.render();
     });
+  }
+
+  // The chrome's words, the page's own where it gave them (a page in another language): element.strings =
+  // { play: 'Abspielen' } replaces those it names; reading it gives every word the element has.
+  get strings() { return { ...this.constructor.words, ...this.#strings }; }
+
+  set strings(given) {
+    const words = this.constructor.words;
+    if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new TypeError(`strings must be an object of words, such as { ${Object.keys(words)[0]}: '…' }, got ${JSON.stringify(given)}`);
+    for (const [key, value] of Object.entries(given)) {
+      if (!(key in words)) throw new TypeError(`strings: <${this.localName}> has no word '${key}' (its words: ${Object.keys(words).join(', ')})`);
+      if (typeof value !== 'string') throw new TypeError(`strings.${key} must be text, got ${JSON.stringify(value)}`);
+    }
+    this.#strings = { ...given };
+    this.applyStrings();
+  }
+
+  // One word of the chrome, the page's or the default.
+  word(key) { return this.#strings[key] ?? this.constructor.words[key]; }
+
+  // Writes the words where the template marks them; an element whose words change with its state (Play/Pause)
+  // writes those in wordsChanged().
+  applyStrings() {
+    for (const node of this.shadowRoot?.querySelectorAll('[data-string]') ?? []) node.textContent = this.word(node.dataset.string);
+    this.wordsChanged?.();
   }
 
   // The reader's cursor in one of the element's figures, told from the host as 'cursor' (detail: the place in the
@@ -220,7 +250,7 @@ export function define(name, element) {
     });
   }
   // Set before the definition (a framework that rendered first), they are set again through the accessors.
-  element.properties = [...(element.properties ?? []), ...reflected];
+  element.properties = [...(element.properties ?? []), 'strings', 'cursor', ...reflected];
   customElements.define(name, element);
 }
 
