@@ -52,8 +52,8 @@ if (modules.includes('posembed-threads')) {
 }
 // The package's comments explain its code to people reading the repository; a page would download them. Every
 // module of dist/ keeps its code as written, each line where it was (so an error's line number is the source's),
-// its comments blanked: those bundlers read (@vite-ignore, webpackIgnore, __PURE__) kept.
-const BUNDLER_COMMENT = /@vite-ignore|webpackIgnore|[#@]__PURE__|sourceMappingURL/;
+// its comments blanked: the command line's #! and those bundlers read (@vite-ignore, webpackIgnore, __PURE__) kept.
+const BUNDLER_COMMENT = /^#!|@vite-ignore|webpackIgnore|[#@]__PURE__|sourceMappingURL/;
 function withoutComments(file, code) {
   const { comments, errors } = parseSync(file, code);
   if (errors.length) throw new Error(`build: ${file}: ${errors.map((e) => e.message).join('; ')}`);
