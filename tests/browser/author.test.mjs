@@ -63,7 +63,8 @@ describe("the README's component snippets, from a blank page of a project that i
       server = await startServer(root);
       servers.push(server);
     }
-    const { page, problems } = await openPage(browser, `${server.url}${path}`);
+    // Not a line in the reader's console: no GPU adapter asked for (this Chromium has none), nothing warned.
+    const { page, problems } = await openPage(browser, `${server.url}${path}`, { warnings: true });
     const drawn = await drawnElements(page);
     assert.match(drawn['posembed-lookup'], /^ids = \[15, 17, 3, 19, 8, 19, 4, 18/);
     assert.match(drawn['posembed-heatmap'], /1 canvas\(es\), 128×64/);

@@ -51,7 +51,8 @@ export function startServer(siteRoot, { isolated = true } = {}) {
 
 // A page that records console errors and uncaught exceptions, and its main thread's long tasks (in
 // window.longTasks, milliseconds each).
-export async function openPage(browser, url, { width = 1200 } = {}) {
+// warnings: console warnings count as problems too.
+export async function openPage(browser, url, { width = 1200, warnings = false } = {}) {
   const page = await browser.newPage({ viewport: { width, height: 900 } });
   await page.addInitScript(() => {
     window.longTasks = [];
@@ -59,7 +60,9 @@ export async function openPage(browser, url, { width = 1200 } = {}) {
       .observe({ type: 'longtask', buffered: true });
   });
   const problems = [];
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console error: ${message.text()}`); });
+  page.on('console', (message) => {
+    if (message.type() === 'error' || (warnings && message.type() === 'warning')) problems.push(`console ${message.type()}: ${message.text()}`);
+  });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   await page.goto(url);
   return { page, problems };
