@@ -161,6 +161,11 @@ export function staticServer(root, headers = {}) {
       else if (!body) response.writeHead(404, headers).end();
       else response.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream' }).end(body);
     });
-    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((done) => server.close(done)) }));
+    // close(): every connection ended too (a browser's kept-alive one would hold the server, and the test, open).
+    const close = () => new Promise((done) => {
+      server.close(done);
+      server.closeAllConnections();
+    });
+    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, close }));
   });
 }
