@@ -133,7 +133,7 @@ describe('site pages and components', () => {
     const detail = await heard;
     assert.deepEqual({ row: detail.row, column: detail.column, figure: detail.figure }, { row: 10, column: 3, figure: 0 });
     assert.ok(Math.abs(detail.value - Math.cos(10 / 10000 ** (2 / 64))) < 1e-6, `value ${detail.value}`);
-    await page.waitForFunction(() => /^Position 10:/.test(document.querySelector('#linked-row figcaption').textContent));
+    await page.waitForFunction(() => /^Position 10 across its 64 dimensions/.test(document.querySelector('#linked-row figcaption').textContent));
     // The other way: the element's settable cursor, shown while the reader is elsewhere.
     await page.mouse.move(0, 0);
     const set = await page.evaluate(() => {

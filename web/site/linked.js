@@ -18,8 +18,10 @@ function drawRow(row) {
   shown = row;
   figure.lines([{ label: `position ${row}`, x: dimensions, y: Array.from(table.data.subarray(row * dModel, (row + 1) * dModel)) }],
     { x: { label: 'dimension' }, y: { label: 'value', domain: [-1, 1] } });
-  figure.caption = `Position ${row}: the left columns swing fast from one position to the next, the right ones barely move. `
-    + 'Point at another row of the heatmap to draw it here; point along this line to mark its column up there.';
+  figure.caption = `Position ${row} across its ${dModel} dimensions, sine and cosine of each frequency side by side: the line `
+    + 'alternates between them. The fast pairs on the left are anywhere on their circle; the slow ones on the right have hardly '
+    + 'turned (sine near 0, cosine near 1). Point at another row of the heatmap to draw it here; point along this line to mark '
+    + 'its column up there.';
 }
 
 heatmap.addEventListener('cursor', (event) => drawRow(event.detail.row));
