@@ -196,10 +196,17 @@ export class Figure {
 
   // Marks the figure as being recomputed: dimmed, with "Computing…" (the element's word for it, element.strings;
   // or why it waits) over it, until the next draw.
-  stale(on = true, message = this.element.getRootNode().host?.word?.('computing') ?? 'Computing…') {
+  stale(on = true, message = this.#computingWord()) {
     this.element.classList.toggle('stale', on);
     this.status.textContent = message;
     this.status.hidden = !on;
+  }
+
+  // (Not an optional call in the parameter's default: esbuild's lowering of one there, for older targets, reads a
+  // variable outside its scope: VitePress's build broke on it.)
+  #computingWord() {
+    const host = this.element.getRootNode().host;
+    return typeof host?.word === 'function' ? host.word('computing') : 'Computing…';
   }
 
   // An error next to the figure; the last picture stays, dimmed.
