@@ -165,7 +165,7 @@ async function assertElementsWork(browser, url, what) {
     await page.locator(tag).first().scrollIntoViewIfNeeded();
     const drawn = await page.waitForFunction((t) => document.querySelector(t)?.dataset.rendered, tag, { timeout: 60000 }).then(() => true, () => false);
     const error = await page.evaluate((t) => document.querySelector(t)?.shadowRoot?.querySelector('.error:not([hidden]), .pe-error:not([hidden])')?.textContent ?? '', tag);
-    assert.ok(drawn, `${what}: <${tag}> did not draw ${error}`);
+    assert.ok(drawn, `${what}: <${tag}> did not draw ${error} ${problems.join('; ')}`);
   }
   // axes="false" reached the element as false (Vue, Svelte and React set it as a property or an attribute).
   assert.equal(await page.evaluate(() => document.querySelector('posembed-heatmap').shadowRoot.querySelectorAll('.pe-plot .tick').length), 0, `${what}: axes="false"`);
