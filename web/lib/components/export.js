@@ -3,7 +3,7 @@
 // on a canvas for PNG. Painting draws the shapes itself (no <img> of the SVG), so it works under a strict
 // Content-Security-Policy too.
 
-import { SCHEME_ATTRIBUTE, schemeFor } from './scheme.js';
+import { SCHEME_ATTRIBUTE, cssColour, schemeFor } from './scheme.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const GAP = 8;
@@ -176,11 +176,10 @@ function textShapes(node, origin) {
 // A box the page paints (a token's chip): its background as a rectangle.
 function boxShape(el, origin) {
   const colour = getComputedStyle(el).backgroundColor;
-  if (cssAlpha(colour) === 0 || !visible(el)) return [];
+  if (cssColour(colour)[3] === 0 || !visible(el)) return [];
   const box = el.getBoundingClientRect();
   return [{ kind: 'path', transform: [1, 0, 0, 1, 0, 0], d: `M${box.left - origin.left},${box.top - origin.top}h${box.width}v${box.height}h${-box.width}Z`, fill: colour, stroke: 'none', strokeWidth: 0, dash: null, opacity: 1 }];
 }
-const cssAlpha = (colour) => Number(/rgba\([^)]*,\s*([\d.]+)\)$/.exec(colour)?.[1] ?? (colour === 'transparent' ? 0 : 1));
 
 // Everything the element shows in its shadow root, in the page's order and places: its framed figures whole, its
 // other pictures (the RoPE dials, a colour bar shared by several figures), and its text (titles, headings, captions,

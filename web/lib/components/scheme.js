@@ -38,10 +38,11 @@ function luminance([r, g, b]) {
   return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
 }
 
-// The scheme whose ink reads best on a colour: 'light' (dark ink) or 'dark' (light ink).
-export function schemeFor(colour) {
-  return luminance(cssColour(colour)) < EQUAL_CONTRAST_LUMINANCE ? 'dark' : 'light';
-}
+// The scheme whose ink reads best on a colour ([r, g, b, …]): 'light' (dark ink) or 'dark' (light ink).
+const schemeOn = (rgb) => (luminance(rgb) < EQUAL_CONTRAST_LUMINANCE ? 'dark' : 'light');
+
+// The same for a CSS colour.
+export const schemeFor = (colour) => schemeOn(cssColour(colour));
 
 // The element a node is drawn over: its slot where it is slotted, its parent, or its shadow root's host.
 const behind = (node) => node.assignedSlot ?? node.parentElement ?? node.getRootNode()?.host ?? null;
@@ -50,7 +51,7 @@ const behind = (node) => node.assignedSlot ?? node.parentElement ?? node.getRoot
 export function pageScheme(element) {
   for (let node = element; node; node = behind(node)) {
     const colour = cssColour(getComputedStyle(node).backgroundColor);
-    if (colour[3] >= OPAQUE_ENOUGH) return luminance(colour) < EQUAL_CONTRAST_LUMINANCE ? 'dark' : 'light';
+    if (colour[3] >= OPAQUE_ENOUGH) return schemeOn(colour);
   }
   // Nothing painted behind it: the canvas, light unless the page's color-scheme asks for dark (alone, or first
   // among those it allows when the reader prefers dark).
