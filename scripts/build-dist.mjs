@@ -1,7 +1,7 @@
 // Builds dist/, the package as users install it: web/lib's modules as they are, the third-party code they use
 // bundled into dist/vendor/ (so no file in dist/ imports a bare specifier), and the wasm modules from build/wasm.
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rolldown } from 'rolldown';
 import { parseSync } from 'rolldown/utils';
@@ -87,6 +87,55 @@ for (const file of readdirSync(dist, { recursive: true })) {
   if (!file.endsWith('.js') || file.startsWith('vendor') || file.startsWith('posembed-')) continue;
   writeFileSync(join(dist, file), withoutComments(file, readFileSync(join(dist, file), 'utf8')));
 }
+// dist/page/: the public modules bundled for a page without a bundler (a script tag, from node_modules or a CDN),
+// which would otherwise fetch each of the package's modules on its own (about 40 requests for one heatmap). One
+// build of every browser entry, so a page importing both posembed and posembed/components shares one instance: the
+// code any element needs (the figure layer, the op modules, the wasm loader) in one chunk, each element's own code
+// in its chunk, loaded when the page first holds one. The wasm glue, the .wasm files and the workers stay the
+// package's files beside it (one copy each), their URLs rebased from dist/page/.
+const pageDir = join(dist, 'page');
+const PAGE_ENTRIES = { index: 'index.js', components: 'components.js', colormap: 'colormap.js', 'vocabulary-map': 'vocabulary_map.js' };
+const FIRST_ELEMENT = join(dist, 'components', 'posembed-heatmap.js');
+const rebased = (importer, path) => {
+  const target = relative(pageDir, resolve(dirname(importer), path)).replaceAll('\\', '/');
+  return target.startsWith('.') ? target : `./${target}`;
+};
+const PACKAGE_FILE_URL = /new URL\((["'])([^"'\\]+)\1, import\.meta\.url\)|import\.meta\.resolve\((["'])([^"'\\]+)\3\)/g;
+let sharedByElements = new Set();
+const packageFilesPlugin = {
+  name: 'posembed-package-files',
+  resolveId(source, importer) {
+    return importer && /^\.\.?\/(.*\/)?posembed-[\w-]+\.mjs$/.test(source) ? { id: rebased(importer, source), external: true } : null;
+  },
+  transform(code, id) {
+    return code.replace(PACKAGE_FILE_URL, (_, quote, path, quote2, resolved) => (path
+      ? `new URL(${JSON.stringify(rebased(id, path))}, import.meta.url)`
+      : `import.meta.resolve(${JSON.stringify(rebased(id, resolved))})`));
+  },
+  // What components.js and an element load in any case: the modules both import statically.
+  buildEnd() {
+    const seen = new Set();
+    const visit = (id) => {
+      if (seen.has(id)) return;
+      seen.add(id);
+      for (const next of this.getModuleInfo(id)?.importedIds ?? []) visit(next);
+    };
+    visit(join(dist, 'components.js'));
+    visit(FIRST_ELEMENT);
+    for (const entry of [join(dist, 'components.js'), FIRST_ELEMENT]) seen.delete(entry);
+    sharedByElements = seen;
+  },
+};
+const pageBundle = await rolldown({
+  input: Object.fromEntries(Object.entries(PAGE_ENTRIES).map(([name, file]) => [name, join(dist, file)])),
+  platform: 'browser', logLevel: 'warn', plugins: [packageFilesPlugin], external: (id) => id.startsWith('node:'),
+});
+await pageBundle.write({
+  dir: pageDir, format: 'es', chunkFileNames: '[name]-[hash].js',
+  codeSplitting: { groups: [{ name: 'posembed', test: (id) => sharedByElements.has(id) }] },
+});
+await pageBundle.close();
+
 // The elements' manifest and types, made from their attribute schema.
 writeFileSync(join(dist, 'custom-elements.json'), `${JSON.stringify(customElementsManifest(), null, 2)}\n`);
 writeFileSync(join(dist, 'elements.d.ts'), elementTypes());

@@ -78,7 +78,7 @@ describe("the README's component snippets, from a blank page of a project that i
   }
 
   it('one script tag from node_modules/posembed/dist: every element draws under the strict CSP', async () => {
-    assert.match(pageSnippet, /<script type="module" src="\.\/node_modules\/posembed\/dist\/components\.js"><\/script>/);
+    assert.match(pageSnippet, /<script type="module" src="\.\/node_modules\/posembed\/dist\/page\/components\.js"><\/script>/);
     writeFileSync(join(project, 'author.html'), `<!doctype html>\n<title>author</title>\n${pageSnippet}`);
     await assertAllDraw(project, 'author.html');
   });
@@ -258,7 +258,7 @@ describe("the README's component snippets, from a blank page of a project that i
     const origin = new URL(cdn.url).origin;
     const blog = join(project, 'no-blob-blog');
     mkdirSync(blog);
-    writeFileSync(join(blog, 'post.html'), `<!doctype html>\n<title>post</title>\n<script type="module" src="${cdn.url}dist/components.js"></script>\n<posembed-train></posembed-train>`);
+    writeFileSync(join(blog, 'post.html'), `<!doctype html>\n<title>post</title>\n<script type="module" src="${cdn.url}dist/page/components.js"></script>\n<posembed-train></posembed-train>`);
     const page = await staticServer(blog, { 'Content-Security-Policy': `default-src 'self'; script-src 'self' ${origin} 'wasm-unsafe-eval'; connect-src 'self' ${origin}; worker-src 'self'` });
     servers.push(page);
     const { page: tab } = await openPage(browser, `${page.url}post.html`);
@@ -271,8 +271,9 @@ describe("the README's component snippets, from a blank page of a project that i
   });
 
   // What a page fetches until its heatmap has drawn: [{ path, gzip }], each response's body gzipped as a server would.
-  async function fetchedFor(root, path) {
-    const server = await startServer(root);
+  // plain: served with no Content-Security-Policy (which would refuse an inline import map), as most blogs are.
+  async function fetchedFor(root, path, { plain = false } = {}) {
+    const server = await (plain ? staticServer(root) : startServer(root));
     servers.push(server);
     const tab = await browser.newPage();
     const bodies = [];
@@ -288,8 +289,8 @@ describe("the README's component snippets, from a blank page of a project that i
   // What only other elements, training, WebGPU or weight files use.
   const NOT_FOR_A_HEATMAP = /posembed-(lookup|rope|bias|train|model)|trainer|word_embeddings|model_positions|model_presets|rope_check|webgpu\/(runtime|backend)|posembed-(simd|scalar|threads)\./;
 
-  it('a page with one heatmap fetches only what it draws with: at most 200 kB gzip, the light wasm once (script tag and Vite)', async () => {
-    writeFileSync(join(project, 'one.html'), `<!doctype html>\n<title>one</title>\n<script type="module" src="./node_modules/posembed/dist/components.js"></script>\n${HEATMAP}`);
+  it('a page with one heatmap fetches only what it draws with: at most 200 kB gzip in at most 10 requests, the light wasm once (script tag and Vite)', async () => {
+    writeFileSync(join(project, 'one.html'), `<!doctype html>\n<title>one</title>\n${pageSnippet.split('\n')[0]}\n${HEATMAP}`);
     const app = join(project, 'one-bundled');
     mkdirSync(app);
     writeFileSync(join(app, 'index.html'), `<!doctype html>\n<title>one</title>\n<script type="module" src="./main.js"></script>\n${HEATMAP}`);
@@ -300,9 +301,22 @@ describe("the README's component snippets, from a blank page of a project that i
       const total = fetched.reduce((sum, { gzip }) => sum + gzip, 0);
       const list = fetched.map(({ path: file, gzip }) => `${file} ${gzip}`).join(', ');
       assert.ok(total <= 200_000, `${path}: ${total} bytes gzip: ${list}`);
+      // The script tag loads dist/page/, bundled; a bundler's site is split as that bundler splits it.
+      if (root === project) assert.ok(fetched.length <= 10, `${path}: ${fetched.length} requests: ${list}`);
       assert.deepEqual(fetched.filter(({ path: file }) => file.endsWith('.wasm')).map(({ path: file }) => /posembed-encoders-simd[^/]*\.wasm$/.test(file)), [true], list);
       assert.deepEqual(fetched.filter(({ path: file }) => NOT_FOR_A_HEATMAP.test(file)), [], list);
     }
+  });
+
+  it("a page without a bundler that imports posembed through the README's import map and shows elements: one instance, the wasm fetched once", async () => {
+    const [importMap] = readmeBlocks('html', '## Usage');
+    const map = importMap.split('\n')[0];
+    assert.match(map, /<script type="importmap">/);
+    writeFileSync(join(project, 'own-map.html'), `<!doctype html>\n<title>own</title>\n${map}\n${pageSnippet.split('\n')[0]}
+<script type="module">import { load } from 'posembed'; window.sum = (await load()).sinusoidal({ length: 2, dModel: 4 }).data.reduce((a, b) => a + b);</script>\n${HEATMAP}`);
+    const fetched = await fetchedFor(project, 'own-map.html', { plain: true });
+    const wasm = fetched.filter(({ path: file }) => file.endsWith('.wasm')).map(({ path: file }) => file);
+    assert.deepEqual(wasm, ['/node_modules/posembed/dist/posembed-simd.wasm'], fetched.map(({ path: file }) => file).join(', '));
   });
 
   it("a page that loads posembed itself shares its instance with the elements: the wasm is fetched once", async () => {

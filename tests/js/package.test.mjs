@@ -15,8 +15,8 @@ describe('npm package', () => {
     for (const file of ['dist/index.js', 'dist/index.d.ts', ...modules, 'dist/posembed-threads.worker.js', 'dist/posembed-threads.worker.cjs', 'package.json', 'README.md']) {
       assert.ok(installed.files.includes(file), `${file} missing from the tarball`);
     }
-    for (const file of ['dist/components.js', 'dist/components.d.ts', 'dist/elements.d.ts', 'dist/custom-elements.json', 'dist/vendor/colors.js']) assert.ok(installed.files.includes(file), `${file} missing from the tarball`);
-    assert.deepEqual(installed.files.filter((f) => !/^(dist\/((webgpu|components|vendor)\/)?[\w.-]+\.(js|cjs|mjs|d\.ts|wasm)|dist\/custom-elements\.json|package\.json|README\.md|LICENSE)$/.test(f)), []);
+    for (const file of ['dist/components.js', 'dist/page/components.js', 'dist/page/index.js', 'dist/components.d.ts', 'dist/elements.d.ts', 'dist/custom-elements.json', 'dist/vendor/colors.js']) assert.ok(installed.files.includes(file), `${file} missing from the tarball`);
+    assert.deepEqual(installed.files.filter((f) => !/^(dist\/((webgpu|components|vendor|page)\/)?[\w.-]+\.(js|cjs|mjs|d\.ts|wasm)|dist\/custom-elements\.json|package\.json|README\.md|LICENSE)$/.test(f)), []);
     // Without the comments a page would download, each line where the source has it (an error's line is the source's).
     const source = readFileSync(join(REPO, 'web/lib/components/figure.js'), 'utf8').split('\n');
     const shipped = readFileSync(join(installed.project, 'node_modules/posembed/dist/components/figure.js'), 'utf8').split('\n');
