@@ -93,6 +93,52 @@ describe('element.toBlob: framed SVG and PNG', () => {
     });
   }
 
+  // One scene per figure, drawn three ways: the live SVG's texts (ticks, axis titles, labels) are the exported SVG's, in
+  // the same order, and the PNG is the SVG drawn (Chromium's own picture of the exported SVG, pixel by pixel).
+  for (const [tag, attributes] of [['posembed-heatmap', { length: '24', 'd-model': '32', title: 'Twenty-four positions' }], ['posembed-model', { config: 'Llama-3.1-8B' }]]) {
+    it(`<${tag}>: the live view, the SVG and the PNG draw the same scene`, async () => {
+      const result = await exported(tag, attributes, async () => {
+        const el = window.exported;
+        const live = [...el.shadowRoot.querySelectorAll('figure.pe-figure:not([hidden]) .pe-plot svg text')].map((t) => t.textContent).filter(Boolean);
+        const svg = await (await el.toBlob({ background: '#ffffff' })).text();
+        const png = new Uint8Array(await (await el.toBlob({ type: 'image/png', scale: 1, background: '#ffffff' })).arrayBuffer());
+        return { live, svg, png: btoa(Array.from(png, (byte) => String.fromCharCode(byte)).join('')) };
+      });
+      // Drawn in a blank page (the site's policy allows no image from a blob or data URL).
+      const blank = await page.context().browser().newPage();
+      Object.assign(result, await blank.evaluate(async ({ svg, png }) => {
+        const decoded = async (src) => {
+          const image = new Image();
+          image.src = src;
+          await image.decode();
+          return image;
+        };
+        const [fromPng, fromSvg] = [await decoded(`data:image/png;base64,${png}`), await decoded(URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' })))];
+        const pixels = (source) => {
+          const canvas = new OffscreenCanvas(fromPng.naturalWidth, fromPng.naturalHeight);
+          const ctx = canvas.getContext('2d');
+          ctx.drawImage(source, 0, 0);
+          return ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+        };
+        const [a, b] = [pixels(fromPng), pixels(fromSvg)];
+        let far = 0;  // pixels that differ by more than text's anti-aliasing would
+        for (let i = 0; i < a.length; i += 4) if (Math.abs(a[i] - b[i]) + Math.abs(a[i + 1] - b[i + 1]) + Math.abs(a[i + 2] - b[i + 2]) > 192) far++;
+        return { far, size: [fromPng.naturalWidth, fromPng.naturalHeight], svgSize: [fromSvg.naturalWidth, fromSvg.naturalHeight] };
+      }, result));
+      await blank.close();
+      result.written = [...result.svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1].replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+      assert.ok(result.live.length > 10, `${result.live.length} texts`);
+      let at = 0;
+      for (const text of result.live) {
+        at = result.written.indexOf(text, at);
+        assert.ok(at >= 0, `"${text}" is in the live view but not, in its order, in the SVG`);
+      }
+      assert.deepEqual(result.svgSize, result.size);
+      assert.ok(result.far < result.size[0] * result.size[1] * 0.002, `${result.far} of ${result.size[0] * result.size[1]} pixels differ between the PNG and the SVG`);
+      assert.deepEqual(problems, []);
+    });
+  }
+
   it('elements of several figures export them all; options are checked', async () => {
     const svg = await exported('posembed-bias', { heads: '2', length: '8' }, async () => (await window.exported.toBlob()).text());
     assert.equal(svg.match(/<image /g).length, 2);

@@ -12,8 +12,9 @@ import { load, writeNpy, writeSafetensors } from './index.js';
 import { MODEL_PRESETS } from './model_presets.js';
 import { ENCODINGS, encodingFigure, encodingOptions } from './figures.js';
 import { ELEMENT_SCHEMAS, readValues } from './components/attributes.js';
-import { heatmapPixels, valueRange } from './colormap.js';
-import { framedHeatmapSvg } from './frame_svg.js';
+import { colormap as colourMap, heatmapPixels, valueRange } from './colormap.js';
+import { estimatedWidth, heatmapScene, sceneShapes, shapesToSvg } from './scene.js';
+import { THEME_PROPERTIES } from './components/theme.js';
 
 // The render command's flags are the heatmap element's attributes (its schema: names, ranges, defaults, documentation),
 // the figure's frame aside: the same spelling and the same checks as in a page.
@@ -83,6 +84,31 @@ function numeric(values, name) {
   const value = Number(values[name]);
   if (values[name].trim() === '' || !Number.isFinite(value)) throw new RangeError(`--${name} must be a number, got '${values[name]}'`);
   return value;
+}
+
+// The page behind the figure in each scheme (an element's is the page's own).
+const BACKGROUND = { light: '#ffffff', dark: '#16191d' };
+
+// The text size that reads at the figure's size: 12 px up to 720 px wide, growing with it.
+const fontSizeFor = (plotWidth) => Math.max(12, Math.min(32, Math.round(plotWidth / 60)));
+
+// A heatmap framed as the elements frame it (the same scene, scene.js), written as SVG: the cells one embedded PNG
+// (cellsPng, base64) at `cell` px a cell, so no viewer has to scale them and they stay crisp in any renderer.
+// figure: encodingFigure's ({ tensor, x, y, colour, caption }); theme: 'light' | 'dark'; fontSize: px of the axis
+// titles (ticks a little smaller; by default growing with the figure).
+function framedHeatmapSvg(figure, cellsPng, { cell, colormap, range, title, theme, font = 'system-ui, sans-serif', fontSize }) {
+  const [rows, columns] = figure.tensor.shape;
+  const size = fontSize ?? fontSizeFor(columns * cell);
+  const scene = heatmapScene(rows, columns, {
+    x: figure.x, y: figure.y, colour: figure.colour, colormap, map: colourMap(colormap, range), missing: figure.tensor.data.some((v) => !Number.isFinite(v)),
+  }, { cell, fontSize: size });
+  const scheme = theme === 'dark' ? 1 : 0;
+  const shapes = sceneShapes({ ...scene, title, caption: figure.caption }, {
+    colour: (css) => THEME_PROPERTIES[/^var\(--pe-theme-(.+)\)$/.exec(css)?.[1]]?.[scheme] ?? css,
+    family: font, measure: estimatedWidth, cells: { href: `data:image/png;base64,${cellsPng}` },
+    sizes: { title: Math.round(size * 1.15), legend: size, caption: size },
+  });
+  return shapesToSvg(shapes, BACKGROUND[theme]);
 }
 
 // The framed SVG as a PNG of the same size, drawn by @resvg/resvg-js (loaded only for a framed PNG) with the

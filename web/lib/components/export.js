@@ -1,14 +1,18 @@
-// A drawn figure as a file: its title, plot (axes, marks and the heatmap's cells as one image), colour bar or legend,
-// and caption, read off the figure as the reader sees it into one list of shapes, then written as SVG text or painted
-// on a canvas for PNG. Painting draws the shapes itself (no <img> of the SVG), so it works under a strict
-// Content-Security-Policy too.
+// An element as a file: each of its figures drawn from the figure's scene (scene.js: title, plot with its axes, marks
+// and the heatmap's cells as one image, colour bar or legend, caption), and what else it shows (the RoPE dials, a
+// colour bar shared by several figures, headings, token chips) read off the page, into one list of shapes, then
+// written as SVG text or painted on a canvas for PNG. Painting draws the shapes itself (no <img> of the SVG), so it
+// works under a strict Content-Security-Policy too.
 
+import { cssFont, sceneShapes, shapesToSvg, wrapWords } from '../scene.js';
+import { figureOf } from './figure.js';
 import { SCHEME_ATTRIBUTE, cssColour, schemeFor } from './scheme.js';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
 const GAP = 8;
-
-const escape = (text) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+const at = (x, y) => [1, 0, 0, 1, x, y];
+// A colour as the page's computed colours are written.
+const rgbText = ([r, g, b, a]) => (a === 1 ? `rgb(${r}, ${g}, ${b})` : `rgba(${r}, ${g}, ${b}, ${Math.round(a * 1000) / 1000})`);
+const fontOf = (style) => ({ family: style.fontFamily, size: parseFloat(style.fontSize), weight: style.fontWeight });
 
 // The SVG shapes under `root` (an <svg> in the page), in page coordinates relative to `origin`, with the colours the
 // page's CSS gives them.
@@ -31,16 +35,16 @@ function svgShapes(root, origin) {
     if (node.tagName === 'text') {
       if (!node.textContent) continue;
       const box = node.getBBox();
-      shapes.push({ kind: 'text', transform, x: box.x, y: box.y, height: box.height, text: node.textContent, font: `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`,
-        fill: style.fill, haloStroke: style.paintOrder.startsWith('stroke') ? style.stroke : null, haloWidth: paint.strokeWidth });
+      shapes.push({ kind: 'text', transform, x: box.x, y: box.y + box.height * 0.8, anchor: 'start', text: node.textContent, font: fontOf(style),
+        fill: style.fill, halo: style.paintOrder.startsWith('stroke') && style.stroke !== 'none' ? { colour: style.stroke, width: paint.strokeWidth } : null });
       continue;
     }
     const d = node.tagName === 'path' ? node.getAttribute('d')
       : node.tagName === 'line' ? `M${node.x1.baseVal.value},${node.y1.baseVal.value}L${node.x2.baseVal.value},${node.y2.baseVal.value}`
         : node.tagName === 'rect' ? rectPath(node) : circlePath(node);
     if (!d) continue;
-    const gradient = node.getAttribute('fill')?.match(/^url\(#(.+)\)$/);
-    shapes.push({ kind: 'path', transform, d, ...paint, ...(gradient ? { gradient: gradientStops(root, gradient[1]) } : {}), box: gradient ? node.getBBox() : null });
+    const gradient = style.fill.match(/^url\("?#(.+?)"?\)$/);
+    shapes.push({ kind: 'path', transform, d, ...paint, ...(gradient ? { gradient: gradientStops(root, gradient[1]), box: node.getBBox() } : {}) });
   }
   return shapes;
 }
@@ -66,86 +70,25 @@ function textWidth(text, font) {
   return measurer.measureText(text).width;
 }
 
-// Caption-like text wrapped to `width` px: lines of words, measured with the page's font.
-function wrap(text, font, width) {
-  const lines = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    const next = line ? `${line} ${word}` : word;
-    if (line && textWidth(next, font) > width) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = next;
-    }
-  }
-  if (line) lines.push(line);
-  return lines;
-}
-
-// Every shape of the figure element `figure` (a <figure class="pe-figure">), relative to `origin` (a DOMRect; the
-// figure's own by default), and how far down it reaches: { right, bottom, shapes }.
-export function figureShapes(figure, origin = figure.getBoundingClientRect()) {
-  const shapes = [];
-  let bottom = 0;
-  const styleOf = (el) => getComputedStyle(el);
-  const addText = (el) => {
-    if (!el || el.hidden || !el.textContent.trim()) return;
-    const box = el.getBoundingClientRect();
-    const style = styleOf(el);
-    const font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-    const size = parseFloat(style.fontSize);
-    const lineHeight = parseFloat(style.lineHeight) || size * 1.3;
-    wrap(el.textContent.trim(), font, Math.max(box.width, 120)).forEach((text, i) => {
-      shapes.push({ kind: 'text', transform: [1, 0, 0, 1, 0, 0], x: box.left - origin.left, y: box.top - origin.top + i * lineHeight, height: size, text, font, fill: style.color });
-    });
-    bottom = Math.max(bottom, box.bottom - origin.top);
-  };
-  addText(figure.querySelector('.pe-title'));
-  const plot = figure.querySelector('.pe-plot');
-  const canvas = plot?.querySelector('canvas');
-  if (canvas && canvas.width > 0) {
-    const box = canvas.getBoundingClientRect();
-    shapes.push({ kind: 'image', canvas, x: box.left - origin.left, y: box.top - origin.top, width: box.width, height: box.height });
-  }
-  for (const svg of figure.querySelectorAll('svg')) {
-    if (svg.closest('[hidden]')) continue;
-    shapes.push(...svgShapes(svg, origin));
-    bottom = Math.max(bottom, svg.getBoundingClientRect().bottom - origin.top);
-  }
-  // The legend's swatches and labels (HTML spans), and the colour bar's words.
-  const legend = figure.querySelector('.pe-legend');
-  if (legend && !legend.hidden) {
-    for (const swatch of legend.querySelectorAll('.pe-swatch')) {
-      const box = swatch.getBoundingClientRect();
-      const style = styleOf(swatch);
-      const line = swatch.classList.contains('line');
-      shapes.push({ kind: 'path', transform: [1, 0, 0, 1, 0, 0], d: `M${box.left - origin.left},${box.top - origin.top}h${box.width}v${Math.max(box.height, 3)}h${-box.width}Z`,
-        fill: line ? style.borderTopColor : style.backgroundColor, stroke: 'none', strokeWidth: 0, dash: null, opacity: 1 });
-    }
-    for (const label of legend.querySelectorAll(':scope > span, .pe-colourbar > span')) {
-      const textNode = [...label.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('').trim();
-      if (!textNode) continue;
-      const range = document.createRange();
-      range.selectNodeContents(label);
-      const box = range.getBoundingClientRect();
-      const style = styleOf(label);
-      const swatch = label.querySelector('.pe-swatch');
-      const left = swatch ? swatch.getBoundingClientRect().right + 4 : box.left;
-      shapes.push({ kind: 'text', transform: [1, 0, 0, 1, 0, 0], x: left - origin.left, y: box.top - origin.top, height: parseFloat(style.fontSize), text: textNode,
-        font: `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`, fill: style.color });
-      bottom = Math.max(bottom, box.bottom - origin.top);
-    }
-  }
-  addText(figure.querySelector('figcaption'));
-  // As wide as what is drawn: the widest picture or line of text.
-  let right = 0;
-  for (const svg of figure.querySelectorAll('svg')) if (!svg.closest('[hidden]')) right = Math.max(right, svg.getBoundingClientRect().right - origin.left);
-  for (const shape of shapes) {
-    if (shape.kind === 'image') right = Math.max(right, shape.x + shape.width);
-    if (shape.kind === 'text' && shape.transform[0] === 1 && shape.transform[4] === 0) right = Math.max(right, shape.x + textWidth(shape.text, shape.font));
-  }
-  return { right, bottom, shapes };
+// A figure drawn from its scene, at its place relative to `origin`, in the colours and fonts the page gives it now.
+function figureShapes(figure, origin) {
+  const scene = figureOf(figure)?.scene;
+  const style = getComputedStyle(figure);
+  const sizeOf = (selector, fallback) => parseFloat(getComputedStyle(figure.querySelector(selector) ?? figure).fontSize) || fallback;
+  const family = style.fontFamily;
+  const canvas = figure.querySelector('.pe-plot canvas');
+  const { width, height, shapes } = sceneShapes(scene, {
+    colour: (css) => (css === 'none' ? css : rgbText(cssColour(css.startsWith('var(') ? style.getPropertyValue(css.slice(4, -1).trim()).trim() : css))),
+    family,
+    measure: (text, font) => textWidth(text, cssFont(font)),
+    cells: canvas?.width > 0 ? { canvas } : null,
+    sizes: { title: sizeOf('.pe-title', 14), legend: sizeOf('.pe-legend', 13), caption: sizeOf('figcaption', 14) },
+  });
+  const box = figure.getBoundingClientRect();
+  const moved = shapes.map((shape) => (shape.kind === 'image'
+    ? { ...shape, x: shape.x + box.left - origin.left, y: shape.y + box.top - origin.top }
+    : { ...shape, transform: [...shape.transform.slice(0, 4), shape.transform[4] + box.left - origin.left, shape.transform[5] + box.top - origin.top] }));
+  return { top: box.top - origin.top, liveBottom: box.bottom - origin.top, right: box.left - origin.left + width, bottom: box.top - origin.top + height, shapes: moved };
 }
 
 // What a picture of the element leaves out: its controls, the reader's readouts and the element's own notes to its
@@ -164,12 +107,13 @@ function textShapes(node, origin) {
   const lines = [...range.getClientRects()].filter((r) => r.width > 0);
   if (!lines.length) return [];
   const style = getComputedStyle(parent);
-  const font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-  const size = parseFloat(style.fontSize);
-  const words = lines.length === 1 ? [text] : wrap(text, font, Math.max(120, parent.getBoundingClientRect().width));
+  const font = fontOf(style);
+  const { size } = font;
+  const words = lines.length === 1 ? [text] : wrapWords(text, Math.max(120, parent.getBoundingClientRect().width), (line) => textWidth(line, cssFont(font)));
   return words.map((line, i) => {
     const box = lines[Math.min(i, lines.length - 1)];
-    return { kind: 'text', transform: [1, 0, 0, 1, 0, 0], x: (i < lines.length ? box.left : lines[0].left) - origin.left, y: box.top - origin.top + (i >= lines.length ? (i - lines.length + 1) * size * 1.3 : 0), height: size, text: line, font, fill: style.color };
+    const top = box.top - origin.top + (i >= lines.length ? (i - lines.length + 1) * size * 1.3 : 0);
+    return { kind: 'text', transform: at((i < lines.length ? box.left : lines[0].left) - origin.left, top + size * 0.8), x: 0, y: 0, anchor: 'start', text: line, font, fill: style.color, halo: null };
   });
 }
 
@@ -178,20 +122,24 @@ function boxShape(el, origin) {
   const colour = getComputedStyle(el).backgroundColor;
   if (cssColour(colour)[3] === 0 || !visible(el)) return [];
   const box = el.getBoundingClientRect();
-  return [{ kind: 'path', transform: [1, 0, 0, 1, 0, 0], d: `M${box.left - origin.left},${box.top - origin.top}h${box.width}v${box.height}h${-box.width}Z`, fill: colour, stroke: 'none', strokeWidth: 0, dash: null, opacity: 1 }];
+  return [{ kind: 'path', transform: at(0, 0), d: `M${box.left - origin.left},${box.top - origin.top}h${box.width}v${box.height}h${-box.width}Z`, fill: colour, stroke: 'none', strokeWidth: 0, dash: null, opacity: 1 }];
 }
 
-// Everything the element shows in its shadow root, in the page's order and places: its framed figures whole, its
-// other pictures (the RoPE dials, a colour bar shared by several figures), and its text (titles, headings, captions,
-// a summary, the lookup's token chips); not its controls or readouts.
+// Moves shapes down by dy.
+const lowered = (shapes, dy) => shapes.map((shape) => (shape.kind === 'image' ? { ...shape, y: shape.y + dy }
+  : { ...shape, transform: [...shape.transform.slice(0, 5), shape.transform[5] + dy] }));
+
+// Everything the element shows in its shadow root, in the page's order and places: its framed figures whole (each
+// drawn from its scene), its other pictures (the RoPE dials, a colour bar shared by several figures), and its text
+// (titles, headings, a summary, the lookup's token chips); not its controls or readouts. A figure whose file form
+// is taller than the page's (its legend and caption laid out by the writer) moves what lies below it down as much.
 export function elementShapes(root, host) {
   const origin = host.getBoundingClientRect();
   const parts = [];
   const add = (shapes, el) => {
     const box = el.getBoundingClientRect();
-    parts.push({ right: box.right - origin.left, bottom: box.bottom - origin.top, shapes });
+    parts.push({ top: box.top - origin.top, right: box.right - origin.left, bottom: box.bottom - origin.top, shapes });
   };
-  let figures = 0;
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node;) {
     if (node.nodeType === Node.TEXT_NODE) {
@@ -204,28 +152,31 @@ export function elementShapes(root, host) {
     if (node.matches(NOT_IN_PICTURES) || node.getClientRects().length === 0) {
       skip();
     } else if (node.matches('figure.pe-figure')) {
-      if (node.querySelector('.pe-plot svg')) {
-        const part = figureShapes(node, origin);
-        parts.push(part);
-        figures++;
-      }
+      if (figureOf(node)?.scene) parts.push({ ...figureShapes(node, origin), figure: true });
       skip();
     } else if (node.localName === 'svg') {
       add(svgShapes(node, origin), node);
       skip();
     } else {
       const box = boxShape(node, origin);
-      if (box.length) parts.push({ right: 0, bottom: 0, shapes: box });
+      if (box.length) parts.push({ top: box.top - origin.top, right: 0, bottom: 0, shapes: box });
       node = walker.nextNode();
     }
   }
-  if (!figures && !parts.some((p) => p.shapes.some((shape) => shape.kind !== 'text'))) {
+  if (!parts.some((p) => p.figure) && !parts.some((p) => p.shapes.some((shape) => shape.kind !== 'text'))) {
     throw new Error(`<${host.localName}> has drawn nothing to export yet: wait for its 'render' event`);
+  }
+  // What lies below a figure (on the page) moves down by as much as the figures above it grew.
+  const figures = [];
+  const shiftAt = (top) => figures.reduce((most, f) => (f.liveBottom <= top + 1 ? Math.max(most, f.shift + f.bottom - f.liveBottom) : most), 0);
+  for (const part of parts) {
+    part.shift = shiftAt(part.top);
+    if (part.figure) figures.push(part);
   }
   return {
     width: Math.ceil(parts.reduce((widest, p) => Math.max(widest, p.right), 0)),
-    height: Math.ceil(parts.reduce((lowest, p) => Math.max(lowest, p.bottom), 0) + GAP),
-    shapes: parts.flatMap((p) => p.shapes),
+    height: Math.ceil(parts.reduce((lowest, p) => Math.max(lowest, p.bottom + p.shift), 0) + GAP),
+    shapes: parts.flatMap((p) => lowered(p.shapes, p.shift)),
   };
 }
 
@@ -236,33 +187,6 @@ function nextAfter(walker) {
     if (next) return next;
   }
   return null;
-}
-
-// The shapes as an SVG document: the cells one embedded PNG image, the rest vector.
-export function shapesToSvg({ width, height, shapes }, background) {
-  const parts = [`<svg xmlns="${SVG_NS}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`];
-  if (background) parts.push(`<rect width="100%" height="100%" fill="${escape(background)}"/>`);
-  let gradients = 0;
-  for (const s of shapes) {
-    const transform = `matrix(${s.transform?.join(' ') ?? '1 0 0 1 0 0'})`;
-    if (s.kind === 'image') {
-      parts.push(`<image x="${s.x}" y="${s.y}" width="${s.width}" height="${s.height}" preserveAspectRatio="none" style="image-rendering:pixelated" href="${s.canvas.toDataURL('image/png')}"/>`);
-    } else if (s.kind === 'text') {
-      const halo = s.haloStroke && s.haloStroke !== 'none' ? ` stroke="${escape(s.haloStroke)}" stroke-width="${s.haloWidth}" paint-order="stroke"` : '';
-      parts.push(`<text transform="${transform}" x="${s.x}" y="${s.y + s.height * 0.8}" style="font:${escape(s.font)}" fill="${escape(s.fill)}"${halo}>${escape(s.text)}</text>`);
-    } else {
-      let fill = s.fill;
-      if (s.gradient) {
-        const id = `g${gradients++}`;
-        parts.push(`<defs><linearGradient id="${id}">${s.gradient.map((g) => `<stop offset="${g.offset}" stop-color="${escape(g.colour)}"/>`).join('')}</linearGradient></defs>`);
-        fill = `url(#${id})`;
-      }
-      const dash = s.dash ? ` stroke-dasharray="${escape(s.dash)}"` : '';
-      parts.push(`<path transform="${transform}" d="${escape(s.d)}" fill="${escape(fill)}" stroke="${escape(s.stroke)}" stroke-width="${s.strokeWidth}"${dash} opacity="${s.opacity}"/>`);
-    }
-  }
-  parts.push('</svg>');
-  return parts.join('\n');
 }
 
 // The shapes painted on a canvas, `scale` device pixels per CSS pixel.
@@ -281,15 +205,16 @@ export function paintShapes({ width, height, shapes }, scale, background) {
       ctx.drawImage(s.canvas, s.x, s.y, s.width, s.height);
     } else if (s.kind === 'text') {
       ctx.transform(...s.transform);
-      ctx.font = s.font;
+      ctx.font = cssFont(s.font);
       ctx.textBaseline = 'alphabetic';
-      if (s.haloStroke && s.haloStroke !== 'none') {
-        ctx.strokeStyle = s.haloStroke;
-        ctx.lineWidth = s.haloWidth;
-        ctx.strokeText(s.text, s.x, s.y + s.height * 0.8);
+      ctx.textAlign = s.anchor === 'middle' ? 'center' : s.anchor;
+      if (s.halo) {
+        ctx.strokeStyle = s.halo.colour;
+        ctx.lineWidth = s.halo.width;
+        ctx.strokeText(s.text, s.x, s.y);
       }
       ctx.fillStyle = s.fill;
-      ctx.fillText(s.text, s.x, s.y + s.height * 0.8);
+      ctx.fillText(s.text, s.x, s.y);
     } else {
       ctx.transform(...s.transform);
       ctx.globalAlpha = Number.isFinite(s.opacity) ? s.opacity : 1;
