@@ -70,7 +70,7 @@ describe("the README's component snippets, from a blank page of a project that i
     assert.match(drawn['posembed-heatmap'], /1 canvas\(es\), 128×64/);
     assert.match(drawn['posembed-bias'], /^8 canvas/);
     assert.match(drawn['posembed-train'], /20×20/);  // its similarity matrix, drawn from the worker's first snapshot
-    assert.match(drawn['posembed-model'], /^5 figures: llama, 32 layers, 131K positions\. Layer 0: RoPE \(llama3\)/);
+    assert.match(drawn['posembed-model'], /^4 figures: llama, 32 layers, 131K positions\. Layer 0: RoPE \(llama3\)/);
     await page.locator('posembed-train').evaluate((el) => el.shadowRoot.querySelector('[data-action="start"]').click());
     await page.waitForFunction(() => Number(document.querySelector('posembed-train').dataset.step) >= 20, null, { timeout: 30000 });
     assert.deepEqual(problems, []);

@@ -25,6 +25,7 @@ function shown(page) {
   return page.evaluate(() => {
     const root = document.querySelector('#model').shadowRoot;
     return {
+      story: root.querySelector('.story').textContent,
       summary: root.querySelector('.summary').textContent,
       error: root.querySelector('.error').hidden ? '' : root.querySelector('.error').textContent,
       figures: [...root.querySelectorAll('figure')].filter((f) => !f.hidden).map((f) => f.querySelector('.pe-title').textContent),
@@ -59,29 +60,61 @@ describe('Your model page and <posembed-model>', () => {
     await tab.close();
   });
 
-  it('draws every preset: the layer strip for all, RoPE\'s views for RoPE layers, mRoPE\'s for Qwen2.5-VL, no long task', async () => {
+  it('draws every preset, its story first: RoPE\'s views for RoPE layers, mRoPE\'s for Qwen2.5-VL, the layer strip only where layers differ, no long task', async () => {
     const presets = await page.locator('#preset option').allTextContents();
     assert.deepEqual(presets, Object.keys(pe.modelPresets));
     for (const name of presets) {
       await page.selectOption('#preset', name);
       const longest = await drawn(page);
       assert.ok(longest <= LONG_TASK_MS, `${name}: a ${longest} ms task`);
-      const { summary, error, figures } = await shown(page);
+      const { story, summary, error, figures } = await shown(page);
       assert.equal(error, '', name);
-      const kind = pe.modelPositions(name).layer(0).kind;
-      assert.match(summary, new RegExp(`^${pe.modelPositions(name).modelType}, `), name);
-      assert.ok(figures[0].startsWith('Layers:'), `${name}: ${figures}`);
+      const model = pe.modelPositions(name);
+      const kind = model.layer(0).kind;
+      assert.match(story, new RegExp(`^${model.modelType} `), name);
+      assert.match(summary, new RegExp(`^${model.modelType}, `), name);
+      const differ = new Set(Array.from({ length: model.numLayers }, (_, i) => `${model.layerTypes[i]} ${model.layer(i).kind} ${model.layer(i).rope?.base}`)).size > 1;
+      assert.equal(figures.some((t) => t.startsWith('Layers:')), differ, `${name}: ${figures}`);
       if (kind === 'rope') {
-        for (const title of ['Wavelength of each pair', 'Score against distance', 'Precision lab', 'bfloat16: neighbouring positions that collide']) {
+        assert.equal(figures[0], 'How far each pair turns', `${name}: ${figures}`);
+        for (const title of ['Score against distance', 'Precision lab', 'bfloat16: neighbouring positions that collide']) {
           assert.ok(figures.includes(title), `${name} lacks ${title}: ${figures}`);
         }
       } else {
-        assert.equal(figures.length, 1, `${name} (${kind}): ${figures}`);
+        assert.equal(figures.length, differ ? 1 : 0, `${name} (${kind}): ${figures}`);
       }
       assert.equal(figures.some((t) => t.startsWith('mRoPE')), name === 'Qwen2.5-VL-7B-Instruct', name);
     }
     const bloom = await (async () => { await page.selectOption('#preset', 'bloom-560m'); await drawn(page); return shown(page); })();
     assert.match(bloom.summary, /ALiBi \(bloom's slopes: 0\.7071, 0\.5000, 0\.3536, 0\.2500…\)/);
+    assert.deepEqual(problems, []);
+  });
+
+  it('tells each model in plain words, with numbers computed from its config: Llama 3.1, BERT, Llama 4, Mistral', async () => {
+    const storyOf = async (name) => {
+      await page.selectOption('#preset', name);
+      await drawn(page);
+      return shown(page);
+    };
+    // Llama 3.1: trained on 8,192 tokens, reads 131,072 (16×); llama3 slows its slow pairs by up to 8: at most 2× the
+    // angle they reached in training.
+    const llama = await storyOf('Llama-3.1-8B');
+    assert.match(llama.story, /^llama turns each query and key by its position \(RoPE\) in each of its 32 layers: 64 pairs of dimensions rotate at rates from one turn every 6\.28 tokens to one every 2\.56M/);
+    assert.match(llama.story, /pretrained on texts of up to 8,192 tokens and reads up to 131,072\. (\d+) slow pairs never make a full turn in 8,192 tokens; unscaled, over 131,072 they would turn 16× as far, to angles never seen\. The llama3 rule slows them so they turn at most 2× as far/);
+    const never = Number(/\. (\d+) slow pairs never/.exec(llama.story)[1]);
+    const invFreq = pe.ropeInvFreq({ headDim: 128, base: 500000 }).invFreq.data;
+    assert.equal(never, Array.from(invFreq).filter((w) => (8192 * w) / (2 * Math.PI) < 1).length);
+    assert.match(llama.story, /Llama 3\.1 was then trained further on long texts/);
+    // BERT: positions once, at the input; no strip of twelve "learned" layers.
+    const bert = await storyOf('bert-base-uncased');
+    assert.match(bert.story, /^bert adds a learned position vector \(one row of a 512-row table, so it reads at most 512 tokens\) to each token once, at the input\. Its 12 layers have no positions of their own/);
+    assert.deepEqual(bert.figures, []);
+    // Llama 4: NoPE layers named as such, and the strip shows them.
+    const scout = await storyOf('Llama-4-Scout-17B-16E-Instruct');
+    assert.match(scout.story, /in 36 of its 48 layers \(the other 12 use no positions at all\)/);
+    assert.ok(scout.figures.some((t) => t.startsWith('Layers:')), String(scout.figures));
+    // No scaling rule, and no room past the trained length.
+    assert.match((await storyOf('Mistral-7B-v0.1')).story, /It reads up to 32,768 tokens, as it was trained; no rule stretches it further\.$/);
     assert.deepEqual(problems, []);
   });
 

@@ -1,10 +1,11 @@
 // <posembed-model config="Llama-3.1-8B" layer="0">: a real model's positional layer, from a preset's name, a
-// config.json's URL, or a parsed config set as element.config. For a RoPE layer: each pair's wavelength in tokens
-// before and after the model's scaling against its trained and extended context; the attention score against
-// distance past the trained length, with and without the scaling; for mRoPE, an image's grid of position ids and
-// the pairs each of time, height and width drives; and a precision lab (the float32, float16 and bfloat16 caches'
-// error against position, and where neighbouring positions' bfloat16 rows collide). For every model, the layers'
-// schemes as a strip. Attributes: config, layer, caption, axes, legend.
+// config.json's URL, or a parsed config set as element.config. First the model in plain words (what kind of positions,
+// where they enter, its trained and extended lengths and what its scaling does there, in numbers computed from the
+// config), then the detail. For a RoPE layer: how far each pair turns over the trained and the extended context,
+// before and after the scaling; the attention score against distance past the trained length, with and without it;
+// for mRoPE, an image's grid of position ids and the pairs each of time, height and width drives; and a precision lab
+// (the float32, float16 and bfloat16 caches' error against position, and where neighbouring positions' bfloat16 rows
+// collide). Where its layers differ, the layers' schemes as a strip. Attributes: config, layer, caption, axes, legend.
 import { mropeStream } from '../rope.js';
 import { Figure, SERIES_COLOURS, formatValue } from './figure.js';
 import { observedAttributes, problemsMessage } from './attributes.js';
@@ -13,7 +14,8 @@ import { BASE_STYLE, LazyElement, adoptStyles, define, posembed } from './shared
 const TAG = 'posembed-model';
 
 const STYLE = `
-  .summary { font-size: 0.9rem; margin: 0.3rem 0; overflow-wrap: anywhere; }
+  .story { margin: 0.3rem 0 0.5rem; max-width: 70ch; }
+  .summary { font-size: 0.85rem; margin: 0.3rem 0; overflow-wrap: anywhere; color: var(--pe-theme-muted); }
   .views { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 440px), 1fr)); gap: 0 1.25rem; }
 `;
 const SCHEME_COLOURS = {
@@ -22,6 +24,8 @@ const SCHEME_COLOURS = {
 };
 const STREAMS = ['time', 'height', 'width'];
 const COUNT = new Intl.NumberFormat('en', { notation: 'compact', maximumSignificantDigits: 3 });
+// A context length as models are named by it: 8192 tokens is "8K", 131072 "128K".
+const contextLength = (n) => (n >= 1024 && n % 1024 === 0 ? `${n / 1024}K` : COUNT.format(n));
 
 // n positions from 1 to `to`, spaced evenly on a log scale (whole numbers, no repeats); with zero, 0 first.
 function logPositions(to, n, { zero = true } = {}) {
@@ -50,7 +54,7 @@ export class PosembedModel extends LazyElement {
     super();
     const root = this.attachShadow({ mode: 'open' });
     adoptStyles(root, BASE_STYLE, STYLE);
-    root.innerHTML = '<p class="title" part="title" hidden></p><p class="summary" part="summary"></p><div class="views"></div><p class="error" role="alert" part="error" hidden></p><p class="warnings" part="warnings" hidden></p><p class="caption" part="caption"></p>';
+    root.innerHTML = '<p class="title" part="title" hidden></p><p class="story" part="story"></p><p class="summary" part="summary"></p><div class="views"></div><p class="error" role="alert" part="error" hidden></p><p class="warnings" part="warnings" hidden></p><p class="caption" part="caption"></p>';
   }
 
   // A parsed config.json (an object), in place of the config attribute; a string is the attribute (a preset's name
@@ -105,14 +109,15 @@ export class PosembedModel extends LazyElement {
       if (index >= model.numLayers) throw new RangeError(`<${TAG}>: layer must be below the model's ${model.numLayers} layers, got "${index}"`);
       const layer = model.layer(index);
       for (const figure of Object.values(this.#figures)) figure.element.hidden = true;
+      root.querySelector('.story').textContent = story(pe, model, index, layer);
       root.querySelector('.summary').textContent = summary(model, index, layer);
       // Keys of the config its family does not read: HF goes on without them, and the figure says so.
       const warnings = root.querySelector('.warnings');
       warnings.textContent = model.warnings.length ? `Read as HF reads it: ${model.warnings.join('; ')}.` : '';
       warnings.hidden = model.warnings.length === 0;
-      this.#strip(model, index);
+      if (layer.kind === 'rope') this.#turns(pe, model, layer.rope);
+      if (layersDiffer(model)) this.#strip(model, index);
       if (layer.kind === 'rope') {
-        this.#wavelengths(pe, model, layer.rope);
         this.#scores(pe, model, layer.rope);
         if (layer.rope.mropeSection) this.#mrope(pe, layer.rope);
         this.#precision(pe, model, layer.rope);
@@ -128,6 +133,7 @@ export class PosembedModel extends LazyElement {
       errorBox.hidden = false;
       for (const figure of Object.values(this.#figures)) figure.element.hidden = true;
       root.querySelector('.summary').textContent = '';
+      root.querySelector('.story').textContent = '';
     }
   }
 
@@ -151,28 +157,27 @@ export class PosembedModel extends LazyElement {
       : `Every layer uses the same scheme (${kinds[0]}).`;
   }
 
-  #wavelengths(pe, model, rope) {
-    const figure = this.#figure('wavelengths', 'wavelength of each pair, before and after the scaling');
+  // The capstone: how far each pair turns over the trained context, and over the extended one before and after the
+  // scaling. A pair that never made a full turn in training has seen only the angles up to its turn there.
+  #turns(pe, model, rope) {
+    const figure = this.#figure('turns', 'how far each pair turns over the trained and the extended context');
     const plain = unscaled(pe, rope);
     const pairs = Array.from({ length: rope.invFreq.length }, (_, i) => i);
-    const wavelength = (w) => (w > 0 ? Math.log10((2 * Math.PI) / w) : NaN);
-    const trained = trainedLength(model, rope);
-    const series = [{ label: `base ${formatValue(rope.base)}, unscaled`, x: pairs, y: Array.from(plain, wavelength), dashed: rope.type !== 'default' }];
-    if (rope.type !== 'default') series.push({ label: `${rope.type} scaling`, x: pairs, y: Array.from(rope.invFreq, wavelength) });
-    if (trained) series.push({ label: `trained context (${COUNT.format(trained)})`, x: [0, pairs.length - 1], y: [Math.log10(trained), Math.log10(trained)], colour: '#5b6672', dashed: true, width: 1 });
-    if (model.maxPositions && model.maxPositions !== trained) {
-      series.push({ label: `extended context (${COUNT.format(model.maxPositions)})`, x: [0, pairs.length - 1], y: [Math.log10(model.maxPositions), Math.log10(model.maxPositions)], colour: '#e08a00', dashed: true, width: 1 });
+    const { trained, extended } = lengths(model, rope);
+    const turns = (length, rates) => Array.from(rates, (w) => (w > 0 ? Math.log10((length * w) / (2 * Math.PI)) : NaN));
+    const scaled = rope.type !== 'default';
+    const series = [{ label: `over the trained ${contextLength(trained)}`, x: pairs, y: turns(trained, plain), colour: SERIES_COLOURS[5] }];
+    if (extended > trained) {
+      series.push({ label: `over ${contextLength(extended)}, ${scaled ? 'unscaled' : 'past its training'}`, x: pairs, y: turns(extended, plain), colour: SERIES_COLOURS[1], dashed: true });
+      if (scaled) series.push({ label: `over ${contextLength(extended)}, with ${rope.type}`, x: pairs, y: turns(extended, rope.invFreq), colour: SERIES_COLOURS[0] });
     }
-    figure.title = 'Wavelength of each pair';
+    series.push({ label: 'one full turn', x: [0, pairs.length - 1], y: [0, 0], colour: '#aab2bb', width: 1 });
+    figure.title = 'How far each pair turns';
     figure.lines(series, {
-      x: { label: 'pair i (fast → slow)' }, y: { label: 'log10 wavelength (tokens)' },
-      describe: (i) => `pair ${i}: wavelength ${formatValue((2 * Math.PI) / plain[i])} tokens${rope.type === 'default' ? '' : ` unscaled, ${formatValue((2 * Math.PI) / rope.invFreq[i])} with ${rope.type}`}`,
+      x: { label: 'pair i (fast → slow)' }, y: { label: 'turns (log10)' },
+      describe: (i) => `pair ${i}: ${series.slice(0, -1).map((s) => `${s.label}: ${formatTurns(10 ** s.y[i])}`).join('; ')}`,
     });
-    const attention = rope.attentionFactor !== 1 ? ` cos and sin are also multiplied by ${rope.attentionFactor.toFixed(4)} (the attention factor).` : '';
-    figure.caption = {
-      default: `Pair i turns once every 2π·base^(2i/d) tokens: the fast pairs (left) in a few tokens, the slowest in ${COUNT.format((2 * Math.PI) / plain.at(-1))}. Pairs whose wavelength passes the trained context never made a full turn in training.`,
-      linear: `Linear scaling divides every rate by the factor (${rope.scaling.factor}): every wavelength grows ${rope.scaling.factor}×, so over the extended context the slow pairs turn no further than over the trained one, and the fast pairs slow down too.`,
-    }[rope.type] ?? `The ${rope.type} rule lengthens the slow pairs' wavelengths (right, past the trained context) so they turn no further over the extended context than they did in training, and leaves the fast pairs (left) as they were.${attention}`;
+    figure.caption = turnsCaption(model, rope, plain);
   }
 
   #scores(pe, model, rope) {
@@ -180,7 +185,7 @@ export class PosembedModel extends LazyElement {
     const end = Math.max(model.maxPositions ?? 0, rope.originalMaxPositions ?? 0, 4096) * 2;
     const distances = logPositions(end, 240, { zero: false });
     const plain = unscaled(pe, rope);
-    const trained = trainedLength(model, rope);
+    const { trained } = lengths(model, rope);
     figure.title = 'Score against distance';
     const curves = [{ label: rope.type === 'default' ? 'this model (no scaling)' : 'unscaled', x: distances, y: scoreCurve(plain, distances), dashed: rope.type !== 'default' }];
     if (rope.type !== 'default') curves.unshift({ label: `${rope.type} scaling`, x: distances, y: scoreCurve(rope.invFreq, distances, rope.attentionFactor) });
@@ -272,16 +277,77 @@ export class PosembedModel extends LazyElement {
   }
 }
 
-// The context the model was trained on: the scaling's original length, or for linear scaling max ÷ factor.
-function trainedLength(model, rope) {
-  if (rope.originalMaxPositions) return rope.originalMaxPositions;
-  if (rope.type === 'linear' && model.maxPositions) return Math.round(model.maxPositions / rope.scaling.factor);
-  return model.maxPositions;
+// The context the model was trained on (the scaling's original length, or for linear scaling max ÷ factor) and the
+// one it reads (its max_position_embeddings, else the trained one).
+function lengths(model, rope) {
+  let trained = rope.originalMaxPositions ?? model.maxPositions;
+  if (!rope.originalMaxPositions && rope.type === 'linear' && model.maxPositions) trained = Math.round(model.maxPositions / rope.scaling.factor);
+  trained ??= 4096;
+  return { trained, extended: Math.max(model.maxPositions ?? trained, trained) };
+}
+
+// Whether the layers differ in their scheme or its numbers (a strip of identical bars says nothing).
+function layersDiffer(model) {
+  const key = (i) => {
+    const layer = model.layer(i);
+    return `${model.layerTypes[i]} ${layer.kind} ${layer.rope ? `${layer.rope.type} ${layer.rope.base}` : ''}`;
+  };
+  for (let i = 1; i < model.numLayers; i++) if (key(i) !== key(0)) return true;
+  return false;
+}
+
+const turnsWord = (n) => (n >= 1 ? `${COUNT.format(n)} turn${n >= 1.5 ? 's' : ''}` : `1/${COUNT.format(Math.round(1 / n))} of a turn`);
+const formatTurns = (n) => (Number.isFinite(n) && n > 0 ? turnsWord(n) : 'none');
+
+// Among the pairs that never made a full turn in training, how much further than in training they turn over the
+// extended context: { never (how many), unscaled, scaled } (ratios of angles; the largest over those pairs).
+function pastTraining(model, rope, plain) {
+  const { trained, extended } = lengths(model, rope);
+  const slow = [...plain.keys()].filter((i) => (trained * plain[i]) / (2 * Math.PI) < 1);
+  const ratio = (rates) => slow.reduce((most, i) => Math.max(most, (extended * rates[i]) / (trained * plain[i])), 0);
+  return { never: slow.length, unscaled: ratio(plain), scaled: ratio(rope.invFreq) };
+}
+
+const times = (ratio) => `${ratio >= 10 ? Math.round(ratio) : Math.round(ratio * 10) / 10}×`;
+
+function turnsCaption(model, rope, plain) {
+  const { trained, extended } = lengths(model, rope);
+  const { never, unscaled, scaled } = pastTraining(model, rope, plain);
+  const first = `Each line is how many turns a pair makes over a stretch of text (log10: 0 is one turn, −2 a hundredth). Above the grey line a pair turns full circles and has seen every angle; below it, only the angles up to where it stops. ${never} of ${plain.length} pairs never make a full turn in the trained ${contextLength(trained)} tokens.`;
+  if (extended <= trained || !never) return first;
+  if (rope.type === 'default') return `${first} Over ${contextLength(extended)} tokens they would turn ${times(unscaled)} as far as in training, to angles the model never saw: this config has no scaling rule.`;
+  return `${first} Over ${contextLength(extended)} tokens they would turn up to ${times(unscaled)} as far unscaled; the ${rope.type} rule slows them so they turn at most ${times(scaled)} as far as in training, and leaves the fast pairs, which have seen every angle, as they were.`;
 }
 
 // The same rotary shape and base with no scaling: the frequencies to compare with.
 function unscaled(pe, rope) {
   return pe.ropeInvFreq({ headDim: rope.rotaryDim, base: rope.base }).invFreq.data;
+}
+
+// The model in plain words, for a reader who knows what a transformer is but not how positions enter it.
+function story(pe, model, index, layer) {
+  const name = model.modelType;
+  const layers = `${model.numLayers} layer${model.numLayers === 1 ? '' : 's'}`;
+  const count = (n) => n.toLocaleString('en');
+  if (layer.kind === 'learned' || layer.kind === 'sinusoidal') {
+    const table = layer.kind === 'learned' ? `a learned position vector (one row of a ${count(layer.learned.maxPositions)}-row table, so it reads at most ${count(layer.learned.maxPositions)} tokens)` : 'a fixed sinusoidal position vector';
+    return `${name} adds ${table} to each token once, at the input. Its ${layers} have no positions of their own: attention sees the order only through what the input carried in.`;
+  }
+  if (layer.kind === 'alibi') return `${name} adds no position vectors. In each of its ${layers}, every head lowers the attention score by its own slope times the distance between query and key (ALiBi), so nearer tokens weigh more, strongly in some heads and faintly in others. No table limits its length.`;
+  if (layer.kind === 't5') return `${name} adds no position vectors. Each attention score gets a learned bias for how far apart query and key are, by bucket: exact for near distances, shared by ever wider ranges farther out, all the same beyond ${count(layer.t5.maxDistance)} tokens. ${layer.t5.bidirectional ? 'The encoder\'s buckets tell before from after' : 'The decoder\'s see only the past'}.`;
+  if (layer.kind !== 'rope') return `Layer ${index} of ${name} uses no positions at all (NoPE): it attends by content alone, and the order reaches it only through the layers before it.`;
+  const rope = layer.rope;
+  const nope = model.layerTypes.filter((type, i) => model.layer(i).kind !== 'rope').length;
+  const where = nope ? `${model.numLayers - nope} of its ${layers} (the other ${nope} use no positions at all)` : `each of its ${layers}`;
+  const plain = unscaled(pe, rope);
+  const wavelength = (w) => COUNT.format((2 * Math.PI) / w);
+  const opening = `${name} turns each query and key by its position (RoPE) in ${where}: ${rope.invFreq.length} pairs of dimensions rotate at rates from one turn every ${wavelength(plain[0])} tokens to one every ${wavelength(plain.at(-1))}, so a score depends on how far apart two tokens are, not where they stand.`;
+  const { trained, extended } = lengths(model, rope);
+  const { never, unscaled: far, scaled } = pastTraining(model, rope, plain);
+  if (extended <= trained) return `${opening} It reads up to ${count(trained)} tokens, as it was trained; no rule stretches it further.`;
+  if (rope.type === 'default') return `${opening} Its config allows ${count(extended)} tokens but sets no scaling rule: its ${never} slowest pairs would turn up to ${times(far)} as far as over the ${count(trained)} tokens it was trained on.`;
+  const longTraining = rope.type === 'llama3' ? ' Llama 3.1 was then trained further on long texts, in stages from 8K to 128K tokens: the rule makes that training start from familiar angles.' : '';
+  return `${opening} It was pretrained on texts of up to ${count(trained)} tokens and reads up to ${count(extended)}. ${never} slow pairs never make a full turn in ${count(trained)} tokens; unscaled, over ${count(extended)} they would turn ${times(far)} as far, to angles never seen. The ${rope.type} rule slows them so they turn at most ${times(scaled)} as far, and leaves the fast pairs as they were.${longTraining}`;
 }
 
 function summary(model, index, layer) {
