@@ -500,17 +500,17 @@ describe('ALiBi and T5 page', () => {
       const canvas = document.querySelector('#alibi').shadowRoot.querySelector('canvas');
       return Array.from(canvas.getContext('2d').getImageData(canvas.width - 1, 0, 1, 1).data.slice(0, 3)).some((v, i) => v !== masked[i]);
     }, MASKED.rgb);
-    // Each head over its own range by default (the page's choice): the same colour in every head's farthest cell.
-    // One colour scale for all: the heads with smaller slopes are lighter there (ALiBi's ramp: farther is more
-    // negative, darker in viridis), and the caption says why a gentle head looks flat.
+    // One colour scale for all heads by default: the heads with smaller slopes are lighter in their farthest cell
+    // (ALiBi's ramp: farther is more negative, darker in viridis), and the caption says why a gentle head looks flat.
+    // Each head over its own range when asked: the same colour in every head's farthest cell.
     const corners = () => page.evaluate(() => Array.from(document.querySelector('#alibi').shadowRoot.querySelectorAll('canvas'),
       (canvas) => Array.from(canvas.getContext('2d').getImageData(canvas.width - 1, 0, 1, 1).data.slice(0, 3))));
     const caption = () => page.locator('#alibi').evaluate((el) => el.shadowRoot.querySelector('.caption').textContent);
-    assert.match(await caption(), /Each head coloured over its own range: compare their shapes here, not their sizes/);
-    const perHead = await corners();
-    await page.check('#alibi-controls [name="shared"]');
-    await page.waitForFunction(() => /One colour scale for all heads, so sizes compare/.test(document.querySelector('#alibi').shadowRoot.querySelector('.caption').textContent));
+    assert.match(await caption(), /One colour scale for all heads, so sizes compare/);
     const shared = await corners();
+    await page.uncheck('#alibi-controls [name="shared"]');
+    await page.waitForFunction(() => /Each head coloured over its own range: compare their shapes here, not their sizes/.test(document.querySelector('#alibi').shadowRoot.querySelector('.caption').textContent));
+    const perHead = await corners();
     assert.deepEqual(perHead[1], perHead[0]);
     assert.deepEqual(perHead[2], perHead[0]);
     const lightness = (rgb) => rgb[0] + rgb[1] + rgb[2];
@@ -518,6 +518,20 @@ describe('ALiBi and T5 page', () => {
     const [steep, middle, shallow] = [0, 1, 2].sort((a, b) => slopes[b] - slopes[a]);
     assert.deepEqual(shared[steep], perHead[steep], 'the steepest head spans the shared range');
     assert.ok(lightness(shared[steep]) < lightness(shared[middle]) && lightness(shared[middle]) < lightness(shared[shallow]), `corners ${JSON.stringify(shared)}`);
+    // What the bias does to attention: the last query's softmax weights from the bias alone, a row per head, and a
+    // caption with the numbers drawn (the steepest head's share of the nearest four keys).
+    const weights = await page.locator('#alibi-weights figcaption').textContent();
+    const share = (slope) => {
+      const w = Array.from({ length: 32 }, (_, k) => Math.exp(-slope * (31 - k)));
+      const sum = w.reduce((a, b) => a + b, 0);
+      return Math.round((100 * w.slice(28).reduce((a, b) => a + b, 0)) / sum);
+    };
+    const eight = pe.alibiSlopes(8).data;
+    await page.fill('#alibi-controls [name="heads"]', '8');
+    await page.waitForFunction((text) => document.querySelector('#alibi-weights figcaption').textContent !== text, weights);
+    assert.match(await page.locator('#alibi-weights figcaption').textContent(),
+      new RegExp(`^Head 1 \\(slope 0\\.50\\) puts ${share(eight[0])}% of the last query's attention on the nearest 4 keys; head 8 \\(slope 0\\.0039\\) only ${share(eight[7])}%`));
+    assert.equal(await page.locator('#alibi-weights .pe-plot').getAttribute('aria-label'), 'Attention weights of the last query over the keys, for each head, from the ALiBi bias alone. Arrow keys move the cursor and read values.');
     assert.deepEqual(problems, []);
   });
 

@@ -5,6 +5,7 @@ import { mountRelativeVectors } from './ideas/relative-vectors.js';
 
 const pe = await load({ backend: 'auto' });
 const bucketFigure = new Figure(document.querySelector('#t5-figure'), { label: 'The T5 bucket of each relative position' });
+const weightsFigure = new Figure(document.querySelector('#alibi-weights'), { label: 'Attention weights of the last query over the keys, for each head, from the ALiBi bias alone', maxHeight: 260 });
 const alibiForm = document.querySelector('#alibi-controls');
 const t5Form = document.querySelector('#t5-controls');
 
@@ -15,6 +16,34 @@ function updateAlibi() {
   alibi.setAttribute('length', String(f.get('length')));
   alibi.toggleAttribute('causal', f.get('causal') === 'on');
   alibi.setAttribute('scale', f.get('shared') === 'on' ? 'shared' : 'per-head');
+  plotAlibiWeights(Number(f.get('heads')), Number(f.get('length')));
+}
+
+// The last query's softmax weights over the keys it sees, from the bias alone (every content score equal): a row per head.
+function plotAlibiWeights(heads, length) {
+  if (!(Number.isInteger(heads) && heads >= 1 && heads <= 64 && Number.isInteger(length) && length >= 2 && length <= 128)) return;
+  const slopes = pe.alibiSlopes(heads).data;
+  const weights = new Float32Array(heads * length);
+  for (let h = 0; h < heads; h++) {
+    // The last query's bias row: −slope × its distance to each key (0 for itself, the largest).
+    const bias = Array.from({ length }, (_, k) => -slopes[h] * (length - 1 - k));
+    let sum = 0;
+    for (const b of bias) sum += Math.exp(b);
+    bias.forEach((b, k) => { weights[h * length + k] = Math.exp(b) / sum; });
+  }
+  // How much of a head's attention falls on the nearest `near` keys (the query's own among them).
+  const near = Math.min(4, length);
+  const share = (h) => weights.subarray(h * length + length - near, (h + 1) * length).reduce((a, b) => a + b, 0);
+  const percent = (x) => `${Math.round(x * 100)}%`;
+  weightsFigure.heatmap({ data: weights, shape: [heads, length] }, {
+    colormap: 'viridis', range: { min: 0, max: Math.max(...weights) },
+    x: { label: 'key position (the query is the last)' }, y: { label: 'head', names: (h) => `${h + 1} · slope ${slopes[h].toPrecision(2)}` },
+    colour: { label: 'attention weight' },
+    describe: (h, k, w) => `head ${h + 1}: key ${k} (${length - 1 - k} back) gets ${percent(w)} of the attention`,
+  });
+  weightsFigure.caption = heads === 1
+    ? `The one head puts ${percent(share(0))} of the last query's attention on the nearest ${near} keys.`
+    : `Head 1 (slope ${slopes[0].toPrecision(2)}) puts ${percent(share(0))} of the last query's attention on the nearest ${near} keys; head ${heads} (slope ${slopes[heads - 1].toPrecision(2)}) only ${percent(share(heads - 1))}, and still ${percent(weights[(heads - 1) * length])} on the first key, ${length - 1} back. Steep heads read the last few tokens; gentle ones the whole text.`;
 }
 
 function plotBuckets() {
@@ -44,6 +73,7 @@ function plotBuckets() {
 }
 
 alibiForm.addEventListener('input', updateAlibi);
+updateAlibi();
 // The bucket count and maxDistance limit each other (maxDistance above the exact buckets: half the buckets, of
 // each direction's half when bidirectional), so each field's range follows the other's value.
 function linkBucketRanges() {
