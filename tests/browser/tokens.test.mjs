@@ -65,24 +65,6 @@ describe('token embeddings page', () => {
     assert.deepEqual(drawn, Array.from(expected.pixels));
   });
 
-  it('one-hot rows: every two tokens √2 apart, and one-hot × table is the lookup, to the bit; the memory it would take', async () => {
-    const section = page.locator('#one-hot');
-    assert.equal(await section.getAttribute('data-largest-difference'), '0');
-    const [nearest, farthest] = (await section.getAttribute('data-distances')).split(' ').map(Number);
-    assert.ok(Math.abs(nearest - Math.SQRT2) < 1e-6 && Math.abs(farthest - Math.SQRT2) < 1e-6, `${nearest} ${farthest}`);
-    assert.equal(await section.locator('.one-hot canvas').evaluate((c) => `${c.width}x${c.height}`), '20x8');
-    // Each one-hot row lights exactly one cell: the token's id in the toy vocabulary (Max is 15).
-    const firstRow = await section.locator('.one-hot canvas').evaluate((c) => Array.from(c.getContext('2d').getImageData(0, 0, 20, 1).data));
-    const lit = [...Array(20).keys()].filter((column) => firstRow[4 * column + 1] > 200);
-    assert.deepEqual(lit, [15]);
-    assert.match(await section.locator('.memory').textContent(), /8 × 1024 × 50257 × 4 bytes = 1\.65 GB; as ids it is 32\.8 kB, and the table they index, \[50257 × 768\], 154 MB once/);
-    await section.locator('[name="text"]').fill('First(3,3)');
-    await page.waitForFunction(() => document.querySelector('#one-hot .one-hot canvas').height === 6);
-    assert.equal(await section.getAttribute('data-largest-difference'), '0');
-    await section.locator('[name="text"]').fill('Max(1,6,2)');
-    await page.waitForFunction(() => document.querySelector('#one-hot .one-hot canvas').height === 8);
-  });
-
   it('lists the nearest tokens by cosine, the token itself first', async () => {
     const first = await page.locator('#nearest li').first().textContent();
     assert.match(first, /^"The" \(464\): 1\.0000$/);

@@ -31,7 +31,7 @@ describe('the guided tour (index.html)', () => {
   });
   after(() => page?.close());
 
-  it('10 · what a positional encoding should do, each property measured on each encoding', async () => {
+  it('12 · what a positional encoding should do, each property measured on each encoding', async () => {
     const cell = (property, encoding) => page.locator(`#desiderata tbody tr:nth-child(${property}) td[data-encoding="${encoding}"]`);
     const holds = async (property, encoding) => (await cell(property, encoding).getAttribute('data-holds')) === 'true';
     // Rows: bounded, past the training length, relative, nothing to learn, far distances apart.
@@ -47,11 +47,14 @@ describe('the guided tour (index.html)', () => {
     assert.match(await cell(5, 't5').textContent(), /distances from 32 on share one bucket \(distance 32: bucket (\d+), distance 63: bucket \1\)/);
   });
 
-  it('presents the ideas in the tutorials\' order, each with a caption and an accessible name', async () => {
+  it('tells one story in a beginner\'s order, from a token\'s row to Llama 3.1 at 128K; each figure with a caption and an accessible name', async () => {
     const titles = await page.locator('main h2').allTextContents();
-    assert.deepEqual(titles.map((t) => t.replace(/^\d+ · /, '')), ['Why not just count?', 'A binary clock', 'Sines and cosines: the barber pole',
-      'From text to rows: the lookup', 'Without positions, order is invisible', 'Why multiply by √d_model', 'Add, or put side by side?',
-      'Relative position', 'Past the training length', 'What a positional encoding should do', 'Further']);
+    assert.deepEqual(titles, ['A token as a row of numbers', 'From text to rows: the lookup', 'Without positions, order is invisible',
+      'Why not just count?', 'A binary clock', 'Sines and cosines: the barber pole', 'Why multiply by √d_model', 'Add, or put side by side?',
+      'Relative position', 'Past the training length', 'How Llama 3.1 reads 128,000 tokens', 'What a positional encoding should do', 'Further']
+      .map((title, i) => `${i + 1} · ${title}`));
+    assert.deepEqual(await page.locator('.tour-index a').evaluateAll((as) => as.map((a) => a.getAttribute('href'))),
+      await page.locator('main > section').evaluateAll((all) => all.map((s) => `#${s.id}`)));
     const figures = await page.locator('main .pe-figure').evaluateAll((all) => all.map((f) => ({
       name: f.querySelector('.pe-plot').getAttribute('aria-label'), caption: f.querySelector('figcaption').textContent })));
     assert.ok(figures.length >= 14, `${figures.length} figures`);
@@ -59,9 +62,33 @@ describe('the guided tour (index.html)', () => {
       assert.ok(figure.name && figure.name.length > 10, JSON.stringify(figure));
       assert.ok(figure.caption.length > 30, JSON.stringify(figure));
     }
+    // The capstone: Llama 3.1 in plain words, then how far each pair turns over 8K and 128K.
+    const capstone = page.locator('#capstone-model');
+    await capstone.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('#capstone-model').dataset.rendered);
+    assert.match(await capstone.evaluate((el) => el.shadowRoot.querySelector('.story').textContent), /pretrained on texts of up to 8,192 tokens and reads up to 131,072/);
+    assert.equal(await capstone.evaluate((el) => el.shadowRoot.querySelector('figure:not([hidden]) .pe-title').textContent), 'How far each pair turns');
   });
 
-  it('1 · why not just count: the raw count reaches length − 1, the fraction\'s step is 1/length', async () => {
+  it('1 · one-hot rows: every two tokens √2 apart, and one-hot × table is the lookup, to the bit; the memory it would take', async () => {
+    const section = page.locator('#one-hot');
+    assert.equal(await section.getAttribute('data-largest-difference'), '0');
+    const [nearest, farthest] = (await section.getAttribute('data-distances')).split(' ').map(Number);
+    assert.ok(Math.abs(nearest - Math.SQRT2) < 1e-6 && Math.abs(farthest - Math.SQRT2) < 1e-6, `${nearest} ${farthest}`);
+    assert.equal(await section.locator('.one-hot canvas').evaluate((c) => `${c.width}x${c.height}`), '20x8');
+    // Each one-hot row lights exactly one cell: the token's id in the toy vocabulary (Max is 15).
+    const firstRow = await section.locator('.one-hot canvas').evaluate((c) => Array.from(c.getContext('2d').getImageData(0, 0, 20, 1).data));
+    const lit = [...Array(20).keys()].filter((column) => firstRow[4 * column + 1] > 200);
+    assert.deepEqual(lit, [15]);
+    assert.match(await section.locator('.memory').textContent(), /8 × 1024 × 50257 × 4 bytes = 1\.65 GB; as ids it is 32\.8 kB, and the table they index, \[50257 × 768\], 154 MB once/);
+    await section.locator('[name="text"]').fill('First(3,3)');
+    await page.waitForFunction(() => document.querySelector('#one-hot .one-hot canvas').height === 6);
+    assert.equal(await section.getAttribute('data-largest-difference'), '0');
+    await section.locator('[name="text"]').fill('Max(1,6,2)');
+    await page.waitForFunction(() => document.querySelector('#one-hot .one-hot canvas').height === 8);
+  });
+
+  it('4 · why not just count: the raw count reaches length − 1, the fraction\'s step is 1/length', async () => {
     await setField(page, '#counting', 'length', 200);
     await page.waitForFunction(() => /reaches 199/.test(document.querySelector('#counting figcaption').textContent));
     await page.locator('#counting .pe-plot').nth(0).focus();
@@ -78,7 +105,7 @@ describe('the guided tour (index.html)', () => {
     assert.equal(await page.locator('#counting .pe-readout').nth(1).textContent(), `sin, 10: ${Math.sqrt(step).toFixed(4)}`);
   });
 
-  it('2 · binary clock: the bits of each position beside the sinusoids at doubling wavelengths', async () => {
+  it('5 · binary clock: the bits of each position beside the sinusoids at doubling wavelengths', async () => {
     // Position 5 = 101b: bits 2^0 and 2^2 on (top colour), 2^1 off.
     assert.deepEqual(await cellColour(page, '#binary', 0, 0, 5), rgb(interpolateViridis(1)));
     assert.deepEqual(await cellColour(page, '#binary', 0, 1, 5), rgb(interpolateViridis(0)));
@@ -89,7 +116,7 @@ describe('the guided tour (index.html)', () => {
     assert.deepEqual(await cellColour(page, '#binary', 1, 1, 0), rgb(interpolateRdBu(1)));
   });
 
-  it('3 · barber pole: the table with its axes and colour bar, and each pair\'s wavelength read from it', async () => {
+  it('6 · barber pole: the table with its axes and colour bar, and each pair\'s wavelength read from it', async () => {
     const frame = await page.locator('#barber .pe-figure').nth(0).evaluate((f) => ({
       labels: Array.from(f.querySelectorAll('.pe-axis-label'), (t) => t.textContent), bar: f.querySelector('.pe-colourbar').textContent }));
     assert.deepEqual(frame.labels, ['dimension', 'position']);
@@ -116,7 +143,7 @@ describe('the guided tour (index.html)', () => {
     assert.equal(await page.locator('#barber .check-yourself').count(), 3);
   });
 
-  it('3 · every position its own signature: distances by offset for three bases, near collisions only with few columns', async () => {
+  it('6 · every position its own signature: distances by offset for three bases, near collisions only with few columns', async () => {
     // ‖PE(p) − PE(p + k)‖ in float64: each pair contributes 2 − 2 cos(ω_i k).
     const apart = (base, dModel, k) => {
       let sum = 0;
@@ -154,7 +181,7 @@ describe('the guided tour (index.html)', () => {
     await page.waitForFunction(() => document.querySelectorAll('#signature tbody tr[data-collides="true"]').length === 0);
   });
 
-  it('4 · dropout once, after the sum: zeroed cells, the rest the plain sum × 1/(1 − p)', async () => {
+  it('2 · dropout once, after the sum: zeroed cells, the rest the plain sum × 1/(1 − p)', async () => {
     const read = () => page.locator('#dropout').evaluate((s) => [Number(s.dataset.zeroed), Number(s.dataset.largestDifference)]);
     for (const p of [0.1, 0.5, 0]) {
       await setField(page, '#dropout', 'p', p);
@@ -169,7 +196,7 @@ describe('the guided tour (index.html)', () => {
     await setField(page, '#dropout', 'p', 0.1);
   });
 
-  it('5 · permutation: without positions the outputs are the same rows reordered; with positions they differ', async () => {
+  it('3 · permutation: without positions the outputs are the same rows reordered; with positions they differ', async () => {
     const difference = () => page.locator('#permutation').evaluate((s) => Number(s.dataset.permutedDifference));
     assert.ok(await difference() < 1e-5, `without positions: ${await difference()}`);
     // A recurrent network over the same rows, no positions: its last states differ for the two orders.
@@ -185,7 +212,7 @@ describe('the guided tour (index.html)', () => {
     await page.waitForFunction(() => document.querySelector('#permutation .idea-error').hidden);
   });
 
-  it('6 · √d balance: row lengths against d_model, scaled and not', async () => {
+  it('7 · √d balance: row lengths against d_model, scaled and not', async () => {
     await page.locator('#balance .pe-plot').nth(1).focus();
     await page.keyboard.press('End');
     const text = await page.locator('#balance .pe-readout').nth(1).textContent();
@@ -203,7 +230,7 @@ describe('the guided tour (index.html)', () => {
     assert.match(await page.locator('#balance .tutorial-note').textContent(), /×√d would bury the positions/);
   });
 
-  it('7 · add vs concat: d columns against 2d, and the four terms of a dot product', async () => {
+  it('8 · add vs concat: d columns against 2d, and the four terms of a dot product', async () => {
     const widths = await page.locator('#add-concat .pe-plot canvas').evaluateAll((all) => all.map((c) => c.width));
     assert.deepEqual(widths, [8, 16]);
     await page.locator('#add-concat .pe-plot').nth(2).focus();
@@ -216,7 +243,7 @@ describe('the guided tour (index.html)', () => {
     assert.equal(await page.locator('#add-concat .pe-readout').nth(2).textContent(), `position·position: ${expected.toFixed(4)}`);
   });
 
-  it('8 · why sines and cosines: a pair is a point on a circle, and R_k · PE(p) is PE(p + k) from the table', async () => {
+  it('9 · why sines and cosines: a pair is a point on a circle, and R_k · PE(p) is PE(p + k) from the table', async () => {
     const gap = () => page.locator('#relative-circle').evaluate((s) => Number(s.dataset.gap));
     assert.ok(await gap() < 1e-6, `${await gap()}`);
     assert.equal(await page.locator('#relative-circle svg circle:not(.pe-cursor)').count(), 48);
@@ -233,7 +260,7 @@ describe('the guided tour (index.html)', () => {
     await page.waitForFunction(() => document.querySelector('#relative-circle .idea-error').hidden);
   });
 
-  it('8 · relative: PE(p)·PE(p + k) the same for every p; RoPE\'s score unchanged when both positions move', async () => {
+  it('9 · relative: PE(p)·PE(p + k) the same for every p; RoPE\'s score unchanged when both positions move', async () => {
     await page.locator('#relative-dots .pe-plot').focus();
     for (let k = 0; k < 30; k++) {
       const values = (await page.locator('#relative-dots .pe-readout').textContent()).match(/p = \d+ (-?[\d.]+)/g).map((s) => Number(s.split(' ').at(-1)));
@@ -258,7 +285,7 @@ describe('the guided tour (index.html)', () => {
     assert.ok(Math.abs(await score() - first) > 1e-3, 'another distance, another score');
   });
 
-  it('8, 9 · every encoding\'s score past the training length, and the learned table\'s missing rows shown as missing', async () => {
+  it('9, 10 · every encoding\'s score past the training length, and the learned table\'s missing rows shown as missing', async () => {
     await page.locator('#relative-all .pe-plot').focus();
     await page.keyboard.press('End');
     const far = await page.locator('#relative-all .pe-readout').textContent();

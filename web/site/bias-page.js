@@ -36,7 +36,7 @@ function plotAlibiWeights(heads, length) {
   const share = (h) => weights.subarray(h * length + length - near, (h + 1) * length).reduce((a, b) => a + b, 0);
   const percent = (x) => `${Math.round(x * 100)}%`;
   weightsFigure.heatmap({ data: weights, shape: [heads, length] }, {
-    colormap: 'viridis', range: { min: 0, max: Math.max(...weights) },
+    colormap: 'viridis', range: { min: 0, max: weights.reduce((a, b) => Math.max(a, b), 0) },
     x: { label: 'key position (the query is the last)' }, y: { label: 'head', names: (h) => `${h + 1} · slope ${slopes[h].toPrecision(2)}` },
     colour: { label: 'attention weight' },
     describe: (h, k, w) => `head ${h + 1}: key ${k} (${length - 1 - k} back) gets ${percent(w)} of the attention`,

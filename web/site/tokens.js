@@ -7,7 +7,6 @@ import { Figure, TOY_VOCABULARY, toyIds, toyTokens } from 'posembed/components';
 import { drawVocabularyMap, namedIds } from 'posembed/vocabulary-map';
 import { compute } from './compute.js';
 import { redrawOnChange } from './controls.js';
-import { mountOneHot } from './one-hot.js';
 
 const $ = (selector) => document.querySelector(selector);
 const form = $('#token-controls');
@@ -330,5 +329,5 @@ $('#weights-remove').addEventListener('click', () => {
 redrawOnChange(form, redrawAll);
 redrawOnChange(arithmeticForm, renderArithmetic);
 for (const each of [form, arithmeticForm]) each.addEventListener('submit', (event) => event.preventDefault());
-await Promise.all([redrawAll(), mountOneHot($('#one-hot'))]);
+await redrawAll();
 document.documentElement.dataset.ready = 'true';

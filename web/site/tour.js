@@ -13,6 +13,7 @@ import { mountRotation } from './ideas/rotation.js';
 import { mountSignature } from './ideas/signature.js';
 import { mountDropout } from './ideas/dropout.js';
 import { mountDesiderata } from './ideas/desiderata.js';
+import { mountOneHot } from './one-hot.js';
 
 const pe = await load();
 const section = (id) => document.getElementById(id);
@@ -28,6 +29,7 @@ for (const button of document.querySelectorAll('#relative-rope .shift')) {
   });
 }
 await Promise.all([
+  mountOneHot(section('one-hot')),
   mountCounting(pe, section('counting')),
   mountBinaryClock(pe, section('binary')),
   mountBarberPole(pe, section('barber')),

@@ -186,6 +186,7 @@ export const ELEMENT_SCHEMAS = {
     attributes: {
       config: text({ default: 'Llama-3.1-8B', doc: 'a preset\'s name (pe.modelPresets) or a config.json URL; or set element.config to a parsed config' }),
       layer: integer(0, 100000, { default: 0, doc: 'which layer, below the model\'s number of layers' }),
+      precision: trueOrFalse({ default: true, doc: '"false" leaves out the precision lab (the float32, float16 and bfloat16 caches\' error, and bfloat16\'s collisions)' }),
       ...FRAME,
     },
   },

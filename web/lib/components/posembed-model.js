@@ -5,7 +5,8 @@
 // before and after the scaling; the attention score against distance past the trained length, with and without it;
 // for mRoPE, an image's grid of position ids and the pairs each of time, height and width drives; and a precision lab
 // (the float32, float16 and bfloat16 caches' error against position, and where neighbouring positions' bfloat16 rows
-// collide). Where its layers differ, the layers' schemes as a strip. Attributes: config, layer, caption, axes, legend.
+// collide; precision="false" leaves it out). Where its layers differ, the layers' schemes as a strip. Attributes: config,
+// layer, precision, caption, axes, legend.
 import { mropeStream } from '../rope.js';
 import { Figure, SERIES_COLOURS, formatValue } from './figure.js';
 import { observedAttributes, problemsMessage } from './attributes.js';
@@ -120,7 +121,7 @@ export class PosembedModel extends LazyElement {
       if (layer.kind === 'rope') {
         this.#scores(pe, model, layer.rope);
         if (layer.rope.mropeSection) this.#mrope(pe, layer.rope);
-        this.#precision(pe, model, layer.rope);
+        if (values.precision) this.#precision(pe, model, layer.rope);
       }
       root.querySelector('.caption').textContent = values.caption ?? '';
       Object.assign(root.querySelector('.title'), { textContent: values.title ?? '', hidden: !values.title });
