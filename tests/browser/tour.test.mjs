@@ -103,6 +103,9 @@ describe('the guided tour (index.html)', () => {
     let step = 0;
     for (let c = 0; c < 64; c++) step += (table.data[64 + c] - table.data[c]) ** 2;
     assert.equal(await page.locator('#counting .pe-readout').nth(1).textContent(), `sin, 10: ${Math.sqrt(step).toFixed(4)}`);
+    // The second plot follows the slider too: the reader's length among the bars, and in the caption.
+    assert.deepEqual((await page.locator('#counting .pe-figure').nth(1).locator('.tick text').allTextContents()).filter((t) => t.includes('yours')), ['p/len, 200 (yours)', 'sin, 200 (yours)']);
+    assert.match(await page.locator('#counting figcaption').nth(1).textContent(), /0\.005 in your 200-token one/);
   });
 
   it('5 · binary clock: the bits of each position beside the sinusoids at doubling wavelengths', async () => {
@@ -129,14 +132,14 @@ describe('the guided tour (index.html)', () => {
     assert.ok(words.left >= ramp.right && words.top < ramp.bottom, `ramp ${JSON.stringify(ramp)}, words ${JSON.stringify(words)}`);
     await page.locator('#barber .pe-plot').nth(1).focus();
     await page.keyboard.press('End');
-    // Pair 63 of d = 128: wavelength 2π·10000^(126/128).
-    const expected = 2 * Math.PI * 10000 ** (126 / 128);
+    // Pair 31 of the tutorial's d = 64: wavelength 2π·10000^(62/64).
+    const expected = 2 * Math.PI * 10000 ** (62 / 64);
     const shown = Number((await page.locator('#barber .pe-readout').nth(1).textContent()).match(/wavelength ([\d.e+]+)/)[1]);
     assert.ok(Math.abs(shown - expected) / expected < 2e-3, `${shown} vs ${expected}`);
     // The tutorial's misprinted divisors, against the table's: 10000^(2i/64) in float64.
     const measured = (await page.locator('#barber .tutorial-note').getAttribute('data-measured')).split(' ');
     assert.deepEqual(measured, [1, 2, 10, 31].map((i) => (10000 ** ((2 * i) / 64)).toPrecision(i === 31 ? 4 : 3)));
-    assert.match(await page.locator('#barber .tutorial-note').textContent(), /prints, for i = 1, 2, 10 and 31, 1\.17, 1\.37, 3\.98, 6812\. Read from this table at d = 64 they are 1\.33, 1\.78, 17\.8, 7499/);
+    assert.match(await page.locator('#barber .tutorial-note').textContent(), /prints, for i = 1, 2, 10 and 31, 1\.17, 1\.37, 3\.98, 6812\. Read from the package's table at d = 64 they are 1\.33, 1\.78, 17\.8, 7499/);
     // Check yourself: PE(2, 4) at d = 64 and row 0's pattern, read from the package's table.
     assert.equal(await page.locator('#barber [data-answer="pe-2-4"] .value').textContent(), Math.sin(2 / 10000 ** (4 / 64)).toFixed(4));
     assert.equal(await page.locator('#barber [data-answer="row-0"] .value').textContent(), '0, 1, 0, 1, 0, 1, 0, 1, …');

@@ -44,7 +44,7 @@ async function noteMisprintedDivisors(pe, note) {
   const divisor = (i) => 1 / Math.atan2(table.data[64 + 2 * i], table.data[64 + 2 * i + 1]);
   const measured = PRINTED.map(([i]) => divisor(i).toPrecision(i === 31 ? 4 : 3));
   note.textContent = `A tutorial's numbers, checked: the one on sinusoids (doc 002) divides positions by 10000^(2i/64) and prints, for i = 1, 2, 10 `
-    + `and 31, ${PRINTED.map(([, printed]) => printed).join(', ')}. Read from this table at d = 64 they are ${measured.join(', ')}: 10000^(2/64) is `
+    + `and 31, ${PRINTED.map(([, printed]) => printed).join(', ')}. Read from the package's table at d = 64 they are ${measured.join(', ')}: 10000^(2/64) is `
     + `${measured[0]}, not ${PRINTED[0][1]}. Its worked values (sin(1/1.17) …) inherit the slip; the picture it describes, wavelengths growing `
     + 'geometrically from left to right, is right.';
   note.dataset.measured = measured.join(' ');

@@ -4,7 +4,7 @@ import { onHost } from 'posembed/components';
 import { figures, integerField, mountIdea, rows } from './idea.js';
 
 const D_MODEL = 64;
-const LENGTHS = [10, 50, 100, 500];
+const LENGTHS = [10, 100, 1000];
 
 // The distance between the encodings of neighbouring positions p and p + 1.
 function neighbourStep(table, p) {
@@ -32,17 +32,20 @@ export function mountCounting(pe, section) {
     ], { x: { label: 'position p' }, y: { label: 'value' } });
     values.caption = `The raw count reaches ${length - 1}, while a token's embedding values are around ±1: added to them it would drown `
       + 'the token out, and later positions would look nothing like anything seen in training. The sinusoids stay within ±1 at every length.';
+    // The reader's length beside a few fixed ones.
+    const lengths = [...new Set([...LENGTHS, length])].sort((a, b) => a - b);
     const bars = [];
-    for (const n of LENGTHS) {
+    for (const n of lengths) {
       const sinusoids = await onHost(pe.sinusoidal({ length: n, dModel: D_MODEL }));
-      bars.push({ label: `p/len, ${n}`, value: 1 / n, group: 'p / length' });
-      bars.push({ label: `sin, ${n}`, value: neighbourStep(sinusoids, 0), group: `sinusoids (d = ${D_MODEL})` });
+      const yours = n === length ? ' (yours)' : '';
+      bars.push({ label: `p/len, ${n}${yours}`, value: 1 / n, group: 'p / length' });
+      bars.push({ label: `sin, ${n}${yours}`, value: neighbourStep(sinusoids, 0), group: `sinusoids (d = ${D_MODEL})` });
     }
     steps.bars(bars, {
       groups: [{ name: 'p / length', colour: '#d1495b' }, { name: `sinusoids (d = ${D_MODEL})`, colour: '#2a9d8f' }],
       x: { label: 'encoding, sentence length' }, y: { label: 'distance from p to p + 1' },
     });
-    steps.caption = 'As a fraction, one step is 1/length: 0.1 in a 10-token sentence, 0.002 in a 500-token one, so "next to each other" '
+    steps.caption = `As a fraction, one step is 1/length: 0.1 in a 10-token sentence, ${+(1 / length).toPrecision(2)} in your ${length}-token one, so "next to each other" `
       + 'means something different in every sentence. The sinusoidal step is the same at every length.';
   });
 }
