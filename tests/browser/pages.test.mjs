@@ -21,6 +21,11 @@ describe('every page on a phone, to axe-core and in print', () => {
           .slice(0, 5).map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`),
       }));
       assert.ok(overflow.width <= 390, `page ${overflow.width} px wide: ${overflow.widest.join('; ')}`);
+      // Every table wider than the phone scrolls in its own box, which says so.
+      const silent = await page.evaluate(() => [...document.querySelectorAll('table')]
+        .filter((table) => table.getBoundingClientRect().width > 391)
+        .filter((table) => !table.closest('.table-scroll[data-scrolls][role="region"][tabindex="0"]')).map((table) => table.id || table.className));
+      assert.deepEqual(silent, [], 'tables wider than the screen with no scroll cue');
       await page.evaluate(AXE);
       const violations = await page.evaluate(async () => {
         // eslint-disable-next-line no-undef
