@@ -111,10 +111,16 @@ export async function openDrawn(site, name, { width } = {}) {
 }
 
 // The texts of the error boxes a page shows now (light DOM and the elements' shadow roots).
+// Error lines shown on the page (in its elements' shadow roots too), and captions that carry a runtime's own error
+// text (a GPU's, a stack's), which is for developers, not for the reader.
 export function visibleErrors(page) {
   return page.evaluate(() => {
     const roots = [document, ...[...document.querySelectorAll('*')].map((el) => el.shadowRoot).filter(Boolean)];
-    return roots.flatMap((root) => [...root.querySelectorAll('.error, .pe-error')].filter((el) => !el.hidden && el.textContent.trim()).map((el) => el.textContent.trim()));
+    const internal = /WebGPU error|popErrorScope|GPU\w*Error|Instance dropped|\[object |\bundefined\b|\bat \w+ \(/;
+    return roots.flatMap((root) => [
+      ...[...root.querySelectorAll('.error, .pe-error')].filter((el) => !el.hidden && el.textContent.trim()),
+      ...[...root.querySelectorAll('figcaption, .caption')].filter((el) => internal.test(el.textContent)),
+    ].map((el) => el.textContent.trim()));
   });
 }
 

@@ -79,7 +79,9 @@ export function mountExplorer(pe, root, { onDrawn = () => {} } = {}) {
         if (result.buffer) {
           onGpu = result;  // drawn by the render pipeline where it lies
           await drawGpuHeatmap(canvas, result, pe, { colormap: 'RdBu', range: LIMIT });
-          drawnNote = canvas.dataset.drawnBy === 'wasm' ? ` Drawn on the CPU (wasm): ${canvas.dataset.drawnWhy}.` : '';
+          // The reader is told what happened in words; the GPU's own message stays on the canvas (data-drawn-why)
+          // for a developer to read.
+          drawnNote = canvas.dataset.drawnBy === 'wasm' ? ' This browser\'s GPU did not draw it, so the CPU did: the same numbers.' : '';
         } else {
           tensor = await onHost(result);  // after a WebGPU device loss: the wasm result
           drawHeatmap(canvas, tensor, { colormap: 'RdBu', range: LIMIT });
