@@ -251,6 +251,32 @@ describe('site pages and components', () => {
     await page.close();
   });
 
+  it('rope: the halves and pairs dials turn together, at the same position on the page\'s clock', async () => {
+    const { page, problems } = await site.open('rope.html', { ready: false });
+    await rendered(page, '#rope-half');
+    await rendered(page, '#rope-pairs');
+    // A third dial that starts a second later (as one that took longer to load would) joins at the same position.
+    await page.waitForTimeout(1000);
+    await page.evaluate(() => {
+      const late = document.createElement('posembed-rope');
+      late.id = 'rope-late';
+      for (const [name, value] of Object.entries({ 'head-dim': '16', layout: 'interleaved', pairs: '4' })) late.setAttribute(name, value);
+      document.querySelector('#rope-pairs').after(late);
+    });
+    await rendered(page, '#rope-late');
+    const samples = [];
+    for (let i = 0; i < 20; i++) {
+      samples.push(await page.evaluate(() => ['#rope-half', '#rope-pairs', '#rope-late'].map((id) => Number(document.querySelector(id).dataset.position))));
+      await page.waitForTimeout(110);
+    }
+    assert.ok(samples.at(-1)[0] > samples[0][0], `the dials turned: ${JSON.stringify(samples)}`);
+    // A sample may fall between one dial's draw and the other's (a few ms of each 250 ms tick); never further apart.
+    assert.ok(samples.every((at) => Math.max(...at) - Math.min(...at) <= 1), JSON.stringify(samples));
+    assert.ok(samples.filter((at) => at.every((p) => p === at[0])).length >= 16, JSON.stringify(samples));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('rope: pauses, steps with the arrow keys, and draws the hands from applyRope', async () => {
     const { page, problems } = await site.open('rope.html', { ready: false });
     await rendered(page, '#rope-half');

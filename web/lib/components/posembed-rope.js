@@ -43,6 +43,13 @@ function svg(tag, attributes = {}, text) {
   return node;
 }
 
+// One clock for every playing dial of the page: a dial advances on the page's ticks (`speed` a second, counted from
+// when this module loaded), so dials started at the same position and speed show the same position, however long
+// each took to draw (the page's halves and pairs side by side).
+// Ticks fall on whole multiples of 1/speed s; the nearest is read, since a timer set for one fires a little early or late.
+const EPOCH = performance.now();
+const pageTick = (speed) => Math.round(((performance.now() - EPOCH) * speed) / 1000);
+
 export class PosembedRope extends LazyElement {
   static words = { ...LazyElement.words, play: 'Play', pause: 'Pause', back: '−1 position', forward: '+1 position' };
   static observedAttributes = observedAttributes(TAG);
@@ -52,6 +59,10 @@ export class PosembedRope extends LazyElement {
   #playing = !reducedMotion();
   #onScreen = true;
   #screenWatch = null;
+  // While playing: the position shown at one page tick ({ position, tick }); a dial's first start is at tick 0 (the
+  // page's), a start after a pause, a step or a new position or speed at the tick it happens.
+  #anchor = null;
+  #started = false;
 
   constructor() {
     super();
@@ -80,13 +91,16 @@ export class PosembedRope extends LazyElement {
   }
 
   attributeChangedCallback(name, previous, value) {
-    if (name === 'position') this.#position = readAttributes(this).values.position ?? this.#position;
+    if (name === 'position') {
+      this.#position = readAttributes(this).values.position ?? this.#position;
+      this.#anchor = null;
+    }
     super.attributeChangedCallback(name, previous, value);
   }
 
   connectedCallback() {
     super.connectedCallback();
-    // Off screen the dials stop turning (nobody watches them), and go on where they were when back.
+    // Off screen the dials are not drawn (nobody watches them); back on screen they show the page clock's position.
     if (typeof IntersectionObserver !== 'function') return;
     this.#screenWatch = new IntersectionObserver((entries) => {
       this.#onScreen = entries.some((entry) => entry.isIntersecting);
@@ -117,24 +131,26 @@ export class PosembedRope extends LazyElement {
   #toggle() {
     this.#playing = !this.#playing;
     this.#label();
-    clearTimeout(this.#timer);
-    if (this.#playing) this.#tick();
+    this.#anchor = null;
+    this.#tick();
     this.announce('change', { playing: this.#playing, position: this.#position });
   }
 
   #step(delta, spoken = false) {
     this.#position = Math.max(0, this.#position + delta);
+    this.#anchor = null;
     this.render(spoken);
     this.announce('change', { playing: this.#playing, position: this.#position });
   }
 
+  // Draws again at the page's next tick, while playing and on screen.
   #tick() {
     clearTimeout(this.#timer);
+    this.#timer = 0;
+    if (!this.#playing) this.#anchor = null;
     if (!this.#playing || !this.#onScreen || !this.isConnected) return;
-    this.#timer = setTimeout(() => {
-      this.#position += 1;
-      this.render().then(() => this.#tick());
-    }, 1000 / this.#speed);
+    const next = pageTick(this.#speed) + 1;
+    this.#timer = setTimeout(() => this.render().then(() => this.#tick()), Math.max(0, EPOCH + (next * 1000) / this.#speed - performance.now()));
   }
 
   // The pair indices shown: spread over the frequencies, fastest first.
@@ -182,7 +198,14 @@ export class PosembedRope extends LazyElement {
       const pe = await posembed();
       const { base, layout } = values;
       const headDim = values['head-dim'];
+      if (values.speed !== this.#speed) this.#anchor = null;
       this.#speed = values.speed;
+      // Playing: the position is the page clock's (a slow draw catches up, and dials started together stay together).
+      if (this.#playing) {
+        this.#anchor ??= { position: this.#position, tick: this.#started ? pageTick(this.#speed) : 0 };
+        this.#started = true;
+        this.#position = this.#anchor.position + pageTick(this.#speed) - this.#anchor.tick;
+      }
       const scaling = this.#scaling(values);
       const { invFreq } = pe.ropeInvFreq({ headDim, base, scaling });
       const half = headDim / 2;
