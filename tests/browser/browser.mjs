@@ -6,6 +6,7 @@ import { extname, join } from 'node:path';
 import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 import { REPO } from '../pack.mjs';
+import { safetensorsFile } from '../js/hub.mjs';
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -49,6 +50,32 @@ export function startServer(siteRoot, { isolated = true } = {}) {
   });
 }
 
+// GPT-2's learned position table as the tests' Hub serves it: [1024, 768] values made here (smooth down the positions,
+// as a trained table is), in a checkpoint of GPT-2's layout.
+export function gpt2PositionsFixture() {
+  const [rows, columns] = [1024, 768];
+  return { shape: [rows, columns], data: Float32Array.from({ length: rows * columns }, (_, i) => 0.1 * Math.sin((Math.floor(i / columns) + 1) * 0.002 * ((i % columns) % 24 + 1) + (i % columns))) };
+}
+let hubFiles = null;
+
+// The Hugging Face Hub for a page, from fixtures: GPT-2's checkpoint (its position table) with byte ranges, as the
+// Hub's CDN serves them, and a 404 for any other file. No test reaches the network.
+export async function routeHub(page) {
+  if (!hubFiles) {
+    const { data, shape } = gpt2PositionsFixture();
+    hubFiles = { 'openai-community/gpt2/resolve/main/model.safetensors': safetensorsFile({ 'wpe.weight': { dtype: 'F32', shape, bytes: Buffer.from(data.buffer) } }) };
+  }
+  await page.route('https://huggingface.co/**', (route) => {
+    const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'content-range, content-length' };
+    const body = hubFiles[new URL(route.request().url()).pathname.slice(1)];
+    if (!body) return route.fulfill({ status: 404, headers: cors, body: 'not found' });
+    const range = route.request().headers().range?.match(/^bytes=(\d+)-(\d*)$/);
+    if (!range) return route.fulfill({ status: 200, headers: cors, body });
+    const [start, end] = [Number(range[1]), Math.min(range[2] ? Number(range[2]) : Infinity, body.length - 1)];
+    return route.fulfill({ status: 206, headers: { ...cors, 'content-range': `bytes ${start}-${end}/${body.length}` }, body: body.subarray(start, end + 1) });
+  });
+}
+
 // A page that records console errors and uncaught exceptions, and its main thread's long tasks (in
 // window.longTasks, milliseconds each).
 // warnings: console warnings count as problems too.
@@ -59,6 +86,7 @@ export async function openPage(browser, url, { width = 1200, warnings = false } 
     new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.longTasks.push(Math.round(entry.duration)); })
       .observe({ type: 'longtask', buffered: true });
   });
+  await routeHub(page);
   const problems = [];
   page.on('console', (message) => {
     if (message.type() === 'error' || (warnings && message.type() === 'warning')) problems.push(`console ${message.type()}: ${message.text()}`);

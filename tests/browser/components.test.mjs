@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import pngjs from 'pngjs';
 import { REPO } from '../pack.mjs';
 import { scratchDir } from '../scratch.mjs';
-import { PAGES, useSite } from './browser.mjs';
+import { PAGES, gpt2PositionsFixture, useSite } from './browser.mjs';
 
 const rgb = (css) => { const { r, g, b } = parseColour(css); return [r, g, b]; };
 
@@ -447,9 +447,39 @@ describe('patches and learned pages', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('learned: GPT-2\'s real table read by Range from its checkpoint on the Hub (the tests\' Hub: a fixture), drawn on the data\'s scale, its captions computed from it; offline, the page says why', async () => {
+    const { page, problems } = await site.open('learned.html');
+    await page.waitForFunction(() => document.querySelector('#gpt2-positions').dataset.rows);
+    assert.equal(await page.getAttribute('#gpt2-positions', 'data-rows'), '1024');
+    assert.equal(await page.locator('#gpt2-status').textContent(), 'GPT-2\'s position table: wpe.weight [1024 × 768], read from https://huggingface.co/openai-community/gpt2/resolve/main/model.safetensors.');
+    assert.deepEqual(await page.locator('#gpt2-table canvas').evaluate((c) => [c.width, c.height]), [768, 1024]);
+    // The caption's numbers are the table's: the mean cosine of neighbouring rows.
+    const { data } = gpt2PositionsFixture();
+    const row = (p) => data.subarray(p * 768, (p + 1) * 768);
+    const cosine = (a, b) => a.reduce((sum, v, i) => sum + v * b[i], 0) / Math.sqrt(a.reduce((s2, v) => s2 + v * v, 0) * b.reduce((s2, v) => s2 + v * v, 0));
+    let neighbours = 0;
+    for (let p = 0; p + 1 < 1024; p += 8) neighbours += cosine(row(p), row(p + 1));
+    neighbours /= Math.ceil(1023 / 8);
+    assert.match(await page.locator('#gpt2-similarity figcaption').textContent(), new RegExp(`^The mean cosine of two positions' rows: ${neighbours.toFixed(2)} for neighbours`));
+    assert.deepEqual(problems, []);
+    await page.close();
+    // Offline (the Hub unreachable): the figures give way to a sentence that says why; the rest of the page works.
+    const offline = await site.browser.newPage();
+    const offlineProblems = [];
+    offline.on('pageerror', (error) => offlineProblems.push(error.message));
+    await offline.route('https://huggingface.co/**', (route) => route.abort('internetdisconnected'));
+    await offline.goto(`${site.server.url}learned.html`);
+    await offline.waitForFunction(() => document.querySelector('#gpt2-positions').dataset.rows === '0');
+    assert.match(await offline.locator('#gpt2-status').textContent(), /^GPT-2's table could not be read from the Hub \(.+\)\. Offline, this page has only the untrained tables below\.$/);
+    assert.equal(await offline.locator('#gpt2-table figure').isHidden(), true);
+    await offline.waitForSelector('html[data-ready="true"]');
+    assert.deepEqual(offlineProblems, []);
+    await offline.close();
+  });
+
   it('learned: the table with its missing rows shown as missing, stretched by interpolation, and the lookup past maxLength refused', async () => {
     const { page, problems } = await site.open('learned.html');
-    const canvases = () => page.evaluate(() => Array.from(document.querySelectorAll('main .pe-plot canvas'), (c) => [c.width, c.height]));
+    const canvases = () => page.evaluate(() => Array.from(document.querySelectorAll(':is(#learned-figure, #stretched-figure, #sinusoidal-figure) .pe-plot canvas'), (c) => [c.width, c.height]));
     assert.deepEqual(await canvases(), [[32, 64], [32, 64], [32, 64]]);
     assert.match(await page.locator('#past-end').textContent(), /^lookup\(64\) → RangeError: length 64 is past maxLength 32: .*interpolatePositions.*sinusoidal/);
     // A tutorial counts LLaMA among the models that learn positions; the configs the package reads say otherwise.

@@ -99,6 +99,81 @@ redrawOnChange(form, render);
 form.addEventListener('submit', (event) => event.preventDefault());
 render();
 
+// GPT-2's learned positions, read by HTTP Range out of its checkpoint on the Hub (the table's bytes only); offline,
+// the page says why it has only the untrained tables.
+const GPT2_CHECKPOINT = 'https://huggingface.co/openai-community/gpt2/resolve/main/model.safetensors';
+const GPT2_TABLE_NAMES = ['wpe.weight', 'transformer.wpe.weight'];
+// Distances between two positions at which their rows are compared (about 40, spaced on a log scale).
+const DISTANCES = [...new Set(Array.from({ length: 40 }, (_, i) => Math.round(1023 ** (i / 39))))];
+
+const megabytes = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+// The mean cosine of rows p and p + k, over every eighth p: how alike positions k apart are.
+function likenessByDistance({ data, shape: [rows, columns] }) {
+  const norms = Float64Array.from({ length: rows }, (_, p) => {
+    let sum = 0;
+    for (let c = 0; c < columns; c++) sum += data[p * columns + c] ** 2;
+    return Math.sqrt(sum);
+  });
+  return DISTANCES.filter((k) => k < rows).map((k) => {
+    let total = 0;
+    let count = 0;
+    for (let p = 0; p + k < rows; p += 8) {
+      let dot = 0;
+      for (let c = 0; c < columns; c++) dot += data[p * columns + c] * data[(p + k) * columns + c];
+      total += dot / (norms[p] * norms[p + k]);
+      count++;
+    }
+    return { k, cosine: total / count };
+  });
+}
+
+// The magnitude below which 99.5% of the values lie (from every 16th value: a sort of them all would hold the page),
+// so the colours span the table, not its few outliers.
+function typicalMagnitude(data) {
+  const sample = Float32Array.from({ length: Math.ceil(data.length / 16) }, (_, i) => Math.abs(data[i * 16])).sort();
+  return sample[Math.floor(0.995 * (sample.length - 1))] || 1;
+}
+
+async function showGpt2Positions() {
+  const status = document.querySelector('#gpt2-status');
+  const progress = document.querySelector('#gpt2-progress');
+  const tableFigure = new Figure(document.querySelector('#gpt2-table'), { label: 'GPT-2\'s learned position table, position by dimension', title: 'GPT-2\'s position table (wpe)' });
+  const likeness = new Figure(document.querySelector('#gpt2-similarity'), { label: 'How alike two positions\' rows are, against the distance between them', title: 'How alike positions k apart are' });
+  status.textContent = 'Reading GPT-2\'s position table from the Hugging Face Hub…';
+  try {
+    const file = await pe.openSafetensors(GPT2_CHECKPOINT);
+    const name = GPT2_TABLE_NAMES.find((candidate) => file.names.includes(candidate));
+    if (!name) throw new Error('its checkpoint has no wpe.weight');
+    const { bytes } = file.info(name);
+    progress.hidden = false;
+    const table = await file.tensor(name, { onProgress: (fraction) => { progress.value = fraction; } });
+    progress.hidden = true;
+    const [rows, columns] = table.shape;
+    const limit = typicalMagnitude(table.data);
+    tableFigure.heatmap(table, { x: { label: 'dimension' }, y: { label: 'position' }, range: { min: -limit, max: limit }, colour: { label: 'value' } });
+    tableFigure.caption = `GPT-2's ${rows.toLocaleString('en')} learned rows of ${columns} numbers (${megabytes(bytes)} read by Range from its checkpoint). `
+      + `Colours from −${limit.toPrecision(2)} to ${limit.toPrecision(2)}, where 99.5% of the values lie. Unlike the random tables below, its `
+      + 'neighbouring rows are alike (right): training gave it structure down the positions.';
+    const alike = likenessByDistance(table);
+    likeness.lines([{ label: 'mean cosine of rows p and p + k', x: alike.map(({ k }) => k), y: alike.map(({ cosine }) => cosine) }], {
+      x: { label: 'distance k (positions, log scale)', log: true }, y: { label: 'cosine similarity' },
+      describe: (i) => `k = ${alike[i].k}: cosine ${alike[i].cosine.toFixed(2)}`,
+    });
+    const at = (k) => alike.find((entry) => entry.k >= k) ?? alike.at(-1);
+    likeness.caption = `The mean cosine of two positions' rows: ${at(1).cosine.toFixed(2)} for neighbours, ${at(100).cosine.toFixed(2)} for positions `
+      + `${at(100).k} apart (a random table's rows: about 0 at any distance). How alike two rows are tells the model how near the positions are.`;
+    status.textContent = `GPT-2's position table: ${name} [${rows} × ${columns}], read from ${GPT2_CHECKPOINT}.`;
+    document.querySelector('#gpt2-positions').dataset.rows = String(rows);
+  } catch (error) {
+    progress.hidden = true;
+    for (const shown of [tableFigure, likeness]) shown.element.hidden = true;
+    status.textContent = `GPT-2's table could not be read from the Hub (${error.message}). Offline, this page has only the untrained tables below.`;
+    document.querySelector('#gpt2-positions').dataset.rows = '0';
+  }
+}
+showGpt2Positions();
+
 // Which public models learn their positions, from their configs (the model presets): a tutorial (doc 000) counts
 // LLaMA among them.
 function noteWhoLearns() {
