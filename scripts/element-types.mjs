@@ -46,8 +46,9 @@ export function customElementsManifest() {
 const PROPERTIES = {
   'posembed-heatmap': { data: ['The author\'s own matrix, drawn in place of an encoding.', "import('./components.js').PosembedHeatmapElement['data']"] },
   'posembed-model': { config: ['A preset\'s name or a config.json URL (the attribute), or a parsed config.json.', 'string | Record<string, unknown> | null'] },
+  'posembed-bias': { table: ['kind="t5": a trained [buckets, heads] table, drawn in place of the seeded random one.', "import('./components.js').PosembedBiasElement['table']"] },
 };
-const elementType = (tag) => ({ 'posembed-model': 'PosembedModelElement', 'posembed-heatmap': 'PosembedHeatmapElement' })[tag] ?? 'PosembedElement';
+const elementType = (tag) => ({ 'posembed-model': 'PosembedModelElement', 'posembed-heatmap': 'PosembedHeatmapElement', 'posembed-bias': 'PosembedBiasElement' })[tag] ?? 'PosembedElement';
 
 export function elementTypes() {
   const lines = ['// Made from the elements\' attribute schema (dist/components/attributes.js) by scripts/element-types.mjs.', ''];

@@ -56,6 +56,12 @@ export function gpt2PositionsFixture() {
   const [rows, columns] = [1024, 768];
   return { shape: [rows, columns], data: Float32Array.from({ length: rows * columns }, (_, i) => 0.1 * Math.sin((Math.floor(i / columns) + 1) * 0.002 * ((i % columns) % 24 + 1) + (i % columns))) };
 }
+// t5-small's encoder bucket table, [32 buckets, 8 heads]: each head's bias falling with the bucket, at its own rate.
+export const T5_TABLE = 'encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight';
+export function t5BiasFixture() {
+  const [buckets, heads] = [32, 8];
+  return { shape: [buckets, heads], data: Float32Array.from({ length: buckets * heads }, (_, i) => -(i % heads + 1) * 0.25 * Math.log1p(Math.floor(i / heads) % 16)) };
+}
 let hubFiles = null;
 
 // The Hugging Face Hub for a page, from fixtures: GPT-2's checkpoint (its position table) with byte ranges, as the
@@ -63,7 +69,14 @@ let hubFiles = null;
 export async function routeHub(page) {
   if (!hubFiles) {
     const { data, shape } = gpt2PositionsFixture();
-    hubFiles = { 'openai-community/gpt2/resolve/main/model.safetensors': safetensorsFile({ 'wpe.weight': { dtype: 'F32', shape, bytes: Buffer.from(data.buffer) } }) };
+    const t5 = t5BiasFixture();
+    hubFiles = {
+      'openai-community/gpt2/resolve/main/model.safetensors': safetensorsFile({ 'wpe.weight': { dtype: 'F32', shape, bytes: Buffer.from(data.buffer) } }),
+      'google-t5/t5-small/resolve/main/model.safetensors': safetensorsFile({
+        'shared.weight': { dtype: 'F32', shape: [4, 8], bytes: Buffer.alloc(4 * 8 * 4) },
+        [T5_TABLE]: { dtype: 'F32', shape: t5.shape, bytes: Buffer.from(t5.data.buffer) },
+      }),
+    };
   }
   await page.route('https://huggingface.co/**', (route) => {
     const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'content-range, content-length' };

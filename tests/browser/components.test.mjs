@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import pngjs from 'pngjs';
 import { REPO } from '../pack.mjs';
 import { scratchDir } from '../scratch.mjs';
-import { PAGES, gpt2PositionsFixture, useSite } from './browser.mjs';
+import { PAGES, gpt2PositionsFixture, t5BiasFixture, useSite } from './browser.mjs';
+import { formatValue } from '../../dist/scene.js';
 
 const rgb = (css) => { const { r, g, b } = parseColour(css); return [r, g, b]; };
 
@@ -531,6 +532,30 @@ describe('benchmark page', () => {
 
 describe('ALiBi and T5 page', () => {
   const site = useSite();
+
+  it('T5\'s bias from t5-small\'s trained table, read by Range from the Hub (the tests\' Hub: a fixture); element.table refuses a table of the wrong shape by name', async () => {
+    const { page, problems } = await site.open('bias.html');
+    await page.waitForFunction(() => document.querySelector('#t5-source').dataset.table === 't5-small');
+    await page.locator('#t5').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => /from t5-small's trained table \(its encoder's\)/.test(document.querySelector('#t5').shadowRoot.querySelector('.caption').textContent));
+    assert.match(await page.locator('#t5').evaluate((el) => el.shadowRoot.querySelector('.caption').textContent), /^T5 relative bias, 8 heads, 32 buckets, from t5-small's trained table/);
+    assert.equal(await page.locator('#t5').evaluate((el) => el.shadowRoot.querySelectorAll('canvas').length), 8);
+    // Query 0, key 5, head 2: the table's value at the bucket of distance +5.
+    const { load } = await import('../../dist/index.js');
+    const pe = await load();
+    const bucket = pe.t5Bucket([5], { numBuckets: 32, maxDistance: 128, bidirectional: true }).data[0];
+    const { data } = t5BiasFixture();
+    await page.locator('#t5').evaluate((el) => el.shadowRoot.querySelectorAll('.pe-plot')[2].focus());
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+    assert.equal(await page.locator('#t5').evaluate((el) => el.shadowRoot.querySelectorAll('.pe-readout')[2].textContent), `query 0, key 5: ${formatValue(data[bucket * 8 + 2])}`);
+    const refused = await page.locator('#t5').evaluate(async (el) => {
+      el.table = { data: [1, 2], shape: [1, 2] };
+      await new Promise((resolve) => { setTimeout(resolve, 300); });
+      return el.shadowRoot.querySelector('.error').textContent;
+    });
+    assert.equal(refused, 'table.shape is [buckets, heads]: buckets must be in [4, 1024], got 1');
+    assert.deepEqual(problems, []);
+  });
 
   it('its controls drive the components and the bucket plot, with the package numbers', async () => {
     const { page, problems } = await site.open('bias.html');

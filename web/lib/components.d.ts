@@ -132,6 +132,11 @@ export interface PosembedHeatmapElement extends PosembedElement {
   data: { data: ArrayLike<number>; shape: [number, number]; range?: { min: number; max: number }; caption?: string; x?: { label: string }; y?: { label: string } } | null;
 }
 
+/** <posembed-bias kind="t5">: `table` takes a trained [buckets, heads] table (its buckets and heads then the table's; `name` says whose in the caption). */
+export interface PosembedBiasElement extends PosembedElement {
+  table: { data: ArrayLike<number>; shape: [number, number]; name?: string } | null;
+}
+
 /** <posembed-model config="preset | URL" layer="i">: a real model's positional layer; `config` also takes a parsed config.json. */
 export interface PosembedModelElement extends PosembedElement {
   config: Record<string, unknown> | null;

@@ -90,5 +90,24 @@ t5Form.addEventListener('input', () => {
 linkBucketRanges();
 for (const form of [alibiForm, t5Form]) form.addEventListener('submit', (event) => event.preventDefault());
 plotBuckets();
-await mountRelativeVectors(pe, document.querySelector('#relative-vectors'));
+// t5-small's trained bucket table (its encoder's, [32 buckets, 8 heads]), read by HTTP Range out of its checkpoint on
+// the Hub; offline the element keeps its untrained table, and the page says why.
+const T5_CHECKPOINT = 'https://huggingface.co/google-t5/t5-small/resolve/main/model.safetensors';
+const T5_TABLE = 'encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight';
+async function showTrainedT5() {
+  const source = document.querySelector('#t5-source');
+  source.textContent = 'Reading t5-small\'s table from the Hugging Face Hub…';
+  try {
+    const file = await pe.openSafetensors(T5_CHECKPOINT);
+    const table = await file.tensor(T5_TABLE);
+    document.querySelector('#t5').table = { ...table, name: 't5-small\'s trained table (its encoder\'s)' };
+    source.textContent = `t5-small's ${T5_TABLE} [${table.shape.join(' × ')}], read from ${T5_CHECKPOINT}.`;
+    source.dataset.table = 't5-small';
+  } catch (error) {
+    source.textContent = `t5-small's table could not be read from the Hub (${error.message}). Offline, the bias below comes from an untrained (random) table.`;
+    source.dataset.table = 'random';
+  }
+}
+
+await Promise.all([showTrainedT5(), mountRelativeVectors(pe, document.querySelector('#relative-vectors'))]);
 document.documentElement.dataset.ready = 'true';

@@ -1,11 +1,13 @@
 // <posembed-bias kind="alibi" heads="8" length="32" causal>: one small heatmap per head (query by key), all on one
 // colour scale, so the heads can be compared (ALiBi's slopes); scale="per-head" colours each over its own range
-// (its shape). kind="t5" draws the bias a [buckets, heads] table gives: the table is random (untrained), and says so.
-// Attributes: kind, heads, length, causal, buckets, max-distance, seed (t5), colormap, scale, caption, axes, legend.
+// (its shape). kind="t5" draws the bias a [buckets, heads] table gives: a random (untrained) one from a seed, which
+// says so, or a trained one set as element.table = { data, shape: [buckets, heads], name } (its buckets and heads
+// then the table's). Attributes: kind, heads, length, causal, buckets, max-distance, seed (t5), colormap, scale,
+// caption, axes, legend.
 import { MASKED, colormap as colourScale, valueRange } from '../colormap.js';
 import { Figure, colourBar } from './figure.js';
-import { observedAttributes, problemsMessage } from './attributes.js';
-import { BASE_STYLE, LazyElement, adoptStyles, define, onHost, posembed } from './shared.js';
+import { ELEMENT_SCHEMAS, observedAttributes, problemsMessage } from './attributes.js';
+import { BASE_STYLE, LazyElement, adoptStyles, authorMatrix, define, onHost, posembed } from './shared.js';
 
 const TAG = 'posembed-bias';
 
@@ -15,9 +17,27 @@ const STYLE = `
   .heads .pe-figure { margin: 0.25rem 0; }
 `;
 
+// A T5 table: [buckets, heads], each within what the buckets and heads attributes allow.
+const TABLE_LIMITS = { buckets: ELEMENT_SCHEMAS[TAG].attributes.buckets, heads: ELEMENT_SCHEMAS[TAG].attributes.heads };
+
+// The table's buckets and heads, checked as the attributes would be, with the heads' picture in the element's budget.
+function checkedTable(table, length) {
+  const weights = authorMatrix(table, 'table', TABLE_LIMITS.buckets.max * TABLE_LIMITS.heads.max);
+  const [buckets, heads] = weights.shape;
+  for (const [name, count] of Object.entries({ buckets, heads })) {
+    const { min, max } = TABLE_LIMITS[name];
+    if (count < min || count > max) throw new RangeError(`table.shape is [buckets, heads]: ${name} must be in [${min}, ${max}], got ${count}`);
+  }
+  const [overBudget] = ELEMENT_SCHEMAS[TAG].budget({ heads, length });
+  if (overBudget) throw new RangeError(`table: its ${heads} heads at length ${length}: ${overBudget}`);
+  return weights;
+}
+
 export class PosembedBias extends LazyElement {
   static observedAttributes = observedAttributes(TAG);
+  static properties = ['table'];  // set before the element was defined: see LazyElement
   #figures = [];
+  #table = null;
 
   constructor() {
     super();
@@ -26,7 +46,14 @@ export class PosembedBias extends LazyElement {
     root.innerHTML = '<p class="title" part="title" hidden></p><p class="caption" part="caption"></p><div class="heads"></div><div class="shared-legend"></div><p class="error" role="alert" part="error" hidden></p>';
   }
 
-  // The bias of every head, [heads, length, length] (masked cells NaN), and what it shows.
+  // A trained T5 table ({ data, shape: [buckets, heads], name }) in place of the seeded one (null: the seeded one again).
+  get table() { return this.#table; }
+  set table(value) {
+    this.#table = value;
+    this.attributeChangedCallback();
+  }
+
+  // The bias of every head, [heads, length, length] (masked cells NaN), how many heads, and what it shows.
   async #bias(pe, v) {
     const { kind, heads, length } = v;
     if (kind === 'alibi') {
@@ -35,23 +62,32 @@ export class PosembedBias extends LazyElement {
       const slopes = Array.from(pe.alibiSlopes(heads).data);
       return {
         data: bias.data.map((v) => (v === -Infinity ? NaN : v)),
+        heads,
         title: (h) => `head ${h} · slope ${slopes[h].toPrecision(3)}`,
         caption: `ALiBi, ${heads} heads${causal ? `, causal (${MASKED.word}: a key after the query, masked)` : ''}: each head subtracts its slope times the distance between query and key. `
           + 'Steep heads look only nearby; shallow ones far back.',
       };
     }
     if (kind === 't5') {
-      const numBuckets = v.buckets;
-      const { seed } = v;
-      // A seeded [numBuckets, heads] table, read from a seeded learned-positions table of that shape.
-      const table = pe.learnedPositions({ maxLength: numBuckets, dModel: heads, init: { std: 1, seed } });
-      const weights = table.weights;
-      table.dispose();
+      let weights;
+      let source;
+      if (this.#table) {
+        weights = checkedTable(this.#table, length);
+        source = `from ${typeof this.#table.name === 'string' && this.#table.name ? this.#table.name : 'the given table'}`;
+      } else {
+        // A seeded [buckets, heads] table, read from a seeded learned-positions table of that shape.
+        const seeded = pe.learnedPositions({ maxLength: v.buckets, dModel: heads, init: { std: 1, seed: v.seed } });
+        weights = seeded.weights;
+        seeded.dispose();
+        source = `from an untrained (random) table (seed ${v.seed})`;
+      }
+      const [numBuckets, tableHeads] = weights.shape;
       const bias = await onHost(pe.t5Bias(weights, { queryLength: length, keyLength: length, numBuckets, maxDistance: v['max-distance'] }));
       return {
         data: bias.data,
+        heads: tableHeads,
         title: (h) => `head ${h}`,
-        caption: `T5 relative bias, ${heads} heads, ${numBuckets} buckets, from an untrained (random) table (seed ${seed}): every cell at the same distance gets its bucket's value, so each diagonal is one colour.`,
+        caption: `T5 relative bias, ${tableHeads} heads, ${numBuckets} buckets, ${source}: every cell at the same distance gets its bucket's value, so each diagonal is one colour.`,
       };
     }
     throw new RangeError(`kind must be "alibi" or "t5", got "${kind}"`);
@@ -69,8 +105,8 @@ export class PosembedBias extends LazyElement {
     }
     try {
       const pe = await posembed();
-      const { heads, length } = values;
-      const { data, title, caption } = await this.#bias(pe, values);
+      const { length } = values;
+      const { data, heads, title, caption } = await this.#bias(pe, values);
       if (generation !== this.generation) return;
       const perHead = values.scale === 'per-head';
       const name = values.colormap;

@@ -5,25 +5,11 @@
 // Fires 'render' (detail: { encoding, shape, range }) once drawn.
 import { encodingFigure, encodingOptions } from '../figures.js';
 import { valueRange } from '../colormap.js';
-import { describe } from '../validate.js';
 import { observedAttributes, problemsMessage } from './attributes.js';
 import { Figure } from './figure.js';
-import { BASE_STYLE, LazyElement, adoptStyles, define, posembed } from './shared.js';
+import { BASE_STYLE, LazyElement, adoptStyles, authorMatrix, define, posembed } from './shared.js';
 
 const TAG = 'posembed-heatmap';
-
-// An author's matrix: a 2-D tensor of numbers (NaN cells are drawn as missing), checked.
-function authorMatrix(value) {
-  if (value === null || typeof value !== 'object' || !Array.isArray(value.shape) || value.shape.length !== 2) {
-    throw new TypeError(`data must be { data, shape: [rows, columns] }, got ${describe(value)}`);
-  }
-  const [rows, columns] = value.shape;
-  if (!Number.isInteger(rows) || !Number.isInteger(columns) || rows < 1 || columns < 1) throw new RangeError(`data.shape must be two positive integers, got [${value.shape}]`);
-  const data = value.data instanceof Float32Array ? value.data : Float32Array.from(value.data ?? [], Number);
-  if (data.length !== rows * columns) throw new RangeError(`data.shape [${rows}, ${columns}] holds ${rows * columns} values but data.data has ${data.length}`);
-  if (rows * columns > 2 ** 20) throw new RangeError(`data has ${rows * columns} cells, over this element's 1048576`);
-  return { data, shape: [rows, columns] };
-}
 
 export class PosembedHeatmap extends LazyElement {
   static observedAttributes = observedAttributes(TAG);

@@ -3,10 +3,25 @@
 import { load } from '../index.js';
 import { sharedInstance } from '../page_instance.js';
 import { loadPart } from '../parts.js';
+import { describe } from '../validate.js';
 import { ELEMENT_SCHEMAS, readAttributes, readValue, unknownAttributes } from './attributes.js';
 import { figureOf } from './figure.js';
 import { SCHEMES, applyScheme, followPageScheme } from './scheme.js';
 import { THEME_STYLE } from './theme.js';
+
+// A matrix an author hands an element as a property (`name`): { data, shape: [rows, columns] } of numbers (NaN
+// cells are drawn as missing), at most `maxCells` cells, checked.
+export function authorMatrix(value, name = 'data', maxCells = 2 ** 20) {
+  if (value === null || typeof value !== 'object' || !Array.isArray(value.shape) || value.shape.length !== 2) {
+    throw new TypeError(`${name} must be { data, shape: [rows, columns] }, got ${describe(value)}`);
+  }
+  const [rows, columns] = value.shape;
+  if (!Number.isInteger(rows) || !Number.isInteger(columns) || rows < 1 || columns < 1) throw new RangeError(`${name}.shape must be two positive integers, got [${value.shape}]`);
+  const data = value.data instanceof Float32Array ? value.data : Float32Array.from(value.data ?? [], Number);
+  if (data.length !== rows * columns) throw new RangeError(`${name}.shape [${rows}, ${columns}] holds ${rows * columns} values but ${name}.data has ${data.length}`);
+  if (rows * columns > maxCells) throw new RangeError(`${name} has ${rows * columns} cells, over this element's ${maxCells}`);
+  return { data, shape: [rows, columns] };
+}
 
 let ownInstance = null;
 
