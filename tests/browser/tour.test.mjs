@@ -289,16 +289,24 @@ describe('the guided tour (index.html)', () => {
   });
 
   it('9, 10 · every encoding\'s score past the training length, and the learned table\'s missing rows shown as missing', async () => {
-    await page.locator('#relative-all .pe-plot').focus();
+    // Small multiples, a family each: added to the input, RoPE and its scalings, a bias on the score.
+    assert.deepEqual(await page.locator('#relative-all .pe-title').allTextContents(), ['Added to the input', 'RoPE, and its scalings ×2', 'A bias on the score']);
+    const readout = (panel) => page.locator('#relative-all .pe-readout').nth(panel).textContent();
+    await page.locator('#relative-all .pe-plot').nth(0).focus();
     await page.keyboard.press('End');
-    const far = await page.locator('#relative-all .pe-readout').textContent();
-    assert.match(far, /^distance between query and key 128: none \(q·k\) -?[\d.]+, sinusoidal, added -?[\d.]+, learned \(untrained\), added missing, RoPE -?[\d.]+/);
-    assert.match(far, /RoPE, dynamic ×2 -?[\d.]+, RoPE, llama3 ×2 -?[\d.]+, RoPE, YaRN ×2 -?[\d.]+, ALiBi/);
+    assert.match(await readout(0), /^distance between query and key 128: none \(q·k\) -?[\d.]+, sinusoidal, added -?[\d.]+, learned \(untrained\), added missing$/);
+    await page.locator('#relative-all .pe-plot').nth(1).focus();
+    await page.keyboard.press('End');
+    assert.match(await readout(1), /^distance between query and key 128: RoPE -?[\d.]+, RoPE, linear scaling ×2 -?[\d.]+, RoPE, dynamic ×2 -?[\d.]+, RoPE, llama3 ×2 -?[\d.]+, RoPE, YaRN ×2 -?[\d.]+$/);
+    await page.locator('#relative-all .pe-plot').nth(2).focus();
+    await page.keyboard.press('End');
+    assert.match(await readout(2), /ALiBi \(head 4 of 8\) -?[\d.]+, T5 \(untrained bias per bucket\) -?[\d.]+$/);
     // Linear scaling ×2 halves every rate: its score at distance 2k is plain RoPE's at k.
+    await page.locator('#relative-all .pe-plot').nth(1).focus();
     const at = async (distance) => {
       await page.keyboard.press('Home');
       for (let i = 0; i < distance; i++) await page.keyboard.press('ArrowRight');
-      const text = await page.locator('#relative-all .pe-readout').textContent();
+      const text = await readout(1);
       assert.match(text, new RegExp(`^distance between query and key ${distance}:`));
       return { rope: Number(text.match(/RoPE (-?[\d.]+)/)[1]), linear: Number(text.match(/RoPE, linear scaling ×2 (-?[\d.]+)/)[1]) };
     };

@@ -1,6 +1,6 @@
 // Relative position: PE(p)·PE(p + k) depends on k only; RoPE's q·k depends on m − n only; and the score each
 // encoding gives one query and one key as the distance between them grows, past the length it was made for.
-import { onHost, valueRange } from 'posembed/components';
+import { onHost } from 'posembed/components';
 import { dot, figures, integerField, mountIdea, rows, seededVector } from './idea.js';
 
 const D_MODEL = 64;
@@ -62,8 +62,14 @@ export function mountRopeShift(pe, section) {
 // Scores of one query and one key 0..2L positions before it (the query at 0, the key at the distance, for
 // the encodings that add a row per position) for every encoding; L is the training length.
 export function mountScoresByDistance(pe, section) {
-  const [figure] = figures(section, [{ label: 'Attention score against distance, for every encoding' }]);
-  return mountIdea(section, [figure], async (form) => {
+  // Small multiples, one family each, so no two lines look alike across families: what is added to the input, RoPE
+  // and its scalings, and what is added to the score (each on its own scale: ALiBi falls far below the others).
+  const panels = figures(section, [
+    { label: 'Attention score against distance, with positions added to the input', title: 'Added to the input' },
+    { label: 'Attention score against distance, with RoPE and its scaling rules', title: 'RoPE, and its scalings ×2' },
+    { label: 'Attention score against distance, with a bias added to the score', title: 'A bias on the score' },
+  ]);
+  return mountIdea(section, panels, async (form) => {
     const trained = integerField(form, 'trained', 16, 512, 'training length');
     const far = 2 * trained;
     const distances = Array.from({ length: far + 1 }, (_, k) => k);
@@ -82,33 +88,27 @@ export function mountScoresByDistance(pe, section) {
     const slope = (await onHost(pe.alibiSlopes(8))).data[3];
     const buckets = await onHost(pe.t5Bucket(distances.map((k) => -k), { numBuckets: 16, maxDistance: trained, bidirectional: false }));
     const bucketBias = seededVector(4, 16);
-    const series = [
-      { label: 'none (q·k)', y: distances.map(() => base * scale) },
-      { label: 'sinusoidal, added', y: distances.map((k) => added(sinusoids, k) * scale) },
-      { label: 'learned (untrained), added', y: distances.map((k) => (k < trained ? added(table, k) * scale : NaN)) },
-      { label: 'RoPE', y: await ropeLine(undefined) },
-      { label: 'RoPE, linear scaling ×2', y: await ropeLine({ type: 'linear', factor: 2 }), dashed: true },
-      { label: 'RoPE, dynamic ×2', y: await ropeLine({ type: 'dynamic', factor: 2, originalMaxPositions: trained, sequenceLength: far }), dashed: true },
-      { label: 'RoPE, llama3 ×2', y: await ropeLine({ type: 'llama3', factor: 2, originalMaxPositions: trained }), dashed: true },
-      { label: 'RoPE, YaRN ×2', y: await ropeLine({ type: 'yarn', factor: 2, originalMaxPositions: trained }), dashed: true },
-      { label: 'ALiBi (head 4 of 8)', y: distances.map((k) => base * scale - slope * k) },
-      { label: 'T5 (untrained bias per bucket)', y: distances.map((k) => base * scale + bucketBias[buckets.data[k]]) },
+    const none = { label: 'none (q·k)', y: distances.map(() => base * scale), colour: '#5b6672', dashed: true };
+    const families = [
+      [none,
+        { label: 'sinusoidal, added', y: distances.map((k) => added(sinusoids, k) * scale) },
+        { label: 'learned (untrained), added', y: distances.map((k) => (k < trained ? added(table, k) * scale : NaN)) }],
+      [{ label: 'RoPE', y: await ropeLine(undefined) },
+        { label: 'RoPE, linear scaling ×2', y: await ropeLine({ type: 'linear', factor: 2 }) },
+        { label: 'RoPE, dynamic ×2', y: await ropeLine({ type: 'dynamic', factor: 2, originalMaxPositions: trained, sequenceLength: far }) },
+        { label: 'RoPE, llama3 ×2', y: await ropeLine({ type: 'llama3', factor: 2, originalMaxPositions: trained }) },
+        { label: 'RoPE, YaRN ×2', y: await ropeLine({ type: 'yarn', factor: 2, originalMaxPositions: trained }) }],
+      [none,
+        { label: 'ALiBi (head 4 of 8)', y: distances.map((k) => base * scale - slope * k) },
+        { label: 'T5 (untrained bias per bucket)', y: distances.map((k) => base * scale + bucketBias[buckets.data[k]]) }],
     ];
-    // ALiBi's straight line falls far below the others at long lengths: the axis keeps to the others' range, and
-    // ALiBi's line stops where it leaves it, which the caption says.
-    const alibi = series.find((s) => s.label.startsWith('ALiBi'));
-    const others = valueRange(series.filter((s) => s !== alibi).flatMap((s) => s.y));
-    const pad = 0.1 * (others.max - others.min || 1);
-    const domain = [others.min - pad, others.max + pad];
-    const leaves = alibi.y.findIndex((v) => v < domain[0]);
-    alibi.y = alibi.y.map((v) => (v < domain[0] ? NaN : v));
-    figure.lines(series.map((s) => ({ ...s, x: distances })), {
-      x: { label: 'distance between query and key' }, y: { label: 'score q·k / √d', domain }, rules: [{ x: trained, label: `training length ${trained}` }],
-    });
-    section.dataset.alibiLeavesAt = String(leaves);
-    figure.caption = 'Past the training length: the sinusoids and RoPE go on with values never seen in training; the learned table has no rows (the line stops); '
-      + 'linear scaling slows every RoPE pair so that twice the length fits, dynamic raises the base for this length, llama3 and YaRN slow only the slow pairs; '
-      + `ALiBi keeps falling in a straight line${leaves >= 0 ? `, off the bottom of this plot from distance ${leaves} (it reaches ${(base * scale - slope * far).toFixed(1)} at ${far})` : ''}; `
+    families.forEach((family, i) => panels[i].lines(family.map((s) => ({ ...s, x: distances })), {
+      x: { label: 'distance between query and key' }, y: { label: 'score q·k / √d' }, rules: [{ x: trained, label: `trained ${trained}` }],
+    }));
+    panels[0].caption = 'Past the training length the sinusoids go on with values never seen in training; the learned table has no rows, so its line stops.';
+    panels[1].caption = 'Plain RoPE goes on past the training length to angles never seen; linear scaling slows every pair so that twice the length fits, '
+      + 'dynamic raises the base for this length, llama3 and YaRN slow only the slow pairs.';
+    panels[2].caption = `ALiBi keeps falling in a straight line (${(base * scale - slope * far).toFixed(1)} at distance ${far}); `
       + 'T5 puts every far distance in its last bucket, a flat line.';
   });
 }
