@@ -1,16 +1,26 @@
 // The site's controls: continuous ones as sliders, and figures drawn again as they move.
 //
-// Every number box marked data-slider ("linear", or "log" for a base or a factor spanning decades) gets a slider
-// beside it. Dragging writes the box and fires its input event, so each page's form sees one control; typing in
+// Every number box marked data-slider ("linear", or "log" for a base or a factor spanning decades; a linear range too
+// wide to aim at is made logarithmic) gets a slider beside it. Dragging writes the box and fires its input event, so each page's form sees one control; typing in
 // the box moves the slider. The box stays for exact values.
 const LOG_STEPS = 1000;  // a log slider's positions
+// A linear slider of more values than this, whose range spans two decades or more, puts them too close to aim at
+// one (2 to 4096 on a 200-px slider: 20 a pixel): it is logarithmic instead, as a base's is.
+const AIMABLE_STEPS = 300;
+
+function logarithmic(box) {
+  if (box.dataset.slider === 'log') return true;
+  const [min, max] = [Number(box.min), Number(box.max)];
+  const step = box.step === 'any' ? 1 : Number(box.step || 1);
+  return min > 0 && max / min >= 100 && (max - min) / step > AIMABLE_STEPS;
+}
 
 // The slider position of a box value, and the box value of a slider position.
 function scaleOf(box) {
   const min = Number(box.min);
   const max = Number(box.max);
   const step = box.step === 'any' ? 0 : Number(box.step || 1);
-  if (box.dataset.slider !== 'log') {
+  if (!logarithmic(box)) {
     return { min, max, step: step || 'any', toSlider: (v) => v, toBox: (p) => String(p) };
   }
   const [low, high] = [Math.log(min), Math.log(max)];
@@ -35,7 +45,7 @@ export function addSliders(root = document) {
     const label = box.closest('label');
     const slider = Object.assign(document.createElement('input'), { type: 'range', min: String(scale.min), max: String(scale.max), step: String(scale.step) });
     slider.className = 'slider';
-    slider.setAttribute('aria-label', `${label?.firstChild?.textContent.trim() || box.name} (slider${box.dataset.slider === 'log' ? ', logarithmic' : ''})`);
+    slider.setAttribute('aria-label', `${label?.firstChild?.textContent.trim() || box.name} (slider${logarithmic(box) ? ', logarithmic' : ''})`);
     const follow = () => {
       const value = Number(box.value);
       if (box.value !== '' && Number.isFinite(value) && value >= Number(box.min) && value <= Number(box.max)) slider.value = String(scale.toSlider(value));
