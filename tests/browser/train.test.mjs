@@ -55,6 +55,11 @@ describe('the Train page', () => {
     const widest = gaps.reduce((a, b) => Math.max(a, b), 0);
     assert.ok(widest <= 100, `a ${widest.toFixed(0)} ms gap between frames while training`);
     assert.match(await inShadow(page, trainer, '.honest'), /^After \d+ steps of training on Max, Min and First with learned positions/);
+    // The token picture's caption says what this run's picture shows, with the number that decides it.
+    const tokens = await inShadow(page, trainer, '.tokens figcaption');
+    const rho = Number(tokens.match(/rank correlation (\d\.\d\d) with 0–9/)[1]);
+    assert.equal(/the digits line up in their order/.test(tokens), rho >= 0.9, tokens);
+    assert.equal(/have not lined up/.test(tokens), rho < 0.9, tokens);
     const curve = await inShadow(page, trainer, '.loss svg path[stroke="#1f5fbf"]', (path) => path.getAttribute('d').split('L').length);
     assert.ok(curve >= 3, `the loss curve has ${curve} points`);
     assert.ok(await inShadow(page, trainer, '.accuracy svg path[stroke="#1f5fbf"]', (path) => path.getAttribute('d').length > 0));

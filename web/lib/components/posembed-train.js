@@ -66,15 +66,43 @@ const TEMPLATE = `
   </div>
 `;
 
-// What a reader can see in the token rows' 2-D picture (measured over seeds and positional options: npm run bench).
-function tokenRowsCaption(trained, task) {
+// How the digits lie in the token rows' 2-D picture, measured on the points drawn: their line (the main direction
+// of the ten points), how well their order along it follows 0–9 (Spearman's ρ, signed so that 9's end is positive),
+// and where a token falls along it (−1: past 0's end … 1: past 9's end, the digits' span between).
+function digitLine(projected) {
+  const at = (id) => [projected[2 * id], projected[2 * id + 1]];
+  const points = DIGIT_IDS.map(at);
+  const [mx, my] = [0, 1].map((k) => points.reduce((sum, p) => sum + p[k], 0) / points.length);
+  let [xx, xy, yy] = [0, 0, 0];
+  for (const [x, y] of points) [xx, xy, yy] = [xx + (x - mx) ** 2, xy + (x - mx) * (y - my), yy + (y - my) ** 2];
+  const angle = 0.5 * Math.atan2(2 * xy, xx - yy);
+  const along = (id) => (at(id)[0] - mx) * Math.cos(angle) + (at(id)[1] - my) * Math.sin(angle);
+  const t = DIGIT_IDS.map(along);
+  const rank = (values) => values.map((v) => values.filter((w) => w < v).length);
+  const ranks = rank(t);
+  const n = t.length;
+  const rho = 1 - (6 * ranks.reduce((sum, r, digit) => sum + (r - digit) ** 2, 0)) / (n * (n * n - 1));
+  const sign = rho < 0 ? -1 : 1;
+  const [low, high] = t.reduce(([a, b], v) => [Math.min(a, v), Math.max(b, v)], [Infinity, -Infinity]);
+  return { rho: Math.abs(rho), where: (id) => (2 * (sign * along(id) - (sign > 0 ? low : -high))) / (high - low) - 1 };
+}
+
+const MAX_ID = TOY_VOCABULARY.indexOf('Max');
+const MIN_ID = TOY_VOCABULARY.indexOf('Min');
+
+// What a reader can see in the token rows' 2-D picture, said from the picture drawn (this run's, not a typical one).
+function tokenRowsCaption(trained, task, projected) {
   if (!trained) return 'Random rows: where a token sits says nothing yet, and the grey line from 0 to 9 zigzags at random.';
-  if (task === 'mixed') {
-    return 'Tokens that play the same part drift together: the brackets and the comma, and the digits, which usually line up in '
-      + 'their order (Max and Min need it): the grey line from 0 to 9 runs from one end to the other instead of zigzagging. Max and '
-      + 'Min settle at opposite ends of it: the model must do opposite things with them.';
-  }
-  return 'Tokens that play the same part drift together: the digits, the brackets and the comma. The operations stay apart, since each asks for something else.';
+  if (task !== 'mixed') return 'Tokens that play the same part drift together: the digits, the brackets and the comma. The operations stay apart, since each asks for something else.';
+  const { rho, where } = digitLine(projected);
+  const ordered = rho >= 0.9
+    ? `the digits line up in their order along their line (rank correlation ${rho.toFixed(2)} with 0–9: Max and Min need it), so the grey line runs from one end to the other.`
+    : `the digits have not lined up in their order on this run (rank correlation ${rho.toFixed(2)} with 0–9 along their line).`;
+  const [max, min] = [where(MAX_ID), where(MIN_ID)];
+  const ends = rho >= 0.9 && max > 0.5 && min < -0.5
+    ? ' Max sits toward 9\'s end and Min toward 0\'s: the model must do opposite things with them.'
+    : rho >= 0.9 && min > 0.5 && max < -0.5 ? ' Max and Min sit at opposite ends, Max toward 0\'s.' : '';
+  return `Tokens that play the same part drift together; ${ordered}${ends}`;
 }
 
 // What the learned position table has learned, measured: which rows training has not reached, and how the first
@@ -344,7 +372,7 @@ export class PosembedTrain extends LazyElement {
       f.tokens.points(TOY_VOCABULARY.map((token, i) => ({ x: projected[2 * i], y: projected[2 * i + 1], label: token, group: tokenKind(token) })),
         { groups: TOKEN_KINDS.map(({ name, colour }) => ({ name, colour })), ...PLANE_AXES,
           path: { indices: DIGIT_IDS, label: 'the digits, 0 to 9 in order' } });
-      f.tokens.caption = `${tokenRowsCaption(trained, task)}${trained ? ` ${PLANE_NOTE}` : ''}`;
+      f.tokens.caption = `${tokenRowsCaption(trained, task, projected)}${trained ? ` ${PLANE_NOTE}` : ''}`;
       f.tokens.stale(false);
     }, () => {
       f.similarity.heatmap(snapshot.similarity, { colormap: 'RdBu', range: { min: -1, max: 1 }, x: { label: 'token', names: TOY_VOCABULARY },
