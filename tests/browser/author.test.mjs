@@ -37,7 +37,7 @@ async function drawnElements(page) {
       const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
       for (let i = 3; i < pixels.length; i += 4) if (pixels[i] === 255) return `${root.querySelectorAll('canvas').length} canvas(es), ${canvas.width}×${canvas.height}`;
       return false;
-    }, name, { timeout: 20000 }).then((handle) => handle.jsonValue());
+    }, name, { timeout: 20000 }).then((handle) => handle.jsonValue(), (error) => { throw new Error(`<${name}> did not draw: ${error.message}`); });
   }
   return drawn;
 }

@@ -70,13 +70,19 @@ const lineOffset = () => (typeof devicePixelRatio !== 'undefined' && devicePixel
 
 // An axis as marks: the domain line, a tick (its line and label) at each value, on the bottom (at y = `at`) or the
 // left. values and format default to the scale's own (count: how many ticks to ask for); slanted: labels at 45°.
-function axisMarks(scale, side, at, { count, values, format, slanted = false }, m) {
+function axisMarks(scale, side, at, { count, values, format, slanted = false, room = [Infinity, Infinity] }, m) {
   const offset = lineOffset();
   const band = typeof scale.bandwidth === 'function';
   const position = band ? (d) => scale(d) + Math.max(0, scale.bandwidth() - offset * 2) / 2 : (d) => scale(d);
-  const shown = values ?? (band ? scale.domain() : scale.ticks(count));
-  const label = format ?? (band ? String : scale.tickFormat(count));
   const [start, end] = scale.range().map((v) => v + offset);
+  // Along the bottom, as many of the scale's ticks as have room for their labels side by side (long labels of tiny
+  // numbers on a phone's narrow colour bar would run into each other).
+  let ticksAsked = count;
+  const labelsFit = (n) => side !== 'bottom' || band || values
+    || scale.ticks(n).map(scale.tickFormat(n)).reduce((sum, text) => sum + String(text).length * m.character + 6 * m.k, 0) <= Math.abs(end - start) + m.character * 4;
+  while (ticksAsked > 2 && !labelsFit(ticksAsked)) ticksAsked--;
+  const shown = values ?? (band ? scale.domain() : scale.ticks(ticksAsked));
+  const label = format ?? (band ? String : scale.tickFormat(ticksAsked));
   const tick = TICK_LENGTH * m.k;
   const gap = tick + TICK_GAP * m.k;
   const bottom = side === 'bottom';
@@ -87,8 +93,12 @@ function axisMarks(scale, side, at, { count, values, format, slanted = false }, 
   for (const value of shown) {
     const p = position(value) + offset;
     const text = String(label(value));
+    // A bottom label centred on its tick, unless that would run past the room beside the axis: then it starts or
+    // ends at the tick.
+    const half = (text.length * m.character) / 2;
+    const anchor = p - start - half < -room[0] ? 'start' : p - end + half > room[1] ? 'end' : 'middle';
     const mark = bottom
-      ? { kind: 'text', x: p, y: at, dy: gap + 0.71 * m.tick, anchor: 'middle', text, size: m.tick, fill: INK }
+      ? { kind: 'text', x: p, y: at, dy: gap + 0.71 * m.tick, anchor, text, size: m.tick, fill: INK }
       : { kind: 'text', x: 0, y: p, dx: -gap, dy: 0.32 * m.tick, anchor: 'end', text, size: m.tick, fill: INK };
     if (bottom && slanted) Object.assign(mark, { dx: -0.5 * m.tick, dy: gap + 0.2 * m.tick, anchor: 'end', rotate: -45 });
     marks.push({
@@ -125,7 +135,7 @@ export function colourBarScene(map, name, width, { label, missing = 'masked' } =
   const stops = Array.from({ length: 17 }, (_, i) => map.css(map.low + (map.span * i) / 16));
   const marks = [
     { kind: 'rect', x: 0, y: 0, width, height: barHeight, gradient: stops, stroke: BAR_OUTLINE },
-    ...axisMarks(scale, 'bottom', barHeight, { count: Math.max(2, Math.floor(width / 60)) }, m),
+    ...axisMarks(scale, 'bottom', barHeight, { count: Math.max(2, Math.floor(width / 60)), room: [12 * m.k, 12 * m.k] }, m),
   ];
   return {
     kind: 'colour-bar', width: width + 24 * m.k, height: Math.round(34 * m.k), marks: moved(marks, 12 * m.k, 0),
