@@ -6,7 +6,7 @@ import { extname, join } from 'node:path';
 import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 import { REPO } from '../pack.mjs';
-import { safetensorsFile } from '../js/hub.mjs';
+import { CORS, rangeAnswer, safetensorsFile } from '../js/hub.mjs';
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -79,13 +79,8 @@ export async function routeHub(page) {
     };
   }
   await page.route('https://huggingface.co/**', (route) => {
-    const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'content-range, content-length' };
     const body = hubFiles[new URL(route.request().url()).pathname.slice(1)];
-    if (!body) return route.fulfill({ status: 404, headers: cors, body: 'not found' });
-    const range = route.request().headers().range?.match(/^bytes=(\d+)-(\d*)$/);
-    if (!range) return route.fulfill({ status: 200, headers: cors, body });
-    const [start, end] = [Number(range[1]), Math.min(range[2] ? Number(range[2]) : Infinity, body.length - 1)];
-    return route.fulfill({ status: 206, headers: { ...cors, 'content-range': `bytes ${start}-${end}/${body.length}` }, body: body.subarray(start, end + 1) });
+    return route.fulfill(body ? rangeAnswer(body, route.request().headers().range) : { status: 404, headers: CORS, body: 'not found' });
   });
 }
 
@@ -151,7 +146,6 @@ export async function openDrawn(site, name, { width } = {}) {
   return opened;
 }
 
-// The texts of the error boxes a page shows now (light DOM and the elements' shadow roots).
 // Error lines shown on the page (in its elements' shadow roots too), and captions that carry a runtime's own error
 // text (a GPU's, a stack's), which is for developers, not for the reader.
 export function visibleErrors(page) {

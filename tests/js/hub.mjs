@@ -5,19 +5,26 @@ import { createServer } from 'node:http';
 
 const listen = (server) => new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 
+// A CDN's answer to a request for `body` with the Range header `range` (or none): the whole file, or the bytes asked
+// for, with the headers that let any page read them.
+export const CORS = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'content-range, content-length' };
+export function rangeAnswer(body, range) {
+  const asked = range?.match(/^bytes=(\d+)-(\d*)$/);
+  if (!asked) return { status: 200, headers: CORS, body };
+  const [start, end] = [Number(asked[1]), Math.min(asked[2] ? Number(asked[2]) : Infinity, body.length - 1)];
+  return { status: 206, headers: { ...CORS, 'content-range': `bytes ${start}-${end}/${body.length}` }, body: body.subarray(start, end + 1) };
+}
+
 // files: { [file name]: Buffer }, served under any folder. → { folder(repo), close() }
 export async function hubLike(files) {
-  const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'content-range' };
   const cdn = createServer((request, response) => {
     const body = request.url.includes('/missing/') ? undefined : files[request.url.split('/').pop()];
-    if (!body) { response.writeHead(404, cors).end(); return; }
-    const range = request.headers.range?.match(/^bytes=(\d+)-(\d+)$/);
-    if (!range) { response.writeHead(200, cors).end(body); return; }
-    const [start, end] = [Number(range[1]), Math.min(Number(range[2]), body.length - 1)];
-    response.writeHead(206, { ...cors, 'content-range': `bytes ${start}-${end}/${body.length}` }).end(body.subarray(start, end + 1));
+    if (!body) { response.writeHead(404, CORS).end(); return; }
+    const answer = rangeAnswer(body, request.headers.range);
+    response.writeHead(answer.status, answer.headers).end(answer.body);
   });
   await listen(cdn);
-  const hub = createServer((request, response) => response.writeHead(302, { ...cors, location: `http://127.0.0.1:${cdn.address().port}/cdn${request.url}` }).end());
+  const hub = createServer((request, response) => response.writeHead(302, { ...CORS, location: `http://127.0.0.1:${cdn.address().port}/cdn${request.url}` }).end());
   await listen(hub);
   return {
     folder: (repo) => `http://127.0.0.1:${hub.address().port}/${repo}/resolve/main/`,

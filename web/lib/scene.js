@@ -368,7 +368,11 @@ export function wrapWords(text, width, measure) {
 }
 
 const multiply = ([a, b, c, d, e, f], [a2, b2, c2, d2, e2, f2]) => [a * a2 + c * b2, b * a2 + d * b2, a * c2 + c * d2, b * c2 + d * d2, a * e2 + c * f2 + e, b * e2 + d * f2 + f];
-const translation = (dx, dy) => [1, 0, 0, 1, dx, dy];
+export const translation = (dx, dy) => [1, 0, 0, 1, dx, dy];
+
+// Shapes moved by (dx, dy).
+export const movedShapes = (shapes, dx, dy) => shapes.map((shape) => (shape.kind === 'image' ? { ...shape, x: shape.x + dx, y: shape.y + dy }
+  : { ...shape, transform: [...shape.transform.slice(0, 4), shape.transform[4] + dx, shape.transform[5] + dy] }));
 function rotation(degrees) {
   const r = (degrees * Math.PI) / 180;
   return [Math.cos(r), Math.sin(r), -Math.sin(r), Math.cos(r), 0, 0];
@@ -472,9 +476,7 @@ export function sceneShapes(scene, style) {
     }
   }
   const [dx, dy] = [Math.ceil(-box.left), Math.ceil(-box.top)];
-  const placed = dx || dy ? shapes.map((shape) => (shape.kind === 'image' ? { ...shape, x: shape.x + dx, y: shape.y + dy }
-    : { ...shape, transform: [...shape.transform.slice(0, 4), shape.transform[4] + dx, shape.transform[5] + dy] })) : shapes;
-  return { width: Math.ceil(box.right + dx), height: Math.ceil(box.bottom + dy), shapes: placed };
+  return { width: Math.ceil(box.right + dx), height: Math.ceil(box.bottom + dy), shapes: dx || dy ? movedShapes(shapes, dx, dy) : shapes };
 }
 
 const escape = (text) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);

@@ -4,12 +4,11 @@
 // written as SVG text or painted on a canvas for PNG. Painting draws the shapes itself (no <img> of the SVG), so it
 // works under a strict Content-Security-Policy too.
 
-import { cssFont, sceneShapes, shapesToSvg, wrapWords } from '../scene.js';
+import { cssFont, movedShapes, sceneShapes, shapesToSvg, translation, wrapWords } from '../scene.js';
 import { figureOf } from './figure.js';
 import { SCHEME_ATTRIBUTE, cssColour, schemeFor } from './scheme.js';
 
 const GAP = 8;
-const at = (x, y) => [1, 0, 0, 1, x, y];
 // A colour as the page's computed colours are written.
 const rgbText = ([r, g, b, a]) => (a === 1 ? `rgb(${r}, ${g}, ${b})` : `rgba(${r}, ${g}, ${b}, ${Math.round(a * 1000) / 1000})`);
 const fontOf = (style) => ({ family: style.fontFamily, size: parseFloat(style.fontSize), weight: style.fontWeight });
@@ -85,10 +84,8 @@ function figureShapes(figure, origin) {
     sizes: { title: sizeOf('.pe-title', 14), legend: sizeOf('.pe-legend', 13), caption: sizeOf('figcaption', 14) },
   });
   const box = figure.getBoundingClientRect();
-  const moved = shapes.map((shape) => (shape.kind === 'image'
-    ? { ...shape, x: shape.x + box.left - origin.left, y: shape.y + box.top - origin.top }
-    : { ...shape, transform: [...shape.transform.slice(0, 4), shape.transform[4] + box.left - origin.left, shape.transform[5] + box.top - origin.top] }));
-  return { top: box.top - origin.top, liveBottom: box.bottom - origin.top, right: box.left - origin.left + width, bottom: box.top - origin.top + height, shapes: moved };
+  return { top: box.top - origin.top, liveBottom: box.bottom - origin.top, right: box.left - origin.left + width, bottom: box.top - origin.top + height,
+    shapes: movedShapes(shapes, box.left - origin.left, box.top - origin.top) };
 }
 
 // What a picture of the element leaves out: its controls, the reader's readouts and the element's own notes to its
@@ -113,7 +110,7 @@ function textShapes(node, origin) {
   return words.map((line, i) => {
     const box = lines[Math.min(i, lines.length - 1)];
     const top = box.top - origin.top + (i >= lines.length ? (i - lines.length + 1) * size * 1.3 : 0);
-    return { kind: 'text', transform: at((i < lines.length ? box.left : lines[0].left) - origin.left, top + size * 0.8), x: 0, y: 0, anchor: 'start', text: line, font, fill: style.color, halo: null };
+    return { kind: 'text', transform: translation((i < lines.length ? box.left : lines[0].left) - origin.left, top + size * 0.8), x: 0, y: 0, anchor: 'start', text: line, font, fill: style.color, halo: null };
   });
 }
 
@@ -122,12 +119,8 @@ function boxShape(el, origin) {
   const colour = getComputedStyle(el).backgroundColor;
   if (cssColour(colour)[3] === 0 || !visible(el)) return [];
   const box = el.getBoundingClientRect();
-  return [{ kind: 'path', transform: at(0, 0), d: `M${box.left - origin.left},${box.top - origin.top}h${box.width}v${box.height}h${-box.width}Z`, fill: colour, stroke: 'none', strokeWidth: 0, dash: null, opacity: 1 }];
+  return [{ kind: 'path', transform: translation(0, 0), d: `M${box.left - origin.left},${box.top - origin.top}h${box.width}v${box.height}h${-box.width}Z`, fill: colour, stroke: 'none', strokeWidth: 0, dash: null, opacity: 1 }];
 }
-
-// Moves shapes down by dy.
-const lowered = (shapes, dy) => shapes.map((shape) => (shape.kind === 'image' ? { ...shape, y: shape.y + dy }
-  : { ...shape, transform: [...shape.transform.slice(0, 5), shape.transform[5] + dy] }));
 
 // Everything the element shows in its shadow root, in the page's order and places: its framed figures whole (each
 // drawn from its scene), its other pictures (the RoPE dials, a colour bar shared by several figures), and its text
@@ -176,7 +169,7 @@ export function elementShapes(root, host) {
   return {
     width: Math.ceil(parts.reduce((widest, p) => Math.max(widest, p.right), 0)),
     height: Math.ceil(parts.reduce((lowest, p) => Math.max(lowest, p.bottom + p.shift), 0) + GAP),
-    shapes: parts.flatMap((p) => lowered(p.shapes, p.shift)),
+    shapes: parts.flatMap((p) => movedShapes(p.shapes, 0, p.shift)),
   };
 }
 
