@@ -6,6 +6,7 @@ import { rgb as parseColour } from 'd3-color';
 import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
 import { MASKED } from '../../dist/colormap.js';
 import { load } from '../../dist/index.js';
+import { TOY_VOCABULARY, toyIds } from '../../dist/toy_vocabulary.js';
 import { useSite } from './browser.mjs';
 
 const rgb = (css) => { const { r, g, b } = parseColour(css); return [r, g, b]; };
@@ -199,9 +200,11 @@ describe('the guided tour (index.html)', () => {
     await setField(page, '#dropout', 'p', 0.1);
   });
 
-  it('3 · permutation: without positions the outputs are the same rows reordered; with positions they differ', async () => {
+  it('3 · permutation: without positions the outputs are the same rows reordered (equivariant), their mean unmoved (invariant); with positions they differ', async () => {
     const difference = () => page.locator('#permutation').evaluate((s) => Number(s.dataset.permutedDifference));
     assert.ok(await difference() < 1e-5, `without positions: ${await difference()}`);
+    assert.ok(await page.locator('#permutation').evaluate((s) => Number(s.dataset.meanDifference)) < 1e-6);
+    assert.match(await page.locator('#permutation .verdict').textContent(), /permutation-equivariant .* permutation-invariant \(here it moves by 0\.00000\d\)\.$/);
     // A recurrent network over the same rows, no positions: its last states differ for the two orders.
     assert.ok(await page.locator('#permutation').evaluate((s) => Number(s.dataset.recurrentApart)) > 0.05);
     assert.match(await page.locator('#permutation .verdict').textContent(), /^Without positions: .* the last rows are identical/);
@@ -213,6 +216,59 @@ describe('the guided tour (index.html)', () => {
     await page.waitForFunction(() => /same tokens in another order/.test(document.querySelector('#permutation .idea-error').textContent));
     await setField(page, '#permutation', 'second', 'First(6,2,1)');
     await page.waitForFunction(() => document.querySelector('#permutation .idea-error').hidden);
+  });
+
+  it('3 · a causal mask lets order in: the same digit\'s output moves with its position under the mask and not without it, as computed here', async () => {
+    const apart = async () => JSON.parse(await page.locator('#causal-order').getAttribute('data-apart'));
+    // The page's figure against one attention layer computed here in float64 on the same seeded rows.
+    const d = 16;
+    const embedding = pe.tokenEmbedding({ vocabSize: TOY_VOCABULARY.length, dModel: d, paddingIdx: 0, scale: 'sqrt', init: { std: 1 / Math.sqrt(d), seed: 0 } });
+    const expected = (count) => {
+      const x = embedding.lookup(toyIds(['First', ...Array(count).fill('1')])).data;
+      const output = (r) => {
+        const scores = Array.from({ length: r + 1 }, (_, k) => x.subarray(r * d, r * d + d).reduce((sum, v, c) => sum + v * x[k * d + c], 0) / Math.sqrt(d));
+        const top = Math.max(...scores);
+        const weights = scores.map((score) => Math.exp(score - top));
+        const total = weights.reduce((a, b) => a + b, 0);
+        return Array.from({ length: d }, (_, c) => weights.reduce((sum, w, k) => sum + (w / total) * x[k * d + c], 0));
+      };
+      const [first, last] = [output(1), output(count)];
+      return Math.hypot(...first.map((v, c) => v - last[c]));
+    };
+    await page.locator('#causal-order').scrollIntoViewIfNeeded();
+    let measured = await apart();
+    assert.ok(Math.abs(measured.masked - expected(16)) < 1e-5, `${measured.masked} against ${expected(16)}`);
+    assert.ok(measured.open < 1e-6, `without the mask, the digits' outputs differ by ${measured.open}`);
+    assert.match(await page.locator('#causal-order figcaption').textContent(), new RegExp(`the "1" at position 16 lies ${measured.masked.toFixed(2)} from the first one`));
+    for (const count of [2, 64]) {
+      await setField(page, '#causal-order', 'count', count);
+      await page.waitForFunction((n) => document.querySelector('#causal-order figcaption').textContent.includes(`"1" ${n} times`), count);
+      measured = await apart();
+      assert.ok(Math.abs(measured.masked - expected(count)) < 1e-5, `${count} digits: ${measured.masked} against ${expected(count)}`);
+    }
+    await setField(page, '#causal-order', 'count', 65);
+    await page.waitForFunction(() => /digits must be an integer in \[2, 64\], got 65/.test(document.querySelector('#causal-order .idea-error').textContent));
+    await setField(page, '#causal-order', 'count', 16);
+    embedding.dispose();
+  });
+
+  it('9 · the sinusoids\' dot product is a sum of cosines and the same before as after; RoPE\'s q·k is not', async () => {
+    const section = page.locator('#relative-direction');
+    await section.scrollIntoViewIfNeeded();
+    for (const base of [10000, 10, 1e6]) {
+      await setField(page, '#relative-direction', 'base', base);
+      await page.waitForFunction((b) => JSON.parse(document.querySelector('#relative-direction').dataset.asymmetry ?? '{}').base === b, base);
+      // Neighbours' score from the sum of cosines, in float64 here.
+      const neighbours = Array.from({ length: 32 }, (_, i) => Math.cos(base ** (-2 * i / 64))).reduce((a, b) => a + b, 0) / 32;
+      await page.waitForFunction((text) => document.querySelector('#relative-direction figcaption').textContent.includes(text), `Its neighbours (k = ±1) score ${neighbours.toFixed(2)};`);
+      const { sinusoid, rope, fourier } = JSON.parse(await section.getAttribute('data-asymmetry'));
+      assert.ok(sinusoid < 1e-5 && fourier < 1e-5, `base ${base}: sinusoid ${sinusoid}, fourier ${fourier}`);
+      assert.ok(rope > 0.3, `RoPE's q·k at k and −k differ by ${rope}`);
+      assert.equal(await page.locator('#relative-direction .idea-error').isHidden(), true);
+    }
+    await setField(page, '#relative-direction', 'base', 5);
+    await page.waitForFunction(() => /base must be a number in \[10, 1000000\], got 5/.test(document.querySelector('#relative-direction .idea-error').textContent));
+    await setField(page, '#relative-direction', 'base', 10000);
   });
 
   it('7 · √d balance: row lengths against d_model, scaled and not', async () => {

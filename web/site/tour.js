@@ -5,6 +5,7 @@ import { mountAddConcat } from './ideas/add-concat.js';
 import { mountBalance } from './ideas/balance.js';
 import { mountBarberPole } from './ideas/barber-pole.js';
 import { mountBinaryClock } from './ideas/binary-clock.js';
+import { mountCausal } from './ideas/causal.js';
 import { mountCounting } from './ideas/counting.js';
 import { mountExtrapolation } from './ideas/extrapolation.js';
 import { mountPermutation } from './ideas/permutation.js';
@@ -13,6 +14,7 @@ import { mountRotation } from './ideas/rotation.js';
 import { mountSignature } from './ideas/signature.js';
 import { mountDropout } from './ideas/dropout.js';
 import { mountDesiderata } from './ideas/desiderata.js';
+import { mountDirection } from './ideas/direction.js';
 import { mountOneHot } from './one-hot.js';
 
 const pe = await load();
@@ -35,11 +37,13 @@ await Promise.all([
   mountBarberPole(pe, section('barber')),
   mountSignature(pe, section('signature')),
   mountPermutation(pe, section('permutation')),
+  mountCausal(pe, section('causal-order')),
   mountBalance(pe, section('balance')),
   mountAddConcat(pe, section('add-concat')),
   mountRotation(pe, section('relative-circle')),
   mountDropout(pe, section('dropout')),
   mountSinusoidDots(pe, section('relative-dots')),
+  mountDirection(pe, section('relative-direction')),
   mountRopeShift(pe, section('relative-rope')),
   mountScoresByDistance(pe, section('relative-all')),
   mountExtrapolation(pe, section('extrapolation')),

@@ -6,13 +6,13 @@ import { figures, integerField, mountIdea, rows, seededVector } from './idea.js'
 
 const D_MODEL = 16;
 
-// softmax(X Xᵀ / √d) X, the scores from the package.
-async function selfAttention(pe, x) {
+// softmax(X Xᵀ / √d) X, the scores from the package; causal: each row attends to itself and the rows before it only.
+export async function selfAttention(pe, x, { causal = false } = {}) {
   const [n, d] = x.shape;
   const scores = await onHost(pe.similarity(x, x, { metric: 'dot' }));
   const out = new Float32Array(n * d);
   for (let r = 0; r < n; r++) {
-    const row = rows(scores, r).map((s) => s / Math.sqrt(d));
+    const row = rows(scores, r).map((s, k) => (causal && k > r ? -Infinity : s / Math.sqrt(d)));
     let largest = -Infinity;
     for (const s of row) largest = Math.max(largest, s);
     let total = 0;
@@ -105,6 +105,12 @@ export function mountPermutation(pe, section) {
     change.caption = !form.positions
       ? `${scale}: what is left is float32 rounding (the same numbers summed in another order); the rows are the same, reordered.`
       : `${scale}, where the difference is too small to see: positions change every row a little, differently at each position.`;
+    // What is computed from all rows alike, their mean, does not move at all when the rows are reordered.
+    const meanGap = rows(outputs[0], 0).reduce((most, _, c) => {
+      const mean = (output) => output.data.reduce((sum, v, i) => (i % D_MODEL === c ? sum + v : sum), 0) / tokens[0].length;
+      return Math.max(most, Math.abs(mean(outputs[0]) - mean(outputs[1])));
+    }, 0);
+    section.dataset.meanDifference = String(meanGap);
     const last = tokens[0].length - 1;
     let lastDifference = 0;
     rows(outputs[0], last).forEach((v, c) => { lastDifference = Math.max(lastDifference, Math.abs(v - outputs[1].data[last * D_MODEL + c])); });
@@ -118,6 +124,7 @@ export function mountPermutation(pe, section) {
       + 'no positional encoding; the price is reading one token at a time, where attention reads them all at once.';
     verdict.textContent = form.positions
       ? `With positions: the rows are no longer a reordering (largest difference ${difference.toFixed(4)} between a token's rows), and the last rows differ by ${lastDifference.toFixed(4)}: the model can tell which number came first.`
-      : `Without positions: each row of the second output is the row of the same token in the first (largest difference ${difference.toFixed(6)}), and the last rows are identical (difference ${lastDifference.toFixed(6)}). Attention cannot see order, so First is unanswerable.`;
+      : `Without positions: each row of the second output is the row of the same token in the first (largest difference ${difference.toFixed(6)}), and the last rows are identical (difference ${lastDifference.toFixed(6)}). Attention cannot see order, so First is unanswerable. `
+        + `In words: attention is permutation-equivariant (reorder the tokens and its outputs reorder with them), and a summary of all its outputs, such as their mean, is permutation-invariant (here it moves by ${meanGap.toFixed(6)}).`;
   });
 }

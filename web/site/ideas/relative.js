@@ -8,7 +8,7 @@ const HEAD_DIM = 16;
 const GRID = 32;
 
 // q (at each of `positions`) rotated by RoPE: [positions.length, HEAD_DIM].
-async function rotated(pe, vector, positions, scaling) {
+export async function rotated(pe, vector, positions, scaling) {
   const data = new Float32Array(positions.length * HEAD_DIM);
   for (let r = 0; r < positions.length; r++) data.set(vector, r * HEAD_DIM);
   return onHost(pe.applyRope({ data, shape: [positions.length, HEAD_DIM] }, { positions, scaling }));
