@@ -52,6 +52,56 @@ describe('token embeddings page', () => {
     assert.equal(await page.locator('#token-error').isHidden(), true, 'being offline is not an error of the reader\'s');
   });
 
+  it('BPE learned on the page\'s prose: the sentence\'s pieces at each vocabulary size, lossless, fewer as merges are added', async () => {
+    const sentence = 'The cat sat on the mat.';
+    const pieces = async (merges) => {
+      await page.locator('#bpe [name="merges"]').fill(String(merges));
+      await page.waitForFunction((n) => document.querySelector('#bpe figcaption').textContent.startsWith(`With ${n} merges`), merges);
+      return page.locator('#bpe .bpe-pieces .token').allTextContents();
+    };
+    const counts = [];
+    for (const merges of [0, 1, 10, 60, 200]) {
+      const cut = await pieces(merges);
+      assert.equal(cut.join('').replace(/␣/g, ' '), sentence, `${merges} merges lose nothing`);
+      counts.push(cut.length);
+    }
+    assert.equal(counts[0], sentence.length, 'no merges: one token per character');
+    assert.ok(counts.every((n, i) => i === 0 || n <= counts[i - 1]) && counts.at(-1) < counts[0], `tokens by merges: ${counts}`);
+    // The slider's end: a text allows only so many merges, and the caption says how many.
+    await page.locator('#bpe [name="merges"]').fill('400');
+    await page.waitForFunction(() => /after all \d+ merges this text allows/.test(document.querySelector('#bpe figcaption').textContent));
+    await page.locator('#bpe [name="merges"]').fill('401');
+    await page.waitForFunction(() => /merges must be an integer in \[0, 400\], got 401/.test(document.querySelector('#bpe .idea-error').textContent));
+    await page.locator('#bpe [name="merges"]').fill('60');
+  });
+
+  it('the table\'s size: random rows nearer orthogonal as d grows (computed here too), and its numbers tied and untied beside real models', async () => {
+    const closest = JSON.parse(await page.locator('#table-size').getAttribute('data-closest'));
+    const pe = await load();
+    for (const d of [8, 768]) {
+      const table = pe.tokenEmbedding({ vocabSize: 256, dModel: d, init: { std: 1, seed: d } });
+      const rows = table.lookup(Int32Array.from({ length: 256 }, (_, i) => i)).data;
+      table.dispose();
+      let largest = 0;
+      for (let a = 0; a < 256; a++) {
+        for (let b = a + 1; b < 256; b++) {
+          let [ab, aa, bb] = [0, 0, 0];
+          for (let c = 0; c < d; c++) { ab += rows[a * d + c] * rows[b * d + c]; aa += rows[a * d + c] ** 2; bb += rows[b * d + c] ** 2; }
+          largest = Math.max(largest, Math.abs(ab) / Math.sqrt(aa * bb));
+        }
+      }
+      assert.ok(Math.abs(closest[d] - largest) < 1e-5, `d = ${d}: ${closest[d]} against ${largest}`);
+    }
+    assert.ok(closest[8] > 0.8 && closest[2048] < 0.15, JSON.stringify(closest));
+    // GPT-2 small has 124,439,808 parameters; its token table 50,257 × 768 of them.
+    assert.match(await page.locator('#table-size figure:nth-of-type(2) figcaption').textContent(),
+      /^Your 50,257 × 768 table is 38\.6 M numbers; an untied output layer doubles it\. GPT-2's one table \(38\.6 M\) is 31% of all its 124\.4 M parameters/);
+    await page.locator('#table-size [name="width"]').fill('2049');
+    await page.waitForFunction(() => /d_model must be an integer in \[4, 2048\], got 2049/.test(document.querySelector('#table-size .idea-error').textContent));
+    await page.locator('#table-size [name="width"]').fill('4');
+    await page.waitForFunction(() => document.querySelector('#table-size .idea-error').hidden);
+  });
+
   it('tokenizes with GPT-2 BPE and draws the rows of the seeded table', async () => {
     const text = 'The cat sat on the mat.';
     const ids = encode(text);

@@ -5,8 +5,11 @@
 import { decode, encode } from 'gpt-tokenizer/encoding/r50k_base';
 import { Figure, TOY_VOCABULARY, toyIds, toyTokens } from 'posembed/components';
 import { drawVocabularyMap, namedIds } from 'posembed/vocabulary-map';
+import { load } from 'posembed';
 import { compute } from './compute.js';
 import { redrawOnChange } from './controls.js';
+import { mountBpe } from './ideas/bpe.js';
+import { mountTableSize } from './ideas/table-size.js';
 
 const $ = (selector) => document.querySelector(selector);
 const form = $('#token-controls');
@@ -347,6 +350,10 @@ $('#weights-remove').addEventListener('click', () => {
 redrawOnChange(form, redrawAll);
 redrawOnChange(arithmeticForm, renderArithmetic);
 for (const each of [form, arithmeticForm]) each.addEventListener('submit', (event) => event.preventDefault());
-await redrawAll();
+// The ideas further down: BPE learned on this page's prose, cutting the reader's sentence; the table's size.
+const pageProse = () => [...document.querySelectorAll('header p, main section > p:not(.caption, .error, .status)')].map((p) => p.textContent).join(' ');
+const bpe = mountBpe($('#bpe'), { corpus: pageProse, sentence: () => String(new FormData(form).get('text')) });
+form.elements.text.addEventListener('input', () => $('#bpe form').dispatchEvent(new Event('input')));
+await Promise.all([redrawAll(), bpe, mountTableSize(await load(), $('#table-size'))]);
 await openDefaultModel();
 document.documentElement.dataset.ready = 'true';
