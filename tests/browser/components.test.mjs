@@ -403,6 +403,35 @@ describe('patches and learned pages', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('patches: positions by time (a pause shows) and by (section, word), their cosines as the formula gives them in float64', async () => {
+    const { page, problems } = await site.open('patches.html');
+    // Cosine of two sinusoid rows (d columns, base 10⁴) whose positions differ by each of `offsets` per block of columns.
+    const cosine = (d, ...offsets) => offsets.reduce((sum, k) => sum + Array.from({ length: d / 2 }, (_, i) => Math.cos(k * 10000 ** (-2 * i / d))).reduce((a, b) => a + b, 0), 0) / (offsets.length * d / 2);
+    for (const pause of [300, 0, 3600]) {
+      await page.locator('#time-positions [name="pause"]').fill(String(pause));
+      await page.waitForFunction((p) => document.querySelector('#time-positions figure:nth-of-type(2) figcaption').textContent.includes(`the ${p}-second pause`), pause);
+      const { times, index, time } = JSON.parse(await page.locator('#time-positions').getAttribute('data-across'));
+      assert.equal(times[8] - times[7] >= pause, true, `${times}`);
+      assert.ok(Math.abs(index - cosine(64, 1)) < 1e-5, `by index: ${index}`);
+      assert.ok(Math.abs(time - cosine(64, times[8] - times[7])) < 1e-5, `by time, pause ${pause}: ${time} against ${cosine(64, times[8] - times[7])}`);
+    }
+    assert.ok(JSON.parse(await page.locator('#time-positions').getAttribute('data-across')).time < 0.5, 'an hour\'s pause sets the events apart');
+    for (const [sections, words] of [[3, 6], [2, 2], [8, 16]]) {
+      await page.locator('#hierarchy-positions [name="sections"]').fill(String(sections));
+      await page.locator('#hierarchy-positions [name="words"]').fill(String(words));
+      await page.waitForFunction((n) => document.querySelector('#hierarchy-positions figcaption').textContent.includes(`are ${n} apart`), words);
+      const { flat, nested } = JSON.parse(await page.locator('#hierarchy-positions').getAttribute('data-pairs'));
+      // Flat: one 64-column sinusoid; nested: a 32-column half per level (section, word).
+      assert.ok(Math.abs(flat.neighbours - cosine(64, 1)) < 1e-5 && Math.abs(flat.firsts - cosine(64, words)) < 1e-5, JSON.stringify(flat));
+      assert.ok(Math.abs(nested.neighbours - cosine(32, 1, words - 1)) < 1e-5 && Math.abs(nested.firsts - cosine(32, 1, 0)) < 1e-5, JSON.stringify(nested));
+      assert.ok(nested.firsts > nested.neighbours);
+    }
+    await page.locator('#hierarchy-positions [name="words"]').fill('17');
+    await page.waitForFunction(() => /words per section must be an integer in \[2, 16\], got 17/.test(document.querySelector('#hierarchy-positions .idea-error').textContent));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('patches: other 2-D positions, a learned row per patch and a factorised row + column, untrained, against sin-cos', async () => {
     const { page, problems } = await site.open('patches.html');
     // The same seeded tables in Node, and the mean cosine to patch (2, 5) along its row and column and elsewhere.

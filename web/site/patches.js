@@ -3,6 +3,7 @@ import { load } from 'posembed';
 import { Figure, onHost, valueRange } from 'posembed/components';
 import { redrawOnChange } from './controls.js';
 import { mountPatchKinds } from './ideas/patch-kinds.js';
+import { mountHierarchy, mountTime } from './ideas/time-hierarchy.js';
 
 const pe = await load({ backend: 'auto' });
 const form = document.querySelector('#patch-controls');
@@ -70,5 +71,10 @@ figure.plot.addEventListener('click', choose);
 figure.plot.addEventListener('keydown', (event) => { if (event.key.startsWith('Arrow')) choose(); });
 redrawOnChange(form, render);
 form.addEventListener('submit', (event) => event.preventDefault());
-await Promise.all([render(), mountPatchKinds(pe, document.querySelector('#patch-kinds'))]);
+await Promise.all([
+  render(),
+  mountPatchKinds(pe, document.querySelector('#patch-kinds')),
+  mountTime(pe, document.querySelector('#time-positions')),
+  mountHierarchy(pe, document.querySelector('#hierarchy-positions')),
+]);
 document.documentElement.dataset.ready = 'true';
