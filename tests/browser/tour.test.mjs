@@ -271,6 +271,31 @@ describe('the guided tour (index.html)', () => {
     await setField(page, '#relative-direction', 'base', 10000);
   });
 
+  it('the tutorials\' remaining slips, each corrected with numbers computed here: doc 000\'s d = 6 table, its % 2π advice, doc 002\'s initial ranges', async () => {
+    const measured = async (selector) => JSON.parse(await page.locator(selector).getAttribute('data-measured'));
+    const six = await measured('#barber .tutorial-note[data-note="six-columns"]');
+    assert.equal(six.six, Math.sin(7 / 10000 ** (2 / 6)).toFixed(3));
+    assert.equal(six.eight, Math.sin(7 / 10).toFixed(3));
+    assert.deepEqual(six.eightDivisors, ['1', '10', '100']);
+    assert.deepEqual(six.sixDivisors, ['1', '21.5', '464']);
+    // Position 1,000,000 at d = 512: the float32 product's error against float64, before and after % 2π.
+    const far = await measured('#extrapolation .tutorial-note');
+    let worst = 0;
+    for (let i = 0; i < 256; i++) {
+      const div = 10000 ** (-i / 256);
+      const off = Math.fround(1e6 * Math.fround(div)) - 1e6 * div;
+      worst = Math.max(worst, Math.abs(off - 2 * Math.PI * Math.round(off / (2 * Math.PI))));
+    }
+    assert.ok(Math.abs(far.product - worst) < 1e-6 && far.remainder >= worst * 0.5 && far.slow < 1e-5, JSON.stringify({ far, worst }));
+    assert.match(await page.locator('#extrapolation .tutorial-note').textContent(), new RegExp(`already up to ${worst.toFixed(3)} rad off`));
+    const ranges = await measured('#balance .tutorial-note[data-note="initial-ranges"]');
+    assert.ok(ranges.uniform <= 0.125 && ranges.uniform > 0.12 && ranges.sum <= 1.125, JSON.stringify(ranges));
+    assert.equal(ranges.glorot, Math.sqrt(6 / 84));
+    const normal = pe.tokenEmbedding({ vocabSize: 20, dModel: 64, init: { std: 1, seed: 0 } });
+    assert.ok(Math.abs(ranges.standard - Math.max(...Array.from(normal.weights.data, Math.abs))) < 1e-6);
+    normal.dispose();
+  });
+
   it('7 · √d balance: row lengths against d_model, scaled and not', async () => {
     await page.locator('#balance .pe-plot').nth(1).focus();
     await page.keyboard.press('End');

@@ -1,7 +1,7 @@
 // The √d_model balance: a table initialised with standard deviation 1/√d has rows of length about 1, while a
 // sinusoidal row has length √(d/2). Multiplying the token rows by √d brings them to the positions' size.
 import { onHost } from 'posembed/components';
-import { figures, integerField, mountIdea, rows } from './idea.js';
+import { figures, integerField, mountIdea, rows, seededVector } from './idea.js';
 
 const VOCABULARY = 20;
 const SIZES = [16, 32, 64, 128, 256, 512, 1024];
@@ -83,7 +83,10 @@ export function mountBalance(pe, section) {
       + `has rows of 0.02·√d (${curves.learned[at].toFixed(2)} at d = 512, against ${curves.scaled[at].toFixed(1)} for a scaled token row): `
       + 'added to scaled token rows it starts as a whisper, and training must grow it. GPT-2 does not scale its token rows, and draws them with 0.02 too.';
     section.dataset.learnedAt512 = String(curves.learned[at]);
-  }).then(() => noteUnitInitialisation(pe, section.querySelector('.tutorial-note'), tables));
+  }).then(() => Promise.all([
+    noteUnitInitialisation(pe, section.querySelector('.tutorial-note'), tables),
+    noteInitialRanges(pe, section.querySelector('.tutorial-note[data-note="initial-ranges"]')),
+  ]));
 }
 
 // The tutorial on token embeddings (doc 000) argues for ×√d from tables drawn with standard deviation about 1. Measured
@@ -101,4 +104,27 @@ async function noteUnitInitialisation(pe, note, tables) {
     + `position row has ${positions.toFixed(1)}: from there, ×√d would bury the positions. The argument holds for tables drawn with `
     + `standard deviation 1/√d, as the original Transformer's and this figure's are: rows near 1, so near √d = ${Math.sqrt(dModel).toFixed(1)} after ×√d.`;
   note.dataset.measured = [plain, scaled, positions].map((v) => v.toFixed(1)).join(' ');
+}
+
+// The tutorial on embeddings (doc 002) gives Xavier/Glorot initialisation as Uniform(±√(1/d)), ±0.125 at d = 64, then
+// says the token values start "typically in [−0.3, 0.3]" and their sum with positions in ±1.3. Measured on its toy
+// table of 20 tokens × 64: the two cannot both hold, and Glorot's own bound is the one near 0.3.
+const TOY_ROWS = 20;
+const TOY_WIDTH = 64;
+async function noteInitialRanges(pe, note) {
+  const largest = (values) => values.reduce((most, v) => Math.max(most, Math.abs(v)), 0);
+  const bound = Math.sqrt(1 / TOY_WIDTH);
+  const uniform = Float32Array.from(seededVector(3, TOY_ROWS * TOY_WIDTH), (v) => v * bound);
+  const positions = await onHost(pe.sinusoidal({ length: TOY_ROWS, dModel: TOY_WIDTH }));
+  const sum = uniform.map((v, i) => v + positions.data[i]);
+  const glorot = Math.sqrt(6 / (TOY_ROWS + TOY_WIDTH));
+  const normal = pe.tokenEmbedding({ vocabSize: TOY_ROWS, dModel: TOY_WIDTH, init: { std: 1, seed: 0 } });
+  const standard = largest(normal.weights.data);
+  normal.dispose();
+  note.textContent = `A tutorial's numbers, checked: the one on embeddings (doc 002) gives Xavier/Glorot initialisation as Uniform(±√(1/d)), ±${bound} at d = ${TOY_WIDTH}, `
+    + `then says token values start "typically in [−0.3, 0.3]" and their sum with positions in about ±1.3. Drawn here for its ${TOY_ROWS} × ${TOY_WIDTH} toy table, `
+    + `Uniform(±${bound}) gives values up to ${largest(uniform).toFixed(3)} and a sum with positions up to ${largest(sum).toFixed(2)}, not 0.3 and 1.3. `
+    + `Glorot's own bound, √(6 / (fan in + fan out)) = √(6 / (${TOY_WIDTH} + ${TOY_ROWS})), is ±${glorot.toFixed(3)}, close to the tutorial's 0.3; PyTorch's nn.Embedding starts `
+    + `from a standard normal instead, whose largest of these ${(TOY_ROWS * TOY_WIDTH).toLocaleString('en')} values is ${standard.toFixed(2)}.`;
+  note.dataset.measured = JSON.stringify({ uniform: largest(uniform), sum: largest(sum), glorot, standard });
 }
