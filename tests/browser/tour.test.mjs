@@ -138,9 +138,9 @@ describe('the guided tour (index.html)', () => {
     const shown = Number((await page.locator('#barber .pe-readout').nth(1).textContent()).match(/wavelength ([\d.e+]+)/)[1]);
     assert.ok(Math.abs(shown - expected) / expected < 2e-3, `${shown} vs ${expected}`);
     // The tutorial's misprinted divisors, against the table's: 10000^(2i/64) in float64.
-    const measured = (await page.locator('#barber .tutorial-note').getAttribute('data-measured')).split(' ');
+    const measured = (await page.locator('#barber .tutorial-note[data-note="divisors"]').getAttribute('data-measured')).split(' ');
     assert.deepEqual(measured, [1, 2, 10, 31].map((i) => (10000 ** ((2 * i) / 64)).toPrecision(i === 31 ? 4 : 3)));
-    assert.match(await page.locator('#barber .tutorial-note').textContent(), /prints, for i = 1, 2, 10 and 31, 1\.17, 1\.37, 3\.98, 6812\. Read from the package's table at d = 64 they are 1\.33, 1\.78, 17\.8, 7499/);
+    assert.match(await page.locator('#barber .tutorial-note[data-note="divisors"]').textContent(), /prints, for i = 1, 2, 10 and 31, 1\.17, 1\.37, 3\.98, 6812\. Read from the package's table at d = 64 they are 1\.33, 1\.78, 17\.8, 7499/);
     // Check yourself: PE(2, 4) at d = 64 and row 0's pattern, read from the package's table.
     assert.equal(await page.locator('#barber [data-answer="pe-2-4"] .value').textContent(), Math.sin(2 / 10000 ** (4 / 64)).toFixed(4));
     assert.equal(await page.locator('#barber [data-answer="row-0"] .value').textContent(), '0, 1, 0, 1, 0, 1, 0, 1, …');
@@ -309,9 +309,9 @@ describe('the guided tour (index.html)', () => {
     await page.locator('#balance [name="scale"]').uncheck();
     await page.waitForFunction(() => /Unscaled/.test(document.querySelector('#balance figcaption').textContent));
     // The tutorial's std ≈ 1 tables at d = 512: rows of about √512, ×√512 about 512, positions √256 = 16.
-    const [plain, times, positions] = (await page.locator('#balance .tutorial-note').getAttribute('data-measured')).split(' ').map(Number);
+    const [plain, times, positions] = (await page.locator('#balance .tutorial-note[data-note="unit-initialisation"]').getAttribute('data-measured')).split(' ').map(Number);
     assert.ok(Math.abs(plain - Math.sqrt(512)) < 1.5 && Math.abs(times - 512) < 35 && Math.abs(positions - 16) < 1e-3, `${plain} ${times} ${positions}`);
-    assert.match(await page.locator('#balance .tutorial-note').textContent(), /×√d would bury the positions/);
+    assert.match(await page.locator('#balance .tutorial-note[data-note="unit-initialisation"]').textContent(), /×√d would bury the positions/);
   });
 
   it('8 · add vs concat: d columns against 2d, and the four terms of a dot product', async () => {

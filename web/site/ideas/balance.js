@@ -84,7 +84,7 @@ export function mountBalance(pe, section) {
       + 'added to scaled token rows it starts as a whisper, and training must grow it. GPT-2 does not scale its token rows, and draws them with 0.02 too.';
     section.dataset.learnedAt512 = String(curves.learned[at]);
   }).then(() => Promise.all([
-    noteUnitInitialisation(pe, section.querySelector('.tutorial-note'), tables),
+    noteUnitInitialisation(pe, section.querySelector('.tutorial-note[data-note="unit-initialisation"]'), tables),
     noteInitialRanges(pe, section.querySelector('.tutorial-note[data-note="initial-ranges"]')),
   ]));
 }

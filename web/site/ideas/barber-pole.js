@@ -30,7 +30,7 @@ export function mountBarberPole(pe, section) {
     });
     wavelengths.caption = `Read from row 1 of the table: each pair turns 2π/wavelength per position, and the wavelengths grow geometrically from 2π ≈ 6.3 to about ${(10 ** y[pairs - 1]).toPrecision(3)} (a straight line on this log scale).`;
   }).then(() => Promise.all([
-    noteMisprintedDivisors(pe, section.querySelector('.tutorial-note')),
+    noteMisprintedDivisors(pe, section.querySelector('.tutorial-note[data-note="divisors"]')),
     noteSixColumns(pe, section.querySelector('.tutorial-note[data-note="six-columns"]')),
   ]));
 }
