@@ -170,13 +170,16 @@ describe('site pages and components', () => {
     }
   });
 
-  it('at 390 px no element\'s text runs past its edge (the model\'s rule labels, the heatmaps\' ticks, the dials)', async () => {
-    for (const [path, tags] of [['components.html', ['posembed-heatmap', 'posembed-rope', 'posembed-bias', 'posembed-lookup']], ['model.html', ['posembed-model']]]) {
+  it('at 390 px no element\'s text runs past its edge or shrinks below 11 px (the model\'s rule labels, the heatmaps\' ticks, the dials, the RoPE strip)', async () => {
+    for (const [path, tags] of [['components.html', ['posembed-heatmap', 'posembed-rope', 'posembed-bias', 'posembed-lookup']], ['model.html', ['posembed-model']], ['rope.html', ['posembed-rope']]]) {
       const { page, problems } = await site.open(path, { ready: false, width: 390 });
-      for (const tag of tags) {
-        const element = page.locator(tag).first();
+      for (const [n, element] of (await page.locator(tags.join(', ')).all()).entries()) {
+        const tag = `${await element.evaluate((el) => el.localName)} #${n}`;
         await element.scrollIntoViewIfNeeded();
-        await page.waitForFunction((t) => document.querySelector(t)?.dataset.rendered, tag, { timeout: 30000 });
+        await element.evaluate((el) => new Promise((resolve) => {
+          if (el.dataset.rendered) resolve();
+          else el.addEventListener('render', resolve, { once: true });
+        }));
         const clipped = await element.evaluate((el) => {
           const edge = el.getBoundingClientRect();
           return [...el.shadowRoot.querySelectorAll('svg text')].filter((text) => {
@@ -185,6 +188,11 @@ describe('site pages and components', () => {
           }).map((text) => text.textContent);
         });
         assert.deepEqual(clipped, [], `${path} <${tag}>: text past its edge`);
+        // Text drawn smaller than the page's 11 px is not read on a phone (the RoPE strip's pair numbers shrank so).
+        const tiny = await element.evaluate((el) => [...el.shadowRoot.querySelectorAll('svg text')]
+          .filter((text) => text.textContent && text.getBoundingClientRect().height > 0 && text.getBoundingClientRect().height < 11)
+          .map((text) => `${text.textContent} (${text.getBoundingClientRect().height.toFixed(1)} px)`));
+        assert.deepEqual(tiny, [], `${path} <${tag}>: text too small to read at 390 px`);
       }
       assert.deepEqual(problems, []);
       await page.close();

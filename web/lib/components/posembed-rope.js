@@ -27,6 +27,9 @@ const STYLE = `
 `;
 const DIAL = 150;
 const RADIUS = 52;
+// The dimension strip: a cell's side and the room for its label, "dimension →", before the cells (px).
+const DIMENSION_CELL = 18;
+const DIMENSION_LABEL = 90;
 const SVG = 'http://www.w3.org/2000/svg';
 const WAVELENGTH = new Intl.NumberFormat('en', { notation: 'compact', maximumSignificantDigits: 3 });
 const SCALING_PARAMETERS = {
@@ -63,6 +66,10 @@ export class PosembedRope extends LazyElement {
   // page's), a start after a pause, a step or a new position or speed at the tick it happens.
   #anchor = null;
   #started = false;
+  // The dimension strip as last drawn ({ headDim, layout, colourOf, perRow }): drawn again when the element's width
+  // changes how many cells a row holds.
+  #strip = null;
+  #sizeWatch = null;
 
   constructor() {
     super();
@@ -107,12 +114,17 @@ export class PosembedRope extends LazyElement {
       if (this.#onScreen && this.#playing) this.#tick();
     });
     this.#screenWatch.observe(this);
+    this.#sizeWatch = new ResizeObserver(() => {
+      if (this.#strip && this.#cellsPerRow(this.#strip.headDim) !== this.#strip.perRow) this.#drawDimensions(this.#strip.headDim, this.#strip.layout, this.#strip.colourOf);
+    });
+    this.#sizeWatch.observe(this);
   }
 
   released() {
     clearTimeout(this.#timer);
     this.#timer = 0;
     this.#screenWatch?.disconnect();
+    this.#sizeWatch?.disconnect();
   }
 
   get playing() {
@@ -233,19 +245,29 @@ export class PosembedRope extends LazyElement {
     }
   }
 
+  // As many of the strip's cells to a row as fit the element's width at their full size (a power of two, 4 to 32), so
+  // that the pair numbers stay readable on a phone.
+  #cellsPerRow(headDim) {
+    const room = (this.getBoundingClientRect().width || DIMENSION_CELL * 32 + DIMENSION_LABEL) - DIMENSION_LABEL;
+    let perRow = 4;
+    while (perRow < 32 && perRow * 2 * DIMENSION_CELL <= room) perRow *= 2;
+    return Math.min(headDim, perRow);
+  }
+
   // One cell per dimension of the head, numbered by the pair it belongs to; the shown pairs in their dial's colour.
   #drawDimensions(headDim, layout, colourOf) {
     const strip = this.shadowRoot.querySelector('.dims');
-    const perRow = Math.min(headDim, 32);
-    const cell = 18;
+    const perRow = this.#cellsPerRow(headDim);
+    this.#strip = { headDim, layout, colourOf, perRow };
+    const cell = DIMENSION_CELL;
     const rows = Math.ceil(headDim / perRow);
-    strip.setAttribute('viewBox', `0 0 ${perRow * cell + 90} ${rows * cell + 4}`);
-    strip.setAttribute('width', String(perRow * cell + 90));
+    strip.setAttribute('viewBox', `0 0 ${perRow * cell + DIMENSION_LABEL} ${rows * cell + 4}`);
+    strip.setAttribute('width', String(perRow * cell + DIMENSION_LABEL));
     strip.setAttribute('aria-label', `The ${headDim} dimensions of a head, each numbered by its pair: ${layout === 'half' ? 'dimension i pairs with i + ' + headDim / 2 : 'neighbours pair'}.`);
     strip.replaceChildren(svg('text', { x: 0, y: 13 }, 'dimension →'));
     for (let d = 0; d < headDim; d++) {
       const pair = layout === 'half' ? d % (headDim / 2) : Math.floor(d / 2);
-      const x = 86 + (d % perRow) * cell;
+      const x = DIMENSION_LABEL - 4 + (d % perRow) * cell;
       const y = 2 + Math.floor(d / perRow) * cell;
       const colour = colourOf.get(pair);
       strip.append(svg('rect', { x, y, width: cell - 2, height: cell - 2, ...(colour ? { fill: colour, stroke: colour } : { class: 'idle-cell' }) }));
