@@ -148,15 +148,20 @@ const namesOf = (names) => (typeof names === 'function' ? names : names ? (i) =>
 
 // layout: { available (px the figure may take across), maxHeight, axes, legend, fontSize, cell (px a cell, instead
 // of fitting the cells to `available`) }.
-function layoutOf({ available = 640, maxHeight = MAX_HEIGHT, axes = true, legend = true, fontSize = BASE_SIZE, cell } = {}) {
-  return { available, maxHeight, axes, legend, cell, m: metrics(fontSize, axes) };
+function layoutOf({ available = 640, maxHeight = MAX_HEIGHT, axes = true, legend = true, fontSize = BASE_SIZE, cell, pixelRatio = 1 } = {}) {
+  return { available, maxHeight, axes, legend, cell, pixelRatio, m: metrics(fontSize, axes) };
 }
+
+// A cell's size cut down to whole device pixels (`pixelRatio` of them per CSS pixel) where it spans two or more:
+// cells of one size, where 6.56 px cells would be drawn 6 and 7 pixels wide by turns, a pattern of seams the data
+// does not have.
+const wholePixels = (size, pixelRatio) => (size * pixelRatio >= 2 ? Math.floor(size * pixelRatio) / pixelRatio : size);
 
 // A heatmap of rows × columns cells. options: { x: { label, names }, y: { label, names }, rowRule: { row, label },
 // colormap: the name of a colormap, map: its colours over the range, colour: { label, missing }, missing (some cells
 // are NaN) }.
 export function heatmapScene(rows, columns, options, layoutOptions) {
-  const { available, maxHeight, axes, legend, cell: fixedCell, m } = layoutOf(layoutOptions);
+  const { available, maxHeight, axes, legend, cell: fixedCell, pixelRatio, m } = layoutOf(layoutOptions);
   const xName = namesOf(options.x?.names);
   const yName = namesOf(options.y?.names);
   let widestRow = 0;
@@ -170,12 +175,12 @@ export function heatmapScene(rows, columns, options, layoutOptions) {
     const plotWidth = Math.max(60, available - margin.left - margin.right);
     // Square cells, unless the table is so tall that they would leave most of the width empty: then the
     // cells are stretched across it.
-    const cell = Math.min(plotWidth / columns, maxHeight / rows, MAX_CELL);
+    const cell = wholePixels(Math.min(plotWidth / columns, maxHeight / rows, MAX_CELL), pixelRatio);
     const fill = maxHeight / rows < plotWidth / columns && cell * columns < plotWidth / 3;
-    width = fill ? plotWidth : cell * columns;
+    width = fill ? wholePixels(plotWidth / columns, pixelRatio) * columns : cell * columns;
     // Rows named in words (tokens, heads) are never thinner than a line of text; numbered rows keep square cells.
     const lineHigh = options.y?.names && rows <= FEW_ROWS;
-    height = fill ? Math.min(maxHeight, Math.max(80, rows * cell)) : Math.max(cell * rows, lineHigh ? rows * m.rowHeight : 0);
+    height = fill ? wholePixels(Math.min(maxHeight, Math.max(80, rows * cell)) / rows, pixelRatio) * rows : Math.max(cell * rows, lineHigh ? rows * m.rowHeight : 0);
   }
   const x = scaleBand().domain(Array.from({ length: columns }, (_, i) => i)).range([0, width]);
   const y = scaleBand().domain(Array.from({ length: rows }, (_, i) => i)).range([0, height]);

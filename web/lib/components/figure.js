@@ -213,7 +213,7 @@ export class Figure {
   }
 
   // Starts a render: what the scene builders are given (the width the figure may take, its height's limit, whether
-  // it has axes and a legend).
+  // it has axes and a legend, the screen's device pixels per CSS pixel).
   #begin(kind, redraw) {
     this.#redraw = redraw;
     this.#width = this.#availableWidth();
@@ -221,7 +221,7 @@ export class Figure {
     this.stale(false);
     this.element.dataset.kind = kind;
     this.plot.setAttribute('aria-label', `${this.label}. Arrow keys move the cursor and read values.`);
-    return { available: this.#width, maxHeight: this.maxHeight, axes: this.axes, legend: this.legend };
+    return { available: this.#width, maxHeight: this.maxHeight, axes: this.axes, legend: this.legend, pixelRatio: globalThis.devicePixelRatio || 1 };
   }
 
   #scene = null;
