@@ -17,7 +17,7 @@ import * as ort from 'onnxruntime-web';
 import { create } from 'webgpu';
 import { load } from '../dist/index.js';
 import { GPU_SIZE_OPS, OPS } from './bench/ops.mjs';
-import { maxError, sampledIndices } from './bench/cases.mjs';
+import { maxError, sampledIndices } from '../web/bench/cases.js';
 import { benchTraining } from './bench/training.mjs';
 import { benchBf16Vocabulary, benchVocabulary } from './bench/vocabulary.mjs';
 

@@ -1,9 +1,9 @@
-// The ops of `npm run bench` at DESIGN §5's sizes: the shared cases (cases.mjs) with TensorFlow.js (wasm
+// The ops of `npm run bench` at DESIGN §5's sizes: the shared cases (web/bench/cases.js) with TensorFlow.js (wasm
 // backend; results read with dataSync outside tf.tidy) and ONNX Runtime Web (wasm, small graphs built in
 // code) beside them.
 import * as tf from '@tensorflow/tfjs-core';
 import * as ort from 'onnxruntime-web';
-import { alibiCase, fusedCase, lookupCase, ropeCacheCase, ropeCase, similarityCase, sinusoidalCase } from './cases.mjs';
+import { alibiCase, fusedCase, lookupCase, ropeCacheCase, ropeCase, similarityCase, sinusoidalCase } from '../../web/bench/cases.js';
 import { initializer, intAttribute, model, node } from './onnx-graph.mjs';
 
 async function ortSession(graph) {

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
 import { rank } from 'd3-array';
 import { build } from 'vite';
-import { launchChromium, startServer } from '../../tests/browser/browser.mjs';
+import { launchChromium, startServer } from '../browser.mjs';
 
 // tfjs-core's Node bundle has no gradients, and the module that registers them imports its siblings without
 // file extensions, which Node's ESM loader refuses: bundled once by Vite, it registers them into the same

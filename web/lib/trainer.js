@@ -6,9 +6,6 @@ import { CoreHandle } from './core_handle.js';
 import { TOY_VOCABULARY, toyIds, toyTokens } from './toy_vocabulary.js';
 import { writeSafetensors } from './weight_writers.js';
 
-export const TRAINER_TASKS = OP_SCHEMAS.trainer.options.task.values;
-export const TRAINER_POSITIONALS = OP_SCHEMAS.trainer.options.positional.values;
-
 // The task's text → ids, with the prompt's name in errors.
 function promptIds(text, name) {
   if (typeof text !== 'string') throw new TypeError(`${name} must be a string such as 'Max(1,6,2)', got ${describe(text)}`);

@@ -30,11 +30,6 @@ export function number(name, value, min, max, { exclusiveMin = false } = {}) {
   return value;
 }
 
-// A number above 0 (a rate: 0 itself would do nothing), up to max.
-export function positiveNumber(name, value, max) {
-  return number(name, value, 0, max, { exclusiveMin: true });
-}
-
 export function oneOf(name, value, choices) {
   if (typeof value !== 'string') throw new TypeError(`${name} must be a string, got ${describe(value)}`);
   if (!choices.includes(value)) {

@@ -1,7 +1,7 @@
 // The benchmark page: the shared benchmark cases, at sizes a page can run, timed in this browser.
 import { load } from 'posembed';
 import { Figure } from 'posembed/components';
-import { alibiCase, fusedCase, lookupCase, maxError, ropeCase, sampledIndices, similarityCase, sinusoidalCase } from '../../scripts/bench/cases.mjs';
+import { alibiCase, fusedCase, lookupCase, maxError, ropeCase, sampledIndices, similarityCase, sinusoidalCase } from '../bench/cases.js';
 
 // Each size's cases, made when run; `only`: the implementations worth timing at that size.
 const SIZES = {

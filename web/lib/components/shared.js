@@ -298,9 +298,3 @@ export const BASE_STYLE = `${THEME_STYLE}
   a { color: var(--pe-theme-accent); }
   .readout { font-family: var(--posembed-mono, ui-monospace, monospace); font-size: 0.8rem; min-height: 1.3em; }
 `;
-
-// Reads a numeric attribute, falling back when absent.
-export function numberAttribute(element, name, fallback) {
-  const value = element.getAttribute(name);
-  return value === null || value === '' ? fallback : Number(value);
-}
