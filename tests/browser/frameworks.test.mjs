@@ -90,8 +90,8 @@ const FRAMEWORKS = {
     files: {
       'vite.config.js': "import react from '@vitejs/plugin-react';\n\nexport default { plugins: [react()] };\n",
       'index.html': PAGE('react', '<div id="app"></div><script type="module" src="/main.jsx"></script>'),
-      // The README's line for React: the elements defined before React first renders them.
-      'main.jsx': `import { defineElements } from 'posembed/components';\nimport { createRoot } from 'react-dom/client';\n\nawait defineElements();\n`
+      // The README's lines for React: each element the app uses imported by name, defined before React first renders it.
+      'main.jsx': "import 'posembed/elements/heatmap';\nimport 'posembed/elements/model';\nimport 'posembed/elements/train';\nimport { createRoot } from 'react-dom/client';\n\n"
         + 'createRoot(document.querySelector(\'#app\')).render(<>\n'
         + '  <posembed-heatmap encoding="sinusoidal" length={16} d-model={32} axes={false} />\n  <posembed-model config="Llama-3.1-8B" />\n  <posembed-train task="first" steps={40} />\n</>);\n',
     },
