@@ -417,8 +417,11 @@ describe('patches and learned pages', () => {
     const cosine = (d, ...offsets) => offsets.reduce((sum, k) => sum + Array.from({ length: d / 2 }, (_, i) => Math.cos(k * 10000 ** (-2 * i / d))).reduce((a, b) => a + b, 0), 0) / (offsets.length * d / 2);
     for (const pause of [300, 0, 3600]) {
       await page.locator('#time-positions [name="pause"]').fill(String(pause));
-      await page.waitForFunction((p) => document.querySelector('#time-positions figure:nth-of-type(2) figcaption').textContent.includes(`the ${p}-second pause`), pause);
+      await page.waitForFunction((p) => JSON.parse(document.querySelector('#time-positions').dataset.across ?? '{}').pause === p, pause);
       const { times, index, time } = JSON.parse(await page.locator('#time-positions').getAttribute('data-across'));
+      const caption = await page.locator('#time-positions figure:nth-of-type(2) figcaption').textContent();
+      assert.match(caption, new RegExp(`^By time, events 7 and 8 are ${times[8] - times[7]} s apart and their cosine is ${time.toFixed(2)}`));
+      assert.match(caption, pause === 0 ? /does not stand out/ : /the pause shows/, `pause ${pause}: ${caption}`);
       assert.equal(times[8] - times[7] >= pause, true, `${times}`);
       assert.ok(Math.abs(index - cosine(64, 1)) < 1e-5, `by index: ${index}`);
       assert.ok(Math.abs(time - cosine(64, times[8] - times[7])) < 1e-5, `by time, pause ${pause}: ${time} against ${cosine(64, times[8] - times[7])}`);

@@ -69,7 +69,7 @@ describe('token embeddings page', () => {
     assert.ok(counts.every((n, i) => i === 0 || n <= counts[i - 1]) && counts.at(-1) < counts[0], `tokens by merges: ${counts}`);
     // The slider's end: a text allows only so many merges, and the caption says how many.
     await page.locator('#bpe [name="merges"]').fill('400');
-    await page.waitForFunction(() => /after all \d+ merges this text allows/.test(document.querySelector('#bpe figcaption').textContent));
+    await page.waitForFunction(() => /after all \d+ merges this page's text allows/.test(document.querySelector('#bpe figcaption').textContent));
     await page.locator('#bpe [name="merges"]').fill('401');
     await page.waitForFunction(() => /merges must be an integer in \[0, 400\], got 401/.test(document.querySelector('#bpe .idea-error').textContent));
     await page.locator('#bpe [name="merges"]').fill('60');
@@ -93,6 +93,7 @@ describe('token embeddings page', () => {
       assert.ok(Math.abs(closest[d] - largest) < 1e-5, `d = ${d}: ${closest[d]} against ${largest}`);
     }
     assert.ok(closest[8] > 0.8 && closest[2048] < 0.15, JSON.stringify(closest));
+    assert.match(await page.locator('#table-size figure').first().locator('figcaption').textContent(), new RegExp(`^At d = 768, no two of 256 random rows are closer than \\|cosine\\| ${closest[768].toFixed(2)} .*; at d = 4 the closest pair reaches ${closest[4].toFixed(2)}\\.`));
     // GPT-2 small has 124,439,808 parameters; its token table 50,257 × 768 of them.
     assert.match(await page.locator('#table-size figure:nth-of-type(2) figcaption').textContent(),
       /^Your 50,257 × 768 table is 38\.6 M numbers; an untied output layer doubles it\. GPT-2's one table \(38\.6 M\) is 31% of all its 124\.4 M parameters/);

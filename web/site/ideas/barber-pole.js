@@ -43,12 +43,12 @@ const divisorOf = (table, dModel, i) => 1 / Math.atan2(table.data[dModel + 2 * i
 const SIX_PRINTED = { position: 7, column: 2, value: '0.64', divisors: '1, 10 and 100' };
 async function noteSixColumns(pe, note) {
   const [six, eight] = await Promise.all([6, 8].map((dModel) => onHost(pe.sinusoidal({ length: 8, dModel }))));
-  const divisors = (table, dModel) => [0, 1, 2].map((i) => divisorOf(table, dModel, i).toPrecision(3).replace(/\.0+$/, '').replace(/(\.\d*?)0+$/, '$1'));
+  const divisors = (table, dModel, count = 3) => Array.from({ length: count }, (_, i) => String(Number(divisorOf(table, dModel, i).toPrecision(3))));
   const cell = (table, dModel) => table.data[SIX_PRINTED.position * dModel + SIX_PRINTED.column].toFixed(3);
   const [sixDivisors, eightDivisors] = [divisors(six, 6), divisors(eight, 8)];
   note.textContent = `A tutorial's table, checked: the one on positional encodings (doc 000) draws "d_model = 6" with pairs that divide the positions by `
     + `${SIX_PRINTED.divisors}, and prints ${SIX_PRINTED.value} for dimension ${SIX_PRINTED.column} at position ${SIX_PRINTED.position}. Read from the package's tables, `
-    + `d = 6 divides by ${sixDivisors.join(', ')} and gives ${cell(six, 6)} there; d = 8 divides by ${eightDivisors.join(', ')} (and 1000) and gives ${cell(eight, 8)}: `
+    + `d = 6 divides by ${sixDivisors.join(', ')} and gives ${cell(six, 6)} there; d = 8 divides by ${eightDivisors.join(', ')} (and ${divisors(eight, 8, 4)[3]}) and gives ${cell(eight, 8)}: `
     + 'the table is the first six columns of d = 8. Its lesson, slower columns to the right, holds for both.';
   note.dataset.measured = JSON.stringify({ six: cell(six, 6), eight: cell(eight, 8), sixDivisors, eightDivisors });
 }

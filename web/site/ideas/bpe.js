@@ -10,7 +10,7 @@ const MAX_MERGES = 400;
 const words = (text) => text.match(/ ?[^\s]+/g) ?? [];
 
 // The merges of `text`, most frequent pair first (ties: the pair met first), at most `limit`.
-export function learnMerges(text, limit) {
+function learnMerges(text, limit) {
   const counts = new Map();
   for (const word of words(text)) counts.set(word, (counts.get(word) ?? 0) + 1);
   const pieces = [...counts].map(([word, count]) => ({ symbols: [...word], count }));
@@ -23,6 +23,7 @@ export function learnMerges(text, limit) {
         pairs.set(pair, (pairs.get(pair) ?? 0) + count);
       }
     }
+    // A pair met once is not a pattern, only this text: learning stops there.
     let best = null;
     for (const [pair, count] of pairs) if (count > 1 && (!best || count > best.count)) best = { pair, count };
     if (!best) break;
@@ -47,8 +48,19 @@ function mergedSymbols(symbols, left, right) {
 }
 
 // `text` cut by the first `count` merges, in the order they were learned.
-export function applyMerges(text, merges, count) {
+function applyMerges(text, merges, count) {
   return words(text).flatMap((word) => merges.slice(0, count).reduce((symbols, [left, right]) => mergedSymbols(symbols, left, right), [...word]));
+}
+
+// How many tokens `text` is after each number of merges, 0 … all: the merges applied one after another.
+function tokenCounts(text, merges) {
+  let pieces = words(text).map((word) => [...word]);
+  const counts = [pieces.reduce((sum, symbols) => sum + symbols.length, 0)];
+  for (const [left, right] of merges) {
+    pieces = pieces.map((symbols) => mergedSymbols(symbols, left, right));
+    counts.push(pieces.reduce((sum, symbols) => sum + symbols.length, 0));
+  }
+  return counts;
 }
 
 export function mountBpe(section, { corpus, sentence }) {
@@ -57,22 +69,27 @@ export function mountBpe(section, { corpus, sentence }) {
   ]);
   const chips = section.querySelector('.bpe-pieces');
   let learned = null;
+  let counted = { text: null, counts: [] };
   return mountIdea(section, [lengths], async (form) => {
-    learned ??= learnMerges(corpus(), MAX_MERGES);
+    if (!learned) {
+      const text = corpus();
+      // The vocabulary before any merge: the corpus's characters, the space among them.
+      learned = { merges: learnMerges(text, MAX_MERGES), alphabet: new Set([...text.replace(/\s+/g, ' ')]).size };
+    }
     // (A short text allows fewer merges than the slider offers: it stops at the last.)
-    const merges = Math.min(integerField(form, 'merges', 0, MAX_MERGES, 'merges'), learned.length);
+    const merges = Math.min(integerField(form, 'merges', 0, MAX_MERGES, 'merges'), learned.merges.length);
     const text = sentence();
-    const alphabet = new Set([...corpus(), ...text].filter((c) => !/\s/.test(c))).size + 1;  // + the space
-    const steps = Array.from({ length: learned.length + 1 }, (_, n) => n);
-    const tokenCounts = steps.map((n) => applyMerges(text, learned, n).length);
-    lengths.lines([{ label: 'tokens in the sentence', x: steps.map((n) => alphabet + n), y: tokenCounts, width: 3 }],
-      { x: { label: 'vocabulary: rows in the token table' }, y: { label: 'tokens in the sentence', domain: [0, tokenCounts[0]] } });
+    if (counted.text !== text) counted = { text, counts: tokenCounts(text, learned.merges) };
+    const { alphabet } = learned;
+    const { counts } = counted;
+    lengths.lines([{ label: 'tokens in the sentence', x: counts.map((_, n) => alphabet + n), y: counts, width: 3 }],
+      { x: { label: 'vocabulary: rows in the token table' }, y: { label: 'tokens in the sentence', domain: [0, counts[0]] } });
     lengths.moveCursorTo(merges);
-    const pieces = applyMerges(text, learned, merges);
+    const pieces = applyMerges(text, learned.merges, merges);
     chips.replaceChildren(...pieces.map((piece) => Object.assign(document.createElement('span'), { className: 'token', textContent: piece.replace(/ /g, '␣') })));
-    lengths.caption = `With ${merges} merges the vocabulary has ${alphabet + merges} entries and the sentence is ${pieces.length} tokens (${tokenCounts[0]} single characters, `
-      + `${tokenCounts.at(-1)} after all ${learned.length} merges this text allows). Every merge shortens the texts the model must read (attention's cost grows with the square of `
-      + 'their length, and a context window holds more words) and adds a row to the token table, a row that is trained only as often as its piece occurs: rare pieces learn little. '
+    lengths.caption = `With ${merges} merges the vocabulary has ${alphabet + merges} entries and the sentence is ${pieces.length} tokens (${counts[0]} single characters, `
+      + `${counts.at(-1)} after all ${learned.merges.length} merges this page's text allows). No merge lengthens a text, and many shorten the texts the model must read (attention's cost grows with the square of `
+      + 'their length, and a context window holds more words); each adds a row to the token table, whose input row is updated only when its piece occurs: rare pieces learn little. '
       + 'Real vocabularies settle between about 30,000 and 260,000 entries.';
     section.dataset.tokens = String(pieces.length);
   });

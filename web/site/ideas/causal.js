@@ -19,7 +19,7 @@ export function mountCausal(pe, section) {
     const [masked, open] = await Promise.all([selfAttention(pe, x, { causal: true }), selfAttention(pe, x)]);
     const positions = Array.from({ length: count }, (_, i) => i + 1);
     // Distance of each digit's output from the first digit's (position 1).
-    const apart = (output) => positions.map((p) => Math.hypot(...rows(output, p).map((v, c) => v - output.data[D_MODEL + c])));
+    const apart = (output) => positions.map((p) => Math.hypot(...rows(output, p).map((v, c) => v - rows(output, 1)[c])));
     const [withMask, withoutMask] = [apart(masked), apart(open)];
     figure.lines([
       { label: 'causal mask (each token sees itself and those before)', x: positions, y: withMask, width: 3 },

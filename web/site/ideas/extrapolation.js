@@ -76,29 +76,33 @@ export function mountExtrapolation(pe, section) {
 }
 
 // The tutorial on positional encodings (doc 000) advises `angle = (position * div_term) % (2π)` against the precision
-// lost at large positions. Measured at its position 1,000,000 and d = 512: the float32 product is already rounded
-// (to the spacing of float32 numbers near the angle), and the remainder keeps that error; an angle computed in
-// float64 does not have it. Each pair's exact angle, and its remainder, in float64 (their error is ~1e-10 rad).
+// lost at large positions. Measured at its position 1,000,000 and d = 512: in float32 the angle is already wrong
+// before the remainder (div_term rounded to float32, then the product rounded to the spacing of float32 numbers near
+// it), and the remainder by a float32 2π adds its own error; an angle computed in float64 has neither. Each pair's
+// exact angle, and its remainder, in float64 (their error is ~1e-10 rad).
 const FAR_POSITION = 1_000_000;
 const NOTE_D_MODEL = 512;
+const TUTORIAL_DIVISOR = 9886;  // the tutorial's div_term ≈ 1/9886 (10000^(510/512) is 9647)
 function noteModuloTwoPi(note) {
   const turn = 2 * Math.PI;
   const wrapped = (a) => Math.abs(((a % turn) + 1.5 * turn) % turn - turn / 2);  // |a| brought into [0, π]
+  const float32Angle = (divTerm) => Math.fround(FAR_POSITION * Math.fround(divTerm));
   let [product, remainder, worstPair] = [0, 0, 0];
   for (let i = 0; i < NOTE_D_MODEL / 2; i++) {
     const divTerm = 10000 ** (-2 * i / NOTE_D_MODEL);
     const exact = FAR_POSITION * divTerm;
-    const float32 = Math.fround(FAR_POSITION * Math.fround(divTerm));
-    const error = wrapped(float32 - exact);
+    const error = wrapped(float32Angle(divTerm) - exact);
     if (error > product) [product, worstPair] = [error, i];
-    remainder = Math.max(remainder, wrapped(Math.fround(float32 % Math.fround(turn)) - (exact % turn)));
+    remainder = Math.max(remainder, wrapped(Math.fround(float32Angle(divTerm) % Math.fround(turn)) - (exact % turn)));
   }
-  const slow = 10000 ** (-510 / 512);
-  const slowError = Math.abs(Math.fround(FAR_POSITION * Math.fround(slow)) - FAR_POSITION * slow);
+  const worstAngle = FAR_POSITION * 10000 ** (-2 * worstPair / NOTE_D_MODEL);
+  const spacing = 2 ** (Math.floor(Math.log2(worstAngle)) - 23);
+  const slowError = Math.abs(float32Angle(1 / TUTORIAL_DIVISOR) - FAR_POSITION / TUTORIAL_DIVISOR);
   note.textContent = `A tutorial's advice, checked: the one on positional encodings (doc 000) warns that at position 1,000,000 the angles lose precision and `
-    + `advises angle = (position × div_term) % 2π. Measured in float32 at d = ${NOTE_D_MODEL}: the product is already up to ${product.toFixed(3)} rad off the exact angle `
-    + `(pair ${worstPair}, an angle near ${Math.round(FAR_POSITION * 10000 ** (-2 * worstPair / NOTE_D_MODEL)).toLocaleString('en')}, where float32 numbers are 0.0625 apart), and after % 2π it is `
-    + `still ${remainder.toFixed(3)} off: the remainder cannot restore what the product rounded away. The pair the tutorial shows (div_term ≈ 1/9886, angle ≈ 101.15) `
-    + `is only ${slowError.toExponential(0)} off. What helps is computing position × div_term in float64 (or the position's remainder before multiplying), then casting.`;
+    + `advises angle = (position × div_term) % 2π. Measured in float32 at d = ${NOTE_D_MODEL}: the angle is already up to ${product.toFixed(3)} rad off `
+    + `(pair ${worstPair}, an angle near ${Math.round(worstAngle).toLocaleString('en')}: div_term is rounded to float32, and the product to float32 numbers ${spacing} apart), `
+    + `and after % 2π it is up to ${remainder.toFixed(3)} off: the remainder cannot restore what was rounded away, and a float32 2π adds its own error. `
+    + `The pair the tutorial shows (div_term ≈ 1/${TUTORIAL_DIVISOR}, angle ≈ ${(FAR_POSITION / TUTORIAL_DIVISOR).toFixed(2)}) is only ${slowError.toExponential(0)} off. `
+    + 'What helps is computing position × div_term in float64, then taking the sine and cosine and casting those.';
   note.dataset.measured = JSON.stringify({ product, remainder, slow: slowError });
 }

@@ -35,6 +35,13 @@ function permutedDifference(a, tokensA, b, tokensB) {
   return { tensor: { data, shape: [...b.shape] }, largest };
 }
 
+// The mean of each column of a [rows, columns] tensor.
+function columnMeans({ data, shape: [count, columns] }) {
+  const means = new Float64Array(columns);
+  for (let i = 0; i < data.length; i++) means[i % columns] += data[i] / count;
+  return means;
+}
+
 // A plain recurrent network's state after each token, h_t = tanh(W h_(t−1) + U x_t), with seeded weights: it reads
 // the rows one after another, so its state carries their order with no positions added.
 function recurrentStates(x, seed) {
@@ -106,10 +113,8 @@ export function mountPermutation(pe, section) {
       ? `${scale}: what is left is float32 rounding (the same numbers summed in another order); the rows are the same, reordered.`
       : `${scale}, where the difference is too small to see: positions change every row a little, differently at each position.`;
     // What is computed from all rows alike, their mean, does not move at all when the rows are reordered.
-    const meanGap = rows(outputs[0], 0).reduce((most, _, c) => {
-      const mean = (output) => output.data.reduce((sum, v, i) => (i % D_MODEL === c ? sum + v : sum), 0) / tokens[0].length;
-      return Math.max(most, Math.abs(mean(outputs[0]) - mean(outputs[1])));
-    }, 0);
+    const [meanA, meanB] = outputs.map(columnMeans);
+    const meanGap = meanA.reduce((most, v, c) => Math.max(most, Math.abs(v - meanB[c])), 0);
     section.dataset.meanDifference = String(meanGap);
     const last = tokens[0].length - 1;
     let lastDifference = 0;

@@ -14,8 +14,9 @@ export async function rotated(pe, vector, positions, scaling) {
   return onHost(pe.applyRope({ data, shape: [positions.length, HEAD_DIM] }, { positions, scaling }));
 }
 
-const QUERY = seededVector(1, HEAD_DIM);
-const KEY = seededVector(2, HEAD_DIM);
+// One query and one key (seeded), rotated to every position the figures ask for.
+export const QUERY = seededVector(1, HEAD_DIM);
+export const KEY = seededVector(2, HEAD_DIM);
 
 async function ropeScores(pe) {
   const positions = Array.from({ length: GRID }, (_, p) => p);

@@ -8,7 +8,7 @@ const ROWS = 256;
 const WIDTHS = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048];
 // Real tables, from each model's config: vocabulary, width, and whether the output layer reuses the table.
 const MODELS = [
-  { name: 'T5-small', vocab: 32128, width: 512, tied: true },
+  { name: 'T5-small (v1.0)', vocab: 32128, width: 512, tied: true },
   { name: 'GPT-2', vocab: 50257, width: 768, tied: true },
   { name: 'Llama 3.2 1B', vocab: 128256, width: 2048, tied: true },
   { name: 'Llama 3.1 8B', vocab: 128256, width: 4096, tied: false },
@@ -18,7 +18,8 @@ const MODELS = [
 const GPT2 = { vocab: 50257, width: 768, positions: 1024, layers: 12 };
 const gpt2Parameters = ({ vocab, width: d, positions, layers }) => vocab * d + positions * d + layers * (12 * d * d + 13 * d) + 2 * d;
 
-const millions = (n) => `${(n / 1e6).toFixed(n < 1e7 ? 2 : 1)} M`;
+// A count of numbers as a reader takes it in: in millions from 100,000 up, else in full.
+const millions = (n) => (n < 1e5 ? n.toLocaleString('en') : `${(n / 1e6).toFixed(n < 1e7 ? 2 : 1)} M`);
 
 // The largest |cosine| between two of ROWS seeded random rows of width d.
 async function closestPair(pe, width) {
@@ -40,15 +41,20 @@ export function mountTableSize(pe, section) {
     { label: 'Numbers in the token tables: your choice, tied and untied, beside real models', title: 'Cost: numbers in the token tables' },
   ]);
   const closest = new Map();
-  return mountIdea(section, [room, cost], async (form) => {
+  return mountIdea(section, [room, cost], async (form, superseded) => {
     const vocab = integerField(form, 'vocab', 256, 262144, 'vocabulary');
     const width = integerField(form, 'width', 4, 2048, 'd_model');
     const widths = [...new Set([...WIDTHS, width])].sort((a, b) => a - b);
-    for (const d of widths) if (!closest.has(d)) closest.set(d, await closestPair(pe, d));
+    for (const d of widths) {
+      if (!closest.has(d)) closest.set(d, await closestPair(pe, d));
+      if (superseded()) return;
+    }
     room.lines([{ label: `largest |cosine| among ${ROWS} random rows`, x: widths, y: widths.map((d) => closest.get(d)), width: 3 }],
       { x: { label: 'row width d', log: true }, y: { label: 'largest |cosine|', domain: [0, 1] } });
+    // The reader's width beside the other end of the range.
+    const other = width >= 64 ? WIDTHS[0] : WIDTHS.at(-1);
     room.caption = `At d = ${width}, no two of ${ROWS} random rows are closer than |cosine| ${closest.get(width).toFixed(2)} (1 would be the same direction, 0 unrelated); `
-      + `at d = 8 some pair reaches ${closest.get(8).toFixed(2)}. Wider rows leave room for many tokens to be unrelated and for the directions that relate some of them, `
+      + `at d = ${other} the closest pair reaches ${closest.get(other).toFixed(2)}. Wider rows leave room for many tokens to be unrelated and for the directions that relate some of them, `
       + 'at the price of d numbers per token in every table and every layer.';
     const bars = [
       { label: 'yours, tied', value: vocab * width, group: 'tied: one table in and out' },
@@ -65,7 +71,7 @@ export function mountTableSize(pe, section) {
     cost.caption = `Your ${vocab.toLocaleString('en')} × ${width} table is ${millions(vocab * width)} numbers; an untied output layer doubles it. `
       + `GPT-2's one table (${millions(gpt2Table)}) is ${Math.round((100 * gpt2Table) / gpt2Parameters(GPT2))}% of all its ${millions(gpt2Parameters(GPT2))} parameters, `
       + 'and serves twice: it looks up each token, and the output layer scores every token by the dot product of the last hidden row with that token\'s row. '
-      + `T5 shares one table between its encoder, its decoder and its output layer. ${untied.name} keeps two tables of ${millions(untied.vocab * untied.width)} numbers each.`;
+      + `The original T5 (v1.0) shares one table between its encoder, its decoder and its output layer. ${untied.name} keeps two tables of ${millions(untied.vocab * untied.width)} numbers each.`;
     section.dataset.closest = JSON.stringify(Object.fromEntries(closest));
   });
 }

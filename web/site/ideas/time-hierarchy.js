@@ -41,9 +41,16 @@ export function mountTime(pe, section) {
     byTime.heatmap(timeSimilarity, options);
     const across = (similarity) => similarity.data[PAUSE_AFTER * EVENTS + PAUSE_AFTER + 1];
     byIndex.caption = `By index, events ${PAUSE_AFTER} and ${PAUSE_AFTER + 1} are neighbours like any others (cosine ${across(indexSimilarity).toFixed(2)}), whatever happened between them.`;
-    byTime.caption = `By time, the ${pause}-second pause between events ${PAUSE_AFTER} and ${PAUSE_AFTER + 1} shows: their cosine is ${across(timeSimilarity).toFixed(2)}, `
-      + 'and the events before and after it form two blocks. The formula needs no change: a time is a position like any other.';
-    section.dataset.across = JSON.stringify({ times, index: across(indexSimilarity), time: across(timeSimilarity) });
+    // The pause against the other neighbours: the least alike of the other consecutive events.
+    const others = times.slice(1).map((_, i) => timeSimilarity.data[i * EVENTS + i + 1]).filter((_, i) => i !== PAUSE_AFTER);
+    const leastOther = others.reduce((a, b) => Math.min(a, b), 1);
+    const gap = times[PAUSE_AFTER + 1] - times[PAUSE_AFTER];
+    byTime.caption = `By time, events ${PAUSE_AFTER} and ${PAUSE_AFTER + 1} are ${gap} s apart and their cosine is ${across(timeSimilarity).toFixed(2)}`
+      + (across(timeSimilarity) < leastOther
+        ? ` (other neighbours: ${leastOther.toFixed(2)} or more): the pause shows, and the events before and after it form two blocks.`
+        : `, as alike as other neighbours (${leastOther.toFixed(2)} or more): a pause this short does not stand out.`)
+      + ' The formula needs no change: a time is a position like any other.';
+    section.dataset.across = JSON.stringify({ pause, times, index: across(indexSimilarity), time: across(timeSimilarity) });
   });
 }
 
