@@ -241,7 +241,7 @@ struct ProportionalRule {
   static double attention(const RopeScaling& s) { return unit_attention(s); }
 };
 
-// The table of rules, in RopeScalingKind's order: a new rule is a struct above and a line here.
+// The table of rules, in RopeScalingKind's order (checked below, at compile time).
 struct RopeRule {
   RopeScalingKind kind;
   std::string_view name;
@@ -258,6 +258,15 @@ constexpr RopeRule rule_entry() {
 
 constexpr std::array kRopeRules{rule_entry<DefaultRule>(), rule_entry<LinearRule>(), rule_entry<DynamicRule>(), rule_entry<Llama3Rule>(),
                                 rule_entry<YarnRule>(), rule_entry<LongropeRule>(), rule_entry<ProportionalRule>()};
+
+// rule_of() finds a rule by its kind's index: every kind has one rule, at that index.
+constexpr bool rules_in_kind_order() {
+  for (std::size_t i = 0; i < kRopeRules.size(); ++i) {
+    if (static_cast<std::size_t>(kRopeRules[i].kind) != i) return false;
+  }
+  return kRopeRules.size() == static_cast<std::size_t>(RopeScalingKind::kProportional) + 1;  // the last kind
+}
+static_assert(rules_in_kind_order(), "kRopeRules must hold one rule per RopeScalingKind, in the enum's order");
 
 const RopeRule& rule_of(RopeScalingKind kind) { return kRopeRules[static_cast<std::size_t>(kind)]; }
 
