@@ -366,11 +366,11 @@ Status rope_table(const RopeParams& params, std::span<const int32_t> positions, 
   POSEMBED_RETURN_IF_ERROR(rope_inv_freq(params.rotary_dim, params.base, params.scaling, {inv_freq.get(), half}));
   // Rows [sin | cos] per position: the sinusoidal writer's split layout with these frequencies.
   const bool consecutive = std::adjacent_find(positions.begin(), positions.end(), [](int32_t a, int32_t b) { return b != a + 1; }) == positions.end();
-  const SinusoidalParams rows{.length = static_cast<int64_t>(seq), .d_model = params.rotary_dim, .layout = SinusoidalLayout::kSplit, .offset = positions[0]};
   if (consecutive) {
+    const detail::SinusoidalRows rows{.first = positions[0], .count = static_cast<int64_t>(seq), .width = params.rotary_dim, .layout = SinusoidalLayout::kSplit};
     POSEMBED_RETURN_IF_ERROR(detail::write_sinusoidal_rows(rows, inv_freq.get(), table.data()));
   } else {
-    POSEMBED_RETURN_IF_ERROR(detail::write_sinusoidal_rows_at(rows, inv_freq.get(), positions, table.data()));
+    POSEMBED_RETURN_IF_ERROR(detail::write_sinusoidal_rows_at(params.rotary_dim, SinusoidalLayout::kSplit, inv_freq.get(), positions, table.data()));
   }
   const auto factor = static_cast<float>(rope_attention_factor(params.scaling));
   if (factor != 1.0f) {
@@ -597,9 +597,9 @@ Status exact_cache(const RopeCacheParams& p, const double* inv_freq, double atte
       const std::size_t n = std::min(kCacheBlockRows, count - first);
       const auto block = stream_positions.subspan(first, n);
       const bool consecutive = std::adjacent_find(block.begin(), block.end(), [](int32_t a, int32_t b) { return b != a + 1; }) == block.end();
-      const SinusoidalParams layout{.length = static_cast<int64_t>(n), .d_model = static_cast<int64_t>(2 * k), .layout = SinusoidalLayout::kSplit, .offset = block[0]};
-      POSEMBED_RETURN_IF_ERROR(consecutive ? detail::write_sinusoidal_rows(layout, frequencies.data(), rows.get())
-                                           : detail::write_sinusoidal_rows_at(layout, frequencies.data(), block, rows.get()));
+      const detail::SinusoidalRows block_rows{.first = block[0], .count = static_cast<int64_t>(n), .width = static_cast<int64_t>(2 * k), .layout = SinusoidalLayout::kSplit};
+      POSEMBED_RETURN_IF_ERROR(consecutive ? detail::write_sinusoidal_rows(block_rows, frequencies.data(), rows.get())
+                                           : detail::write_sinusoidal_rows_at(block_rows.width, block_rows.layout, frequencies.data(), block, rows.get()));
       parallel_for_each_row(static_cast<int64_t>(n), static_cast<int64_t>(2 * width), [&](std::size_t r) {
         const float* row = rows.get() + r * 2 * k;
         float* cos_row = cos.data() + (first + r) * width;
