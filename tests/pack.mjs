@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scratchDir } from './scratch.mjs';
+import { tempFolder } from './temp_folders.mjs';
 
 export const REPO = fileURLToPath(new URL('..', import.meta.url));
 
@@ -13,7 +13,7 @@ function npm(args, cwd) {
 
 // Returns { project, files }: the scratch project's folder and the tarball's file list.
 export function packAndInstall() {
-  const project = scratchDir('user');
+  const project = tempFolder('user');
   const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', project], REPO));
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'posembed-user', private: true, type: 'module' }));
   npm(['install', join(project, packed.filename)], project);

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pngjs from 'pngjs';
 import { REPO } from '../pack.mjs';
-import { scratchDir } from '../scratch.mjs';
+import { tempFolder } from '../temp_folders.mjs';
 import { PAGES, gpt2PositionsFixture, t5BiasFixture, useSite } from './browser.mjs';
 import { formatValue } from '../../dist/scene.js';
 
@@ -62,7 +62,7 @@ describe('site pages and components', () => {
       const canvas = document.querySelector('#heatmap-a').shadowRoot.querySelector('canvas');
       return { width: canvas.width, height: canvas.height, data: Array.from(canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data) };
     });
-    const file = join(scratchDir('figure'), 'heatmap.png');
+    const file = join(tempFolder('figure'), 'heatmap.png');
     execFileSync(process.execPath, [join(REPO, 'dist/cli.js'), 'render', 'sinusoidal', '--length', '32', '--d-model', '64', '--colormap', 'RdBu', '--scale', '1', '--bare', '-o', file]);
     const png = pngjs.PNG.sync.read(readFileSync(file));
     assert.deepEqual([png.width, png.height], [onPage.width, onPage.height]);

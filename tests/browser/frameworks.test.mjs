@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { REPO, packAndInstall, readmeBlocks } from '../pack.mjs';
 import { launchChromium, staticServer } from './browser.mjs';
-import { scratchDir } from '../scratch.mjs';
+import { tempFolder } from '../temp_folders.mjs';
 
 const SECTION = '#### In docs frameworks and apps';
 // The README's files for the frameworks, by the path their first comment names.
@@ -205,7 +205,7 @@ describe('the elements in the frameworks authors use: the README\'s lines, a sta
     tarball = join(project, readdirSync(project).find((file) => file.endsWith('.tgz')));
     // Every framework's packages installed at once (npm's time is mostly the network's).
     await Promise.all(Object.entries(FRAMEWORKS).map(async ([name, framework]) => {
-      const dir = scratchDir(`framework-${name}`);
+      const dir = tempFolder(`framework-${name}`);
       writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `site-${name}`, private: true, ...(framework.commonjs ? {} : { type: 'module' }) }));
       for (const [path, text] of Object.entries(framework.files)) {
         assert.ok(text, `${name}: the README has no block for ${path}`);

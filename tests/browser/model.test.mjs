@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load, writeNpy, writeSafetensors } from '../../dist/index.js';
-import { scratchDir } from '../scratch.mjs';
+import { tempFolder } from '../temp_folders.mjs';
 import { useSite } from './browser.mjs';
 
 const LONG_TASK_MS = 100;
@@ -42,7 +42,7 @@ describe('Your model page and <posembed-model>', () => {
 
   before(async () => {
     pe = await load();
-    dir = scratchDir('model-page');
+    dir = tempFolder('model-page');
     ({ page, problems } = await site.open('model.html'));
     await page.locator('#model').scrollIntoViewIfNeeded();
     await drawn(page);

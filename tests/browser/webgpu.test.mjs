@@ -8,7 +8,7 @@ import { PNG } from 'pngjs';
 import { build } from 'vite';
 import { MASKED, colormap } from '../../dist/colormap.js';
 import { REPO } from '../pack.mjs';
-import { scratchDir } from '../scratch.mjs';
+import { tempFolder } from '../temp_folders.mjs';
 import { interpolateRdBu } from 'd3-scale-chromatic';
 import { assertClose, goldenEmbeddingOptions, loadVectors } from '../js/helpers.mjs';
 import { useSite } from './browser.mjs';
@@ -195,7 +195,7 @@ describe('renderHeatmap in Chromium: a GpuTensor drawn by a render pipeline', ()
 
   before(async () => {
     // The package as an app bundles it (the colormaps' library is a bare import), served under the strict CSP.
-    project = scratchDir('render');
+    project = tempFolder('render');
     writeFileSync(join(project, 'index.html'), '<!doctype html><title>render</title><body><script type="module" src="./main.js"></script></body>');
     writeFileSync(join(project, 'main.js'), `
       import { load } from ${JSON.stringify(join(REPO, 'dist/index.js'))};

@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import pngjs from 'pngjs';
 import { load, writeSafetensors } from '../../dist/index.js';
 import { heatmapPixels } from '../../dist/colormap.js';
-import { scratchDir } from '../scratch.mjs';
+import { tempFolder } from '../temp_folders.mjs';
 
 const CLI = new URL('../../dist/cli.js', import.meta.url).pathname;
 // Run in a scratch folder: a relative -o never writes into the repository.
-const workDir = scratchDir('cli-run');
+const workDir = tempFolder('cli-run');
 const run = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: workDir });
 
 describe('posembed render (command line)', () => {
@@ -19,7 +19,7 @@ describe('posembed render (command line)', () => {
   let dir;
   before(async () => {
     pe = await load();
-    dir = scratchDir('cli');
+    dir = tempFolder('cli');
   });
 
   it('--help prints the usage', () => {
@@ -148,7 +148,7 @@ describe('posembed render (command line)', () => {
   });
 
   it('takes a title, caption, axis titles, theme, font size, and negative numbers as values', () => {
-    const svgFile = join(scratchDir('cli-frame'), 'f.svg');
+    const svgFile = join(tempFolder('cli-frame'), 'f.svg');
     const made = run('render', 'sinusoidal', '--length', '8', '--d-model', '16', '--title', 'Eight positions', '--caption', 'Mine.', '--x-label', 'Dimension',
       '--y-label', 'Position', '--theme', 'dark', '--font-size', '20', '-o', svgFile);
     assert.equal(made.status, 0, made.stderr);
@@ -166,7 +166,7 @@ describe('posembed rope and check (command line): a model\'s cache, and a runtim
   let dir;
   before(async () => {
     pe = await load();
-    dir = scratchDir('cli-rope');
+    dir = tempFolder('cli-rope');
   });
 
   it('rope writes cos and sin from a config file; check says consistent (exit 0) for that and its bfloat16 cast', () => {

@@ -9,7 +9,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from '../../dist/index.js';
-import { scratchDir } from '../scratch.mjs';
+import { tempFolder } from '../temp_folders.mjs';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const TYPES = { u32: 4, i32: 5, f32: 6, string: 8, array: 9, u64: 10 };
@@ -79,7 +79,7 @@ function llamaGguf(spec, change = {}) {
 describe('checkGguf: a GGUF file\'s rope fields against the config', () => {
   let pe;
   let dir;
-  before(async () => { pe = await load(); dir = scratchDir('gguf'); });
+  before(async () => { pe = await load(); dir = tempFolder('gguf'); });
 
   it('a Llama 3.1 file llama.cpp would write is consistent, from bytes, a Blob and a FileHandle', async () => {
     const spec = pe.modelPositions('Llama-3.1-8B').layer(0).rope;

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { PNG } from './vendor/png.js';
 import { load, writeNpy, writeSafetensors } from './index.js';
 import { MODEL_PRESETS } from './model_presets.js';
-import { ENCODINGS, encodingFigure, encodingOptions } from './figures.js';
+import { ENCODINGS, encodingFigure, encodingOptions } from './encoding_figures.js';
 import { ELEMENT_SCHEMAS, readValues } from './components/attributes.js';
 import { colormap as colourMap, heatmapPixels, valueRange } from './colormap.js';
 import { estimatedWidth, heatmapScene, sceneShapes, shapesToSvg } from './scene.js';

@@ -47,5 +47,5 @@ export { drawGpuHeatmap, drawHeatmap, paintPixels, valueRange } from './componen
 export { Figure, SERIES_COLOURS, colourBar, colourWords, formatValue } from './components/figure.js';
 export { createLookup, mountLookup } from './components/lookup.js';
 export { PLANE_AXES, PLANE_NOTE, TOKEN_KINDS, tokenKind, trainingWorker } from './components/training.js';
-export { ENCODINGS, encodingFigure, onHost } from './figures.js';
+export { ENCODINGS, encodingFigure, onHost } from './encoding_figures.js';
 export { TOY_VOCABULARY, TOY_PADDING, TOY_END, toyIds, toyTokens } from './toy_vocabulary.js';

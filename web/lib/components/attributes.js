@@ -3,7 +3,7 @@
 // author wrote it, with what is allowed and the value, all at once), the README's attribute tables are checked
 // against this, and custom-elements.json and the JSX types are made from it.
 import { COLORMAPS } from '../colormap.js';
-import { ENCODINGS } from '../figures.js';
+import { ENCODINGS } from '../encoding_figures.js';
 import { OP_SCHEMAS, optionAttribute } from '../op_schemas.js';
 import { SCHEMES } from './scheme.js';
 

@@ -2,7 +2,7 @@
 // → ×√d → + positions. Every step is a heatmap of all d columns on one colour scale, so the √d step shows
 // as colour, the padding rows as white, and repeated tokens as identical rows until positions are added.
 // The rows, the scaled rows and the encoding come from the package; the walkthrough lays them out.
-import { onHost } from '../figures.js';
+import { onHost } from '../encoding_figures.js';
 import { TOY_PADDING, TOY_VOCABULARY, toyIds, toyTokens } from '../toy_vocabulary.js';
 import { Figure, formatValue } from './figure.js';
 

@@ -3,7 +3,7 @@
 // element.data = { data, shape: [rows, columns], range?, caption?, x?, y? }. The attributes and what each encoding
 // reads are in attributes.js; every attribute change draws it again, and every problem with them is named at once.
 // Fires 'render' (detail: { encoding, shape, range }) once drawn.
-import { encodingFigure, encodingOptions } from '../figures.js';
+import { encodingFigure, encodingOptions } from '../encoding_figures.js';
 import { valueRange } from '../colormap.js';
 import { observedAttributes, problemsMessage } from './attributes.js';
 import { Figure } from './figure.js';

@@ -40,7 +40,7 @@ export async function posembed(...parts) {
   return instance;
 }
 
-export { onHost } from '../figures.js';
+export { onHost } from '../encoding_figures.js';
 
 // Calls start() once: when the element is (about to be) visible, or, for the panels further down, when the
 // browser is next idle or the page is printed, so that printed pages and full-page captures hold every figure.

@@ -7,7 +7,7 @@ const TABLE_PARTS = 4;
 
 // The spec's constants, so that Node needs no globals from its WebGPU package.
 const BUFFER_USAGE = { MAP_READ: 0x1, COPY_SRC: 0x4, COPY_DST: 0x8, UNIFORM: 0x40, STORAGE: 0x80 };
-const MAP_READ = 0x1;
+const MAP_MODE_READ = 0x1;  // GPUMapMode.READ (a map mode, not a buffer usage)
 
 export class GpuRuntime {
   // source and adapter are held only to keep them alive as long as the device (Node's WebGPU bindings
@@ -198,7 +198,7 @@ export class GpuRuntime {
     encoder.copyBufferToBuffer(buffer, 0, staging, 0, staging.size);
     this.device.queue.submit([encoder.finish()]);
     try {
-      await staging.mapAsync(MAP_READ);
+      await staging.mapAsync(MAP_MODE_READ);
       return new type(staging.getMappedRange().slice(0, bytes));
     } finally {
       staging.destroy();

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export function scratchDir(name) {
+export function tempFolder(name) {
   const dir = mkdtempSync(join(tmpdir(), `posembed-${name}-`));
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   return dir;
