@@ -87,6 +87,8 @@ export async function openPage(browser, url, { width = 1200, warnings = false, o
   await routeHub(page, { offline });
   const problems = [];
   page.on('console', (message) => {
+    // Offline, Chromium itself logs each request the Hub does not answer: the browser's line, not the page's.
+    if (offline && message.text() === 'Failed to load resource: net::ERR_INTERNET_DISCONNECTED') return;
     if (message.type() === 'error' || (warnings && message.type() === 'warning')) problems.push(`console ${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));

@@ -505,11 +505,7 @@ describe('patches and learned pages', () => {
     assert.deepEqual(problems, []);
     await page.close();
     // Offline (the Hub unreachable): the figures give way to a sentence that says why; the rest of the page works.
-    const offline = await site.browser.newPage();
-    const offlineProblems = [];
-    offline.on('pageerror', (error) => offlineProblems.push(error.message));
-    await offline.route('https://huggingface.co/**', (route) => route.abort('internetdisconnected'));
-    await offline.goto(`${site.server.url}learned.html`);
+    const { page: offline, problems: offlineProblems } = await site.open('learned.html', { offline: true, ready: false });
     await offline.waitForFunction(() => document.querySelector('#gpt2-positions').dataset.rows === '0');
     assert.match(await offline.locator('#gpt2-status').textContent(), /^GPT-2's table could not be read from the Hub \(.+\)\. Offline, this page has only the untrained tables below\.$/);
     assert.equal(await offline.locator('#gpt2-table figure').isHidden(), true);

@@ -284,6 +284,19 @@ describe('token embeddings page', () => {
 describe('token embeddings page, online', () => {
   const site = useSite();
 
+  it('where the browser asks to save data, reads no model until asked, and says so', async () => {
+    const page = await site.browser.newPage();
+    await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'connection', { get: () => ({ saveData: true }) }));
+    const fetched = [];
+    await page.route('https://huggingface.co/**', (route) => { fetched.push(route.request().url()); return route.abort('internetdisconnected'); });
+    await page.goto(`${site.server.url}tokens.html`);
+    await page.waitForSelector('html[data-ready="true"]');
+    assert.equal(await page.locator('#weights-status').textContent(),
+      'Table: seeded (untrained). Your browser asks pages to save data, so SmolLM2-135M (49,152 × 576, BF16: 57 MB) is not read until you press "Open the model".');
+    assert.deepEqual(fetched, []);
+    await page.close();
+  });
+
   it('opens on SmolLM2-135M\'s trained table (the tests\' Hub: a stand-in of its layout), its size stated, cut by its own tokenizer; neighbours and a − b + c from that table', async () => {
     const fixture = smollm2Fixture();
     const { page, problems } = await site.open('tokens.html');

@@ -5,6 +5,7 @@
 #include "../../cpp/src/status.cpp"
 #include "../../cpp/src/threads.cpp"
 #include "../../cpp/src/sinusoidal.cpp"
+#include "../../cpp/src/sinusoidal_rows.cpp"
 #include "../../cpp/src/alibi.cpp"
 #include "../../cpp/src/rope.cpp"
 #include "../../cpp/src/weight_files.cpp"
