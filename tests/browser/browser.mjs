@@ -125,8 +125,8 @@ const ELEMENTS_ONLY = new Set(['components']);
 
 // Opens a page of the site and waits until it has drawn: its own figures (data-ready) and every <posembed-…>
 // element, each scrolled into view until it has rendered.
-export async function openDrawn(site, name, { width } = {}) {
-  const opened = await site.open(`${name}.html`, { ready: !ELEMENTS_ONLY.has(name), width });
+export async function openDrawn(site, name, { width, offline } = {}) {
+  const opened = await site.open(`${name}.html`, { ready: !ELEMENTS_ONLY.has(name), width, offline });
   for (const element of await opened.page.locator('posembed-heatmap, posembed-lookup, posembed-rope, posembed-bias, posembed-model').all()) {
     await element.scrollIntoViewIfNeeded();
     await element.evaluate((el) => new Promise((resolve) => {

@@ -29,7 +29,8 @@ describe('every control of every page at its limits', () => {
 
   for (const name of PAGES) {
     it(`${name}.html: every control at its minimum and maximum draws without an error`, async () => {
-      const { page, problems } = await openDrawn(site, name);
+      // The tokens page offline keeps its untrained table, whose controls a real model's table disables.
+      const { page, problems } = await openDrawn(site, name, { offline: name === 'tokens' });
       await settle(page);  // the page's own start is not a control's doing
       const fields = page.locator('form input[type="number"][min][max], form select, form input[type="checkbox"]');
       const tried = [];

@@ -29,7 +29,7 @@ export function mountCausal(pe, section) {
     const sameness = largestOpen === 0 ? 'exactly' : `to ${largestOpen.toExponential(0)}, rounding`;
     figure.caption = `First, then "1" ${count} times, no positions added. Without a mask every "1" gets the same output (${sameness}): `
       + `the layer cannot tell them apart. With a causal mask the "1" at position ${count} lies ${withMask.at(-1).toFixed(2)} from the first one: `
-      + 'each sees a different number of tokens before it, so its output carries its position. This is how a decoder with no positional encoding at all (NoPE) can still know where a token stands.';
+      + 'each sees a different number of tokens before it, so its output carries its position. This is how a decoder with no positional encoding (NoPE) can still know where a token stands.';
     section.dataset.apart = JSON.stringify({ masked: withMask.at(-1), open: largestOpen });
   });
 }
