@@ -11,6 +11,8 @@ import { redrawOnChange } from './controls.js';
 import { mountBpe } from './ideas/bpe.js';
 import { mountTableSize } from './ideas/table-size.js';
 
+// The page's instance, asked for first so that the elements below draw with it rather than load one of their own.
+const loading = load();
 const $ = (selector) => document.querySelector(selector);
 const form = $('#token-controls');
 const errorBox = $('#token-error');
@@ -354,6 +356,6 @@ for (const each of [form, arithmeticForm]) each.addEventListener('submit', (even
 const pageProse = () => [...document.querySelectorAll('header p, main section > p:not(.caption, .error, .status)')].map((p) => p.textContent).join(' ');
 const bpe = mountBpe($('#bpe'), { corpus: pageProse, sentence: () => String(new FormData(form).get('text')) });
 form.elements.text.addEventListener('input', () => $('#bpe form').dispatchEvent(new Event('input')));
-await Promise.all([redrawAll(), bpe, mountTableSize(await load(), $('#table-size'))]);
+await Promise.all([redrawAll(), bpe, mountTableSize(await loading, $('#table-size'))]);
 await openDefaultModel();
 document.documentElement.dataset.ready = 'true';
