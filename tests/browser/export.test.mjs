@@ -93,13 +93,23 @@ describe('element.toBlob: framed SVG and PNG', () => {
     });
   }
 
-  // One scene per figure, drawn three ways: the live SVG's texts (ticks, axis titles, labels) are the exported SVG's, in
-  // the same order, and the PNG is the SVG drawn (Chromium's own picture of the exported SVG, pixel by pixel).
-  for (const [tag, attributes] of [['posembed-heatmap', { length: '24', 'd-model': '32', title: 'Twenty-four positions' }], ['posembed-model', { config: 'Llama-3.1-8B' }]]) {
+  // One scene per figure (and one picture per drawing beside the figures: the RoPE dials and strip, a shared colour
+  // bar), drawn three ways: the live SVG's texts (ticks, axis titles, labels) are the exported SVG's, in the same
+  // order, and the PNG is the SVG drawn (Chromium's own picture of the exported SVG, pixel by pixel).
+  const SAME_SCENE = [
+    ['posembed-heatmap', { length: '24', 'd-model': '32', title: 'Twenty-four positions' }], ['posembed-model', { config: 'Llama-3.1-8B' }],
+    ['posembed-rope', { 'head-dim': '16', pairs: '3', scaling: 'linear', factor: '4', position: '5' }], ['posembed-bias', { heads: '2', length: '8' }],
+  ];
+  for (const [tag, attributes] of SAME_SCENE) {
     it(`<${tag}>: the live view, the SVG and the PNG draw the same scene`, async () => {
       const result = await exported(tag, attributes, async () => {
         const el = window.exported;
-        const live = [...el.shadowRoot.querySelectorAll('figure.pe-figure:not([hidden]) .pe-plot svg text')].map((t) => t.textContent).filter(Boolean);
+        // Dials stand still while they are exported.
+        if (el.playing) {
+          el.shadowRoot.querySelector('.play').click();
+          await el.render();
+        }
+        const live = [...el.shadowRoot.querySelectorAll('svg text')].filter((t) => t.getClientRects().length > 0).map((t) => t.textContent).filter(Boolean);
         const svg = await (await el.toBlob({ background: '#ffffff' })).text();
         const png = new Uint8Array(await (await el.toBlob({ type: 'image/png', scale: 1, background: '#ffffff' })).arrayBuffer());
         return { live, svg, png: btoa(Array.from(png, (byte) => String.fromCharCode(byte)).join('')) };

@@ -12,12 +12,17 @@
 //   { kind: 'text', x, y, dx, dy, rotate, anchor, text, size, fill, halo }: at (dx, dy) (dy: the baseline) in a
 //     frame moved to (x, y) and turned by `rotate` degrees
 //   { kind: 'group', marks }                                           (each may carry a className for the live view)
+//   Lines, rects, circles and paths may carry strokeWidth, dash, cap ('round') and opacity.
+// A picture is marks with no frame, { width, height, marks, label }: a drawing beside the figures (a colour bar shared
+// by several, the RoPE element's dials and dimension strip), drawn live and written to files from the same marks.
 // Colours are CSS; the theme's are var(--pe-theme-…), which each renderer resolves for the scheme it draws in.
 import { line, scaleBand, scaleLinear, scaleLog, ticks } from './vendor/plotting.js';
 import { MASKED, colourWords, valueRange } from './colormap.js';
 
 export const INK = 'var(--pe-theme-ink)';
 export const MUTED = 'var(--pe-theme-muted)';
+export const BORDER = 'var(--pe-theme-border)';
+export const SURFACE = 'var(--pe-theme-button)';
 export const CURSOR = 'var(--pe-theme-cursor)';
 export const CURSOR_HALO = 'var(--pe-theme-cursor-halo)';
 // Told apart by hue and by lightness (and readable on white).
@@ -386,7 +391,7 @@ function rotation(degrees) {
 // Marks as shapes under `transform`, in sceneShapes' style.
 function markShapes(marks, transform, style, shapes) {
   for (const mark of marks) {
-    const paint = { fill: 'none', stroke: 'none', strokeWidth: mark.strokeWidth ?? 1, dash: mark.dash ?? null, opacity: 1 };
+    const paint = { fill: 'none', stroke: 'none', strokeWidth: mark.strokeWidth ?? 1, dash: mark.dash ?? null, cap: mark.cap ?? null, opacity: mark.opacity ?? 1 };
     if (mark.kind === 'group') {
       markShapes(mark.marks, mark.transform ? multiply(transform, translation(...mark.transform)) : transform, style, shapes);
     } else if (mark.kind === 'text') {
@@ -403,7 +408,8 @@ function markShapes(marks, transform, style, shapes) {
         ...(mark.gradient ? { gradient: mark.gradient.map((colour, i, all) => ({ offset: i / (all.length - 1), colour })), box: { x: mark.x, width: mark.width } } : {}) });
     } else if (mark.kind === 'circle') {
       const { cx, cy, r } = mark;
-      shapes.push({ kind: 'path', transform, d: `M${cx - r},${cy}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`, ...paint, fill: style.colour(mark.fill) });
+      shapes.push({ kind: 'path', transform, d: `M${cx - r},${cy}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`, ...paint,
+        fill: style.colour(mark.fill ?? 'none'), stroke: style.colour(mark.stroke ?? 'none') });
     } else if (mark.kind === 'path') {
       if (!mark.d) continue;
       shapes.push({ kind: 'path', transform, d: mark.d, ...paint, fill: style.colour(mark.fill ?? 'none'), stroke: style.colour(mark.stroke ?? 'none') });
@@ -439,6 +445,13 @@ function legendShapes(legend, top, width, style, size, shapes) {
     x += room + size;
   }
   return legend.swatches.length ? row + lineHeight : top;
+}
+
+// A picture as shapes, drawn `scale` times its size with its top-left corner at (x, y); style as sceneShapes'.
+export function pictureShapes(picture, style, { x = 0, y = 0, scale = 1 } = {}) {
+  const shapes = [];
+  markShapes(picture.marks, [scale, 0, 0, scale, x, y], style, shapes);
+  return shapes;
 }
 
 // A scene as shapes: its title, the plot (marks and cells), the legend and the caption wrapped below it.
@@ -510,7 +523,8 @@ export function shapesToSvg({ width, height, shapes }, background) {
         fill = `url(#${id})`;
       }
       const dash = s.dash ? ` stroke-dasharray="${escape(s.dash)}"` : '';
-      parts.push(`<path transform="${transform}" d="${escape(s.d)}" fill="${escape(fill)}" stroke="${escape(s.stroke)}" stroke-width="${s.strokeWidth}"${dash} opacity="${s.opacity}"/>`);
+      const cap = s.cap ? ` stroke-linecap="${escape(s.cap)}"` : '';
+      parts.push(`<path transform="${transform}" d="${escape(s.d)}" fill="${escape(fill)}" stroke="${escape(s.stroke)}" stroke-width="${s.strokeWidth}"${dash}${cap} opacity="${s.opacity}"/>`);
     }
   }
   parts.push('</svg>');

@@ -1,66 +1,18 @@
 // An element as a file: each of its figures drawn from the figure's scene (scene.js: title, plot with its axes, marks
-// and the heatmap's cells as one image, colour bar or legend, caption), and what else it shows (the RoPE dials, a
-// colour bar shared by several figures, headings, token chips) read off the page, into one list of shapes, then
+// and the heatmap's cells as one image, colour bar or legend, caption), its other pictures from their marks (the RoPE
+// dials and dimension strip, a colour bar shared by several figures), and its text (headings, token chips, notes)
+// where the page lays it out, into one list of shapes, then
 // written as SVG text or painted on a canvas for PNG. Painting draws the shapes itself (no <img> of the SVG), so it
 // works under a strict Content-Security-Policy too.
 
-import { cssFont, movedShapes, sceneShapes, shapesToSvg, translation, wrapWords } from '../scene.js';
-import { figureOf } from './figure.js';
+import { cssFont, movedShapes, pictureShapes, sceneShapes, shapesToSvg, translation, wrapWords } from '../scene.js';
+import { figureOf, pictureOf } from './figure.js';
 import { SCHEME_ATTRIBUTE, cssColour, schemeFor } from './scheme.js';
 
 const GAP = 8;
 // A colour as the page's computed colours are written.
 const rgbText = ([r, g, b, a]) => (a === 1 ? `rgb(${r}, ${g}, ${b})` : `rgba(${r}, ${g}, ${b}, ${Math.round(a * 1000) / 1000})`);
 const fontOf = (style) => ({ family: style.fontFamily, size: parseFloat(style.fontSize), weight: style.fontWeight });
-
-// The SVG shapes under `root` (an <svg> in the page), in page coordinates relative to `origin`, with the colours the
-// page's CSS gives them.
-function svgShapes(root, origin) {
-  const shapes = [];
-  const rootBox = root.getBoundingClientRect();
-  const offset = { x: rootBox.left - origin.left, y: rootBox.top - origin.top };
-  for (const node of root.querySelectorAll('line, path, rect, circle, text')) {
-    // The reader's cursor is not part of the picture.
-    if (node.closest('defs') || node.matches('.pe-cursor, .pe-cursor-halo')) continue;
-    const style = getComputedStyle(node);
-    if (style.display === 'none' || style.visibility === 'hidden') continue;
-    const m = node.getCTM();
-    if (!m) continue;
-    const transform = [m.a, m.b, m.c, m.d, m.e + offset.x, m.f + offset.y];
-    const paint = {
-      fill: style.fill, stroke: style.stroke, strokeWidth: parseFloat(style.strokeWidth) || 1,
-      dash: style.strokeDasharray !== 'none' ? style.strokeDasharray : null, opacity: Number(style.opacity),
-    };
-    if (node.tagName === 'text') {
-      if (!node.textContent) continue;
-      const box = node.getBBox();
-      shapes.push({ kind: 'text', transform, x: box.x, y: box.y + box.height * 0.8, anchor: 'start', text: node.textContent, font: fontOf(style),
-        fill: style.fill, halo: style.paintOrder.startsWith('stroke') && style.stroke !== 'none' ? { colour: style.stroke, width: paint.strokeWidth } : null });
-      continue;
-    }
-    const d = node.tagName === 'path' ? node.getAttribute('d')
-      : node.tagName === 'line' ? `M${node.x1.baseVal.value},${node.y1.baseVal.value}L${node.x2.baseVal.value},${node.y2.baseVal.value}`
-        : node.tagName === 'rect' ? rectPath(node) : circlePath(node);
-    if (!d) continue;
-    const gradient = style.fill.match(/^url\("?#(.+?)"?\)$/);
-    shapes.push({ kind: 'path', transform, d, ...paint, ...(gradient ? { gradient: gradientStops(root, gradient[1]), box: node.getBBox() } : {}) });
-  }
-  return shapes;
-}
-
-function rectPath(node) {
-  const [x, y, w, h] = ['x', 'y', 'width', 'height'].map((k) => node[k].baseVal.value);
-  return w > 0 && h > 0 ? `M${x},${y}h${w}v${h}h${-w}Z` : '';
-}
-
-function circlePath(node) {
-  const [cx, cy, r] = ['cx', 'cy', 'r'].map((k) => node[k].baseVal.value);
-  return `M${cx - r},${cy}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`;
-}
-
-function gradientStops(root, id) {
-  return [...root.querySelectorAll(`[id="${id}"] stop`)].map((stop) => ({ offset: parseFloat(stop.getAttribute('offset')) / 100, colour: stop.getAttribute('stop-color') }));
-}
 
 let measurer = null;
 function textWidth(text, font) {
@@ -69,17 +21,23 @@ function textWidth(text, font) {
   return measurer.measureText(text).width;
 }
 
+// How the writers draw marks in `element`'s place: the theme's colours and the font the page gives it now.
+function drawingStyle(element) {
+  const style = getComputedStyle(element);
+  return {
+    colour: (css) => (css === 'none' ? css : rgbText(cssColour(css.startsWith('var(') ? style.getPropertyValue(css.slice(4, -1).trim()).trim() : css))),
+    family: style.fontFamily,
+    measure: (text, font) => textWidth(text, cssFont(font)),
+  };
+}
+
 // A figure drawn from its scene, at its place relative to `origin`, in the colours and fonts the page gives it now.
 function figureShapes(figure, origin) {
   const scene = figureOf(figure)?.scene;
-  const style = getComputedStyle(figure);
   const sizeOf = (selector, fallback) => parseFloat(getComputedStyle(figure.querySelector(selector) ?? figure).fontSize) || fallback;
-  const family = style.fontFamily;
   const canvas = figure.querySelector('.pe-plot canvas');
   const { width, height, shapes } = sceneShapes(scene, {
-    colour: (css) => (css === 'none' ? css : rgbText(cssColour(css.startsWith('var(') ? style.getPropertyValue(css.slice(4, -1).trim()).trim() : css))),
-    family,
-    measure: (text, font) => textWidth(text, cssFont(font)),
+    ...drawingStyle(figure),
     cells: canvas?.width > 0 ? { canvas } : null,
     sizes: { title: sizeOf('.pe-title', 14), legend: sizeOf('.pe-legend', 13), caption: sizeOf('figcaption', 14) },
   });
@@ -112,6 +70,14 @@ function textShapes(node, origin) {
     const top = box.top - origin.top + (i >= lines.length ? (i - lines.length + 1) * size * 1.3 : 0);
     return { kind: 'text', transform: translation((i < lines.length ? box.left : lines[0].left) - origin.left, top + size * 0.8), x: 0, y: 0, anchor: 'start', text: line, font, fill: style.color, halo: null };
   });
+}
+
+// A picture (an <svg> drawn by drawPicture) from its marks, at its place and size relative to `origin`.
+function svgPictureShapes(svg, origin) {
+  const picture = pictureOf(svg);
+  if (!picture) throw new Error(`an <svg class="${svg.getAttribute('class') ?? ''}"> was drawn without a picture, so it cannot be exported`);
+  const box = svg.getBoundingClientRect();
+  return pictureShapes(picture, drawingStyle(svg), { x: box.left - origin.left, y: box.top - origin.top, scale: picture.width > 0 ? box.width / picture.width : 1 });
 }
 
 // A box the page paints (a token's chip): its background as a rectangle.
@@ -148,7 +114,7 @@ export function elementShapes(root, host) {
       if (figureOf(node)?.scene) parts.push({ ...figureShapes(node, origin), figure: true });
       skip();
     } else if (node.localName === 'svg') {
-      add(svgShapes(node, origin), node);
+      add(svgPictureShapes(node, origin), node);
       skip();
     } else {
       const box = boxShape(node, origin);
@@ -225,6 +191,7 @@ export function paintShapes({ width, height, shapes }, scale, background) {
         ctx.strokeStyle = s.stroke;
         ctx.lineWidth = s.strokeWidth;
         if (s.dash) ctx.setLineDash(s.dash.split(/[\s,]+/).map(parseFloat));
+        if (s.cap) ctx.lineCap = s.cap;
         ctx.stroke(path);
       }
     }

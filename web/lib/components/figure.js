@@ -97,6 +97,8 @@ function drawMarks(parent, marks) {
       for (const name of ['x1', 'y1', 'x2', 'y2', 'x', 'y', 'width', 'height', 'cx', 'cy', 'r', 'd']) set(name, mark[name]);
       set('stroke-width', mark.strokeWidth);
       set('stroke-dasharray', mark.dash);
+      set('stroke-linecap', mark.cap);
+      set('opacity', mark.opacity);
       paint(node, 'fill', mark.fill);
       paint(node, 'stroke', mark.stroke);
       if (mark.gradient) {
@@ -119,11 +121,23 @@ function drawMarks(parent, marks) {
   }
 }
 
+const PICTURES = new WeakMap();  // <svg> -> the picture drawn in it
+
+// A picture (scene.js: marks with no frame) drawn live as an <svg> with `attributes`; the exports draw the same one.
+export function drawPicture(picture, attributes = {}) {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  place(svg, { width: picture.width, height: picture.height, viewBox: `0 0 ${picture.width} ${picture.height}`, ...attributes });
+  drawMarks(svg, picture.marks);
+  PICTURES.set(svg, picture);
+  return svg;
+}
+
+// The picture drawn in an <svg> by drawPicture (null for any other).
+export const pictureOf = (svg) => PICTURES.get(svg) ?? null;
+
 // A colour bar scene drawn live: its picture, and its words beside or below it.
 function drawColourBar(bar) {
-  const svg = create('svg').attr('width', bar.width).attr('height', bar.height).attr('role', 'img').attr('aria-label', bar.description).node();
-  drawMarks(svg, bar.marks);
-  return element('div', { class: 'pe-colourbar' }, svg, element('span', {}, bar.words));
+  return element('div', { class: 'pe-colourbar' }, drawPicture(bar, { role: 'img', 'aria-label': bar.description }), element('span', {}, bar.words));
 }
 
 // A colour bar for a colormap over its range, width px long, with ticks and the colours in words (colourBarScene).

@@ -7,8 +7,10 @@
 // Attributes: head-dim, base, layout (half | interleaved), pairs, position, speed (positions a second), scaling,
 // factor, original-max-positions, and the rules' own: sequence-length (dynamic), low-freq-factor and
 // high-freq-factor (llama3), beta-fast and beta-slow (yarn).
-import { SERIES_COLOURS, formatValue } from './figure.js';
+import { BORDER, INK, MUTED, SURFACE } from '../scene.js';
+import { SERIES_COLOURS, drawPicture, formatValue } from './figure.js';
 import { observedAttributes, problemsMessage, readAttributes } from './attributes.js';
+import { schemeFor } from './scheme.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, onHost, posembed } from './shared.js';
 
 const TAG = 'posembed-rope';
@@ -18,19 +20,13 @@ const STYLE = `
   .dials { display: flex; flex-wrap: wrap; gap: 0.5rem; }
   .dials:focus-visible { outline: 3px solid var(--pe-theme-accent); outline-offset: 3px; }
   .dims { display: block; max-width: 100%; height: auto; margin: 0.3rem 0; }
-  svg text { font-size: 11px; fill: var(--pe-theme-ink); }
-  svg text.idle { fill: var(--pe-theme-muted); }
-  .idle-cell { fill: var(--pe-theme-button); stroke: var(--pe-theme-border); }
-  .rim { fill: none; stroke: var(--pe-theme-border); }
-  .cross { stroke: var(--pe-theme-border); stroke-opacity: 0.6; }
-  .unscaled-hand { stroke: var(--pe-theme-muted); }
 `;
 const DIAL = 150;
 const RADIUS = 52;
 // The dimension strip: a cell's side and the room for its label, "dimension →", before the cells (px).
 const DIMENSION_CELL = 18;
 const DIMENSION_LABEL = 90;
-const SVG = 'http://www.w3.org/2000/svg';
+const TEXT_SIZE = 11;
 const WAVELENGTH = new Intl.NumberFormat('en', { notation: 'compact', maximumSignificantDigits: 3 });
 const SCALING_PARAMETERS = {
   dynamic: [['sequence-length', 'sequenceLength']],
@@ -39,11 +35,47 @@ const SCALING_PARAMETERS = {
 };
 const reducedMotion = () => globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
-function svg(tag, attributes = {}, text) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
-  if (text !== undefined) node.textContent = text;
-  return node;
+// The dimension strip as a picture: one cell per dimension of the head, perRow to a row, numbered by the pair it belongs
+// to; the shown pairs (colourOf: pair → colour) in their dial's colour, with the number in the ink that reads on it.
+function dimensionStrip(headDim, layout, colourOf, perRow) {
+  const cell = DIMENSION_CELL;
+  const marks = [{ kind: 'text', x: 0, y: 13, text: 'dimension →', size: TEXT_SIZE, fill: INK }];
+  for (let d = 0; d < headDim; d++) {
+    const pair = layout === 'half' ? d % (headDim / 2) : Math.floor(d / 2);
+    const x = DIMENSION_LABEL - 4 + (d % perRow) * cell;
+    const y = 2 + Math.floor(d / perRow) * cell;
+    const colour = colourOf.get(pair);
+    marks.push({ kind: 'rect', x, y, width: cell - 2, height: cell - 2, fill: colour ?? SURFACE, stroke: colour ?? BORDER });
+    if (headDim <= 64 || colour) {
+      marks.push({ kind: 'text', x: x + (cell - 2) / 2, y: y + 12, anchor: 'middle', text: String(pair), size: TEXT_SIZE, fill: colour ? inkOn(colour) : MUTED });
+    }
+  }
+  return {
+    width: perRow * cell + DIMENSION_LABEL, height: Math.ceil(headDim / perRow) * cell + 4, marks,
+    label: `The ${headDim} dimensions of a head, each numbered by its pair: ${layout === 'half' ? `dimension i pairs with i + ${headDim / 2}` : 'neighbours pair'}.`,
+  };
+}
+
+const inkOn = (colour) => (schemeFor(colour) === 'dark' ? '#ffffff' : '#111111');
+
+// One pair's dial as a picture: the pair's hand at its angle (and, with scaling, the unscaled angle's grey dashed
+// hand), and under it the pair's dimensions, its rate and its wavelength.
+function pairDial({ pair, dimensions: [a, b], angle, plainAngle, rate, colour }) {
+  const cx = DIAL / 2;
+  const cy = RADIUS + 8;
+  const hand = (theta, paint) => ({ kind: 'line', x1: cx, y1: cy, x2: cx + RADIUS * Math.cos(theta), y2: cy - RADIUS * Math.sin(theta), cap: 'round', ...paint });
+  const lines = [`pair ${pair}: dims ${a} & ${b}`, `${formatValue(rate)} rad per position`, `wavelength ${WAVELENGTH.format((2 * Math.PI) / rate)}`];
+  return {
+    width: DIAL, height: DIAL + 20,
+    marks: [
+      { kind: 'circle', cx, cy, r: RADIUS, fill: 'none', stroke: BORDER },
+      { kind: 'line', x1: cx - RADIUS, x2: cx + RADIUS, y1: cy, y2: cy, stroke: BORDER, opacity: 0.6 },
+      { kind: 'line', x1: cx, x2: cx, y1: cy - RADIUS, y2: cy + RADIUS, stroke: BORDER, opacity: 0.6 },
+      ...(plainAngle === undefined ? [] : [hand(plainAngle, { stroke: MUTED, strokeWidth: 3, dash: '5 3' })]),
+      hand(angle, { stroke: colour, strokeWidth: 4 }),
+      ...lines.map((text, k) => ({ kind: 'text', x: cx, y: 2 * RADIUS + 28 + 14 * k, anchor: 'middle', text, size: TEXT_SIZE, fill: INK })),
+    ],
+  };
 }
 
 // One clock for every playing dial of the page: a dial advances on the page's ticks (`speed` a second, counted from
@@ -226,7 +258,10 @@ export class PosembedRope extends LazyElement {
       if (generation !== this.generation) return;
       const colourOf = new Map(pairs.map((pair, k) => [pair, SERIES_COLOURS[k % SERIES_COLOURS.length]]));
       this.#drawDimensions(headDim, layout, colourOf);
-      this.dials.replaceChildren(...pairs.map((pair) => this.#dial(pair, layout, half, scaled[pair], plain?.[pair], invFreq.data[pair], colourOf.get(pair))));
+      this.dials.replaceChildren(...pairs.map((pair) => drawPicture(pairDial({
+        pair, dimensions: layout === 'half' ? [pair, pair + half] : [2 * pair, 2 * pair + 1],
+        angle: scaled[pair], plainAngle: plain?.[pair], rate: invFreq.data[pair], colour: colourOf.get(pair),
+      }), { 'aria-hidden': 'true' })));
       const layoutName = layout === 'half' ? 'halves (GPT-NeoX, LLaMA): dimension i pairs with i + d/2' : 'pairs (GPT-J): dimension 2i pairs with 2i + 1';
       root.querySelector('.caption').textContent = `RoPE, ${layoutName}; head dim ${headDim}, base ${base}${scaling ? `, ${scaling.type} scaling ×${scaling.factor} (grey: unscaled)` : ''}. `
         + 'Each pair turns by the position times its own rate: the first spins, the last barely moves.';
@@ -254,41 +289,12 @@ export class PosembedRope extends LazyElement {
     return Math.min(headDim, perRow);
   }
 
-  // One cell per dimension of the head, numbered by the pair it belongs to; the shown pairs in their dial's colour.
+  // The dimension strip, drawn to fit the element's width.
   #drawDimensions(headDim, layout, colourOf) {
-    const strip = this.shadowRoot.querySelector('.dims');
     const perRow = this.#cellsPerRow(headDim);
     this.#strip = { headDim, layout, colourOf, perRow };
-    const cell = DIMENSION_CELL;
-    const rows = Math.ceil(headDim / perRow);
-    strip.setAttribute('viewBox', `0 0 ${perRow * cell + DIMENSION_LABEL} ${rows * cell + 4}`);
-    strip.setAttribute('width', String(perRow * cell + DIMENSION_LABEL));
-    strip.setAttribute('aria-label', `The ${headDim} dimensions of a head, each numbered by its pair: ${layout === 'half' ? 'dimension i pairs with i + ' + headDim / 2 : 'neighbours pair'}.`);
-    strip.replaceChildren(svg('text', { x: 0, y: 13 }, 'dimension →'));
-    for (let d = 0; d < headDim; d++) {
-      const pair = layout === 'half' ? d % (headDim / 2) : Math.floor(d / 2);
-      const x = DIMENSION_LABEL - 4 + (d % perRow) * cell;
-      const y = 2 + Math.floor(d / perRow) * cell;
-      const colour = colourOf.get(pair);
-      strip.append(svg('rect', { x, y, width: cell - 2, height: cell - 2, ...(colour ? { fill: colour, stroke: colour } : { class: 'idle-cell' }) }));
-      if (headDim <= 64 || colour) strip.append(svg('text', { x: x + (cell - 2) / 2, y: y + 12, 'text-anchor': 'middle', ...(colour ? { fill: '#fff' } : { class: 'idle' }) }, String(pair)));
-    }
-  }
-
-  #dial(pair, layout, half, angle, plainAngle, rate, colour) {
-    const [a, b] = layout === 'half' ? [pair, pair + half] : [2 * pair, 2 * pair + 1];
-    const cx = DIAL / 2;
-    const cy = RADIUS + 8;
-    const dial = svg('svg', { width: DIAL, height: DIAL + 20, viewBox: `0 0 ${DIAL} ${DIAL + 20}`, 'aria-hidden': 'true' });
-    dial.append(svg('circle', { cx, cy, r: RADIUS, class: 'rim' }));
-    dial.append(svg('line', { x1: cx - RADIUS, x2: cx + RADIUS, y1: cy, y2: cy, class: 'cross' }));
-    dial.append(svg('line', { x1: cx, x2: cx, y1: cy - RADIUS, y2: cy + RADIUS, class: 'cross' }));
-    const hand = (theta, attributes) => svg('line', { x1: cx, y1: cy, x2: cx + RADIUS * Math.cos(theta), y2: cy - RADIUS * Math.sin(theta), 'stroke-linecap': 'round', ...attributes });
-    if (plainAngle !== undefined) dial.append(hand(plainAngle, { class: 'unscaled-hand', 'stroke-width': 3, 'stroke-dasharray': '5 3' }));
-    dial.append(hand(angle, { stroke: colour, 'stroke-width': 4 }));
-    const lines = [`pair ${pair}: dims ${a} & ${b}`, `${formatValue(rate)} rad per position`, `wavelength ${WAVELENGTH.format((2 * Math.PI) / rate)}`];
-    lines.forEach((text, k) => dial.append(svg('text', { x: cx, y: 2 * RADIUS + 28 + 14 * k, 'text-anchor': 'middle' }, text)));
-    return dial;
+    const strip = dimensionStrip(headDim, layout, colourOf, perRow);
+    this.shadowRoot.querySelector('.dims').replaceWith(drawPicture(strip, { class: 'dims', role: 'img', 'aria-label': strip.label }));
   }
 }
 
