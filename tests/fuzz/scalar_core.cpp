@@ -10,7 +10,11 @@
 #include "../../cpp/src/rope.cpp"
 #include "../../cpp/src/weight_files.cpp"
 #include "../../cpp/src/stored_table.cpp"
-#include "../../cpp/src/analysis.cpp"
+#include "../../cpp/src/similarity.cpp"
+#include "../../cpp/src/covariance.cpp"
+#include "../../cpp/src/eigensolvers.cpp"
+#include "../../cpp/src/krylov.cpp"
+#include "../../cpp/src/pca.cpp"
 
 #include "scalar_core.hpp"
 
