@@ -457,75 +457,97 @@ Status ToyTransformer<T>::next_token_probabilities(std::span<const int32_t> toke
   return run(batch, {}, nullptr, nullptr, probabilities);
 }
 
+// One pass of a batch through the model, stage by stage: the positions from the package's encoders, the input
+// embeddings, each block, the scored rows' output; then, for gradients, the same stages backward. Each forward stage
+// keeps what its backward stage needs.
 template <class T>
-Status ToyTransformer<T>::run(const Batch& batch, std::span<T> gradients, double* total_loss, int64_t* correct, std::span<T> probabilities) const {
-  const TrainerConfig& c = config_;
-  const std::size_t B = batch.size, L = batch.length, N = B * L, D = static_cast<std::size_t>(c.d_model);
-  const std::size_t H = static_cast<std::size_t>(c.heads), Dh = D / H, V = kToyVocabularySize, F = 4 * D, M = batch.rows.size();
-  const auto layers = static_cast<std::size_t>(c.layers);
-  if (c.positional == TrainerPositional::kLearned && static_cast<int64_t>(L) > c.max_length) {
-    return Status::range_error("learned positions cover " + std::to_string(c.max_length) + " positions (maxLength); these examples need " +
-                               std::to_string(L) + ": a learned table has no rows past its length");
-  }
-  if (static_cast<int64_t>(L) > kMaxToyInputLength) {
-    return out_of_range("the input length", "an integer in [1, " + std::to_string(kMaxToyInputLength) + "]", static_cast<double>(L));
-  }
-  const Offsets o = offsets_of(layout_, c.layers);
-  const T* P = parameters_.data();
-  const T scale = static_cast<T>(c.embedding_scale);
-  const T inverse_sqrt_head = static_cast<T>(1.0 / std::sqrt(static_cast<double>(Dh)));
-
-  // Positions from the package's encoders.
-  std::vector<float> position_table;  // sinusoidal [L, D]; rope [L, Dh]; alibi [H, L, L]
-  if (c.positional == TrainerPositional::kSinusoidal) {
-    position_table.resize(L * D);
-    POSEMBED_RETURN_IF_ERROR(sinusoidal({.length = static_cast<int64_t>(L), .d_model = c.d_model}, position_table));
-  } else if (c.positional == TrainerPositional::kRope) {
-    std::vector<int32_t> positions(L);
-    for (std::size_t l = 0; l < L; ++l) positions[l] = static_cast<int32_t>(l);
-    position_table.resize(L * Dh);
-    RopeParams rope;
-    rope.head_dim = rope.rotary_dim = static_cast<int64_t>(Dh);
-    POSEMBED_RETURN_IF_ERROR(rope_table(rope, positions, position_table));
-  } else if (c.positional == TrainerPositional::kAlibi) {
-    position_table.resize(H * L * L);
-    POSEMBED_RETURN_IF_ERROR(alibi_bias({.num_heads = c.heads, .query_length = static_cast<int64_t>(L), .key_length = static_cast<int64_t>(L), .causal = true, .slopes = {}},
-                                        position_table));
-  }
-
-  // The token table as the model reads it: the padding row is a constant zero, not a parameter, whatever is stored
-  // there; so no loss depends on it and its gradient is 0, the output's (tied) as well as the input's.
-  std::vector<T> table(P + o.token, P + o.token + V * D);
-  std::fill_n(table.data() + toy::kPadding * D, D, T(0));
-
-  // Forward, keeping what backward needs.
-  struct Layer {
+struct ToyTransformer<T>::Pass {
+  // What one block keeps from forward for backward.
+  struct Saved {
     std::vector<T> input, ln1, ln1_mean, ln1_std, qkv, probs, attended, middle, ln2, ln2_mean, ln2_std, fc, activated, tanh;
   };
-  std::vector<Layer> saved(layers);
-  std::vector<T> x(N * D);
-  for (std::size_t n = 0; n < N; ++n) {
-    const T* row = table.data() + static_cast<std::size_t>(batch.tokens[n]) * D;
-    const std::size_t l = n % L;
-    for (std::size_t k = 0; k < D; ++k) {
-      T value = row[k] * scale;
-      if (c.positional == TrainerPositional::kSinusoidal) value += static_cast<T>(position_table[l * D + k]);
-      if (c.positional == TrainerPositional::kLearned) value += P[o.position + l * D + k];
-      x[n * D + k] = value;
+
+  const TrainerConfig& c;
+  const Batch& batch;
+  const std::size_t B, L, N, D, H, Dh, V, F, M, layers;
+  const Offsets o;
+  const T* P;
+  const T scale;
+  const T inverse_sqrt_head;
+  std::vector<float> position_table;  // sinusoidal [L, D]; rope [L, Dh]; alibi [H, L, L]
+  std::vector<T> table;               // the token table as the model reads it
+  std::vector<Saved> saved;
+  std::vector<T> x;                   // the residual stream [N, D]; in backward, its gradient
+  std::vector<T> last, final_out, final_mean, final_std, logits;  // the scored rows [M, ...]; logits become probabilities
+
+  Pass(const ToyTransformer& model, const Batch& b)
+      : c(model.config_), batch(b), B(b.size), L(b.length), N(B * L), D(static_cast<std::size_t>(c.d_model)), H(static_cast<std::size_t>(c.heads)),
+        Dh(D / H), V(kToyVocabularySize), F(4 * D), M(b.rows.size()), layers(static_cast<std::size_t>(c.layers)), o(offsets_of(model.layout_, c.layers)),
+        P(model.parameters_.data()), scale(static_cast<T>(c.embedding_scale)), inverse_sqrt_head(static_cast<T>(1.0 / std::sqrt(static_cast<double>(Dh)))),
+        saved(layers) {}
+
+  bool is(TrainerPositional kind) const { return c.positional == kind; }
+
+  Status check_length() const {
+    if (is(TrainerPositional::kLearned) && static_cast<int64_t>(L) > c.max_length) {
+      return Status::range_error("learned positions cover " + std::to_string(c.max_length) + " positions (maxLength); these examples need " +
+                                 std::to_string(L) + ": a learned table has no rows past its length");
+    }
+    if (static_cast<int64_t>(L) > kMaxToyInputLength) {
+      return out_of_range("the input length", "an integer in [1, " + std::to_string(kMaxToyInputLength) + "]", static_cast<double>(L));
+    }
+    return {};
+  }
+
+  // Positions from the package's encoders.
+  Status encode_positions() {
+    if (is(TrainerPositional::kSinusoidal)) {
+      position_table.resize(L * D);
+      return sinusoidal({.length = static_cast<int64_t>(L), .d_model = c.d_model}, position_table);
+    }
+    if (is(TrainerPositional::kRope)) {
+      std::vector<int32_t> positions(L);
+      for (std::size_t l = 0; l < L; ++l) positions[l] = static_cast<int32_t>(l);
+      position_table.resize(L * Dh);
+      RopeParams rope;
+      rope.head_dim = rope.rotary_dim = static_cast<int64_t>(Dh);
+      return rope_table(rope, positions, position_table);
+    }
+    if (is(TrainerPositional::kAlibi)) {
+      position_table.resize(H * L * L);
+      return alibi_bias({.num_heads = c.heads, .query_length = static_cast<int64_t>(L), .key_length = static_cast<int64_t>(L), .causal = true, .slopes = {}},
+                        position_table);
+    }
+    return {};
+  }
+
+  // x0 = wte[token] · scale (+ the position's row). The padding row is a constant zero, not a parameter, whatever is
+  // stored there; so no loss depends on it and its gradient is 0, the output's (tied) as well as the input's.
+  void embed() {
+    table.assign(P + o.token, P + o.token + V * D);
+    std::fill_n(table.data() + toy::kPadding * D, D, T(0));
+    x.resize(N * D);
+    for (std::size_t n = 0; n < N; ++n) {
+      const T* row = table.data() + static_cast<std::size_t>(batch.tokens[n]) * D;
+      const std::size_t l = n % L;
+      for (std::size_t k = 0; k < D; ++k) {
+        T value = row[k] * scale;
+        if (is(TrainerPositional::kSinusoidal)) value += static_cast<T>(position_table[l * D + k]);
+        if (is(TrainerPositional::kLearned)) value += P[o.position + l * D + k];
+        x[n * D + k] = value;
+      }
     }
   }
-  for (std::size_t layer = 0; layer < layers; ++layer) {
-    const BlockParameters& p = o.blocks[layer];
-    Layer& s = saved[layer];
-    s.input = x;
-    s.ln1.resize(N * D), s.ln1_mean.resize(N), s.ln1_std.resize(N);
-    layer_norm(x.data(), P + p.ln1_weight, P + p.ln1_bias, s.ln1.data(), s.ln1_mean.data(), s.ln1_std.data(), N, D);
-    s.qkv.resize(N * 3 * D);
-    linear(s.ln1.data(), P + p.qkv_weight, P + p.qkv_bias, s.qkv.data(), N, D, 3 * D);
-    if (c.positional == TrainerPositional::kRope) {
-      rotate_heads(s.qkv.data(), 3 * D, 0, std::span<const float>(position_table), L, H, Dh, N, false);
-      rotate_heads(s.qkv.data(), 3 * D, D, std::span<const float>(position_table), L, H, Dh, N, false);
-    }
+
+  // RoPE turns the queries and keys (inverse: their gradients back).
+  void rotate_queries_and_keys(std::vector<T>& qkv, bool inverse) const {
+    if (!is(TrainerPositional::kRope)) return;
+    rotate_heads(qkv.data(), 3 * D, 0, std::span<const float>(position_table), L, H, Dh, N, inverse);
+    rotate_heads(qkv.data(), 3 * D, D, std::span<const float>(position_table), L, H, Dh, N, inverse);
+  }
+
+  // Causal attention of every (example, head): softmax(q·kᵀ/√Dh (+ ALiBi's bias)) · v.
+  void attend(Saved& s) const {
     s.probs.assign(B * H * L * L, T(0));
     s.attended.assign(N * D, T(0));
     parallel_rows(static_cast<int64_t>(B * H), 1, [&](int64_t first, int64_t count) {
@@ -542,7 +564,7 @@ Status ToyTransformer<T>::run(const Batch& batch, std::span<T> gradients, double
           double largest = -HUGE_VAL;
           for (std::size_t j = 0; j <= i; ++j) {
             row[j] *= inverse_sqrt_head;
-            if (c.positional == TrainerPositional::kAlibi) row[j] += static_cast<T>(position_table[(h * L + i) * L + j]);
+            if (is(TrainerPositional::kAlibi)) row[j] += static_cast<T>(position_table[(h * L + i) * L + j]);
             largest = std::max(largest, static_cast<double>(row[j]));
           }
           double sum = 0;
@@ -552,6 +574,19 @@ Status ToyTransformer<T>::run(const Batch& batch, std::span<T> gradients, double
         dense::multiply_add(matrix<const T>(scores, L), matrix<const T>(q + 2 * D, 3 * D), matrix(s.attended.data() + b * L * D + h * Dh, D), L, L, Dh, false);
       }
     });
+  }
+
+  // A pre-norm block: middle = x + attention(ln1(x)) · proj; x = middle + gelu(ln2(middle) · fc) · out.
+  void block_forward(std::size_t layer) {
+    const BlockParameters& p = o.blocks[layer];
+    Saved& s = saved[layer];
+    s.input = x;
+    s.ln1.resize(N * D), s.ln1_mean.resize(N), s.ln1_std.resize(N);
+    layer_norm(x.data(), P + p.ln1_weight, P + p.ln1_bias, s.ln1.data(), s.ln1_mean.data(), s.ln1_std.data(), N, D);
+    s.qkv.resize(N * 3 * D);
+    linear(s.ln1.data(), P + p.qkv_weight, P + p.qkv_bias, s.qkv.data(), N, D, 3 * D);
+    rotate_queries_and_keys(s.qkv, false);
+    attend(s);
     s.middle.resize(N * D);
     linear(s.attended.data(), P + p.proj_weight, P + p.proj_bias, s.middle.data(), N, D, D);
     for (std::size_t i = 0; i < N * D; ++i) s.middle[i] += x[i];
@@ -565,67 +600,62 @@ Status ToyTransformer<T>::run(const Batch& batch, std::span<T> gradients, double
     linear(s.activated.data(), P + p.out_weight, P + p.out_bias, x.data(), N, F, D);
     for (std::size_t i = 0; i < N * D; ++i) x[i] += s.middle[i];
   }
-  // The scored rows only: final LayerNorm, logits against the token table, softmax.
-  std::vector<T> last(M * D), final_out(M * D), final_mean(M), final_std(M), logits(M * V, T(0)), table_t(D * V);
-  for (std::size_t m = 0; m < M; ++m) std::copy_n(x.data() + batch.rows[m] * D, D, last.data() + m * D);
-  layer_norm(last.data(), P + o.final_weight, P + o.final_bias, final_out.data(), final_mean.data(), final_std.data(), M, D);
-  dense::transpose(matrix<const T>(table.data(), D), matrix(table_t.data(), V), V, D);
-  dense::multiply_add(matrix<const T>(final_out.data(), D), matrix<const T>(table_t.data(), V), matrix(logits.data(), V), M, D, V);
-  std::vector<bool> example_correct(batch.size, true);
-  double loss_sum = 0;
-  for (std::size_t m = 0; m < M; ++m) {
-    T* row = logits.data() + m * V;  // becomes the probabilities
-    double largest = -HUGE_VAL;
-    for (std::size_t v = 0; v < V; ++v) largest = std::max(largest, static_cast<double>(row[v]));
-    std::array<double, kToyVocabularySize> e{};
-    double sum = 0;
-    for (std::size_t v = 0; v < V; ++v) sum += e[v] = portable_exp(row[v] - largest);
-    const int32_t target = batch.targets[m];
-    if (target >= 0) {
-      loss_sum += (portable_log(sum) + largest) - static_cast<double>(row[target]);
-      const auto best = static_cast<int32_t>(std::max_element(row, row + V) - row);
-      if (best != target) example_correct[batch.example[m]] = false;
-    }
-    for (std::size_t v = 0; v < V; ++v) row[v] = static_cast<T>(e[v] / sum);
-  }
-  if (!probabilities.empty()) std::copy_n(logits.data(), V, probabilities.data());
-  if (total_loss) *total_loss = loss_sum;
-  if (correct) *correct = std::count(example_correct.begin(), example_correct.end(), true);
-  if (gradients.empty()) return {};
 
-  // Backward.
-  T* G = gradients.data();
-  std::fill(gradients.begin(), gradients.end(), T(0));
-  const T per_row = static_cast<T>(1.0 / static_cast<double>(M));
-  for (std::size_t m = 0; m < M; ++m) {
-    for (std::size_t v = 0; v < V; ++v) logits[m * V + v] *= per_row;
-    logits[m * V + static_cast<std::size_t>(batch.targets[m])] -= per_row;
+  // The scored rows only: final LayerNorm, logits against the (tied) token table, softmax into `logits`; the summed
+  // loss over rows with a target, and the examples whose every target is the most probable token.
+  void score(double& loss_sum, int64_t& correct) {
+    last.resize(M * D), final_out.resize(M * D), final_mean.resize(M), final_std.resize(M);
+    logits.assign(M * V, T(0));
+    std::vector<T> table_t(D * V);
+    for (std::size_t m = 0; m < M; ++m) std::copy_n(x.data() + batch.rows[m] * D, D, last.data() + m * D);
+    layer_norm(last.data(), P + o.final_weight, P + o.final_bias, final_out.data(), final_mean.data(), final_std.data(), M, D);
+    dense::transpose(matrix<const T>(table.data(), D), matrix(table_t.data(), V), V, D);
+    dense::multiply_add(matrix<const T>(final_out.data(), D), matrix<const T>(table_t.data(), V), matrix(logits.data(), V), M, D, V);
+    std::vector<bool> example_correct(batch.size, true);
+    loss_sum = 0;
+    for (std::size_t m = 0; m < M; ++m) {
+      T* row = logits.data() + m * V;
+      double largest = -HUGE_VAL;
+      for (std::size_t v = 0; v < V; ++v) largest = std::max(largest, static_cast<double>(row[v]));
+      std::array<double, kToyVocabularySize> e{};
+      double sum = 0;
+      for (std::size_t v = 0; v < V; ++v) sum += e[v] = portable_exp(row[v] - largest);
+      const int32_t target = batch.targets[m];
+      if (target >= 0) {
+        loss_sum += (portable_log(sum) + largest) - static_cast<double>(row[target]);
+        const auto best = static_cast<int32_t>(std::max_element(row, row + V) - row);
+        if (best != target) example_correct[batch.example[m]] = false;
+      }
+      for (std::size_t v = 0; v < V; ++v) row[v] = static_cast<T>(e[v] / sum);
+    }
+    correct = std::count(example_correct.begin(), example_correct.end(), true);
   }
-  // Tied output: logits = final_out · wteᵀ.
-  std::vector<T> d_final(M * D, T(0)), transposed(std::max(V * M, D * M));
-  dense::multiply_add(matrix<const T>(logits.data(), V), matrix<const T>(table.data(), D), matrix(d_final.data(), D), M, V, D);
-  dense::transpose(matrix<const T>(logits.data(), V), matrix(transposed.data(), M), M, V);
-  dense::multiply_add(matrix<const T>(transposed.data(), M), matrix<const T>(final_out.data(), D), matrix(G + o.token, D), V, M, D);
-  std::fill_n(G + o.token + toy::kPadding * D, D, T(0));
-  std::vector<T> d_last(M * D, T(0));
-  layer_norm_backward(last.data(), P + o.final_weight, final_mean.data(), final_std.data(), d_final.data(), d_last.data(), G + o.final_weight,
-                      G + o.final_bias, M, D);
-  std::vector<T> dx(N * D, T(0));
-  for (std::size_t m = 0; m < M; ++m) {
-    for (std::size_t k = 0; k < D; ++k) dx[batch.rows[m] * D + k] += d_last[m * D + k];
+
+  // The mean loss's gradient back through the softmax, the tied output and the final LayerNorm, into G and into x
+  // (now the gradient of the last block's output).
+  void score_backward(T* G) {
+    const T per_row = static_cast<T>(1.0 / static_cast<double>(M));
+    for (std::size_t m = 0; m < M; ++m) {
+      for (std::size_t v = 0; v < V; ++v) logits[m * V + v] *= per_row;
+      logits[m * V + static_cast<std::size_t>(batch.targets[m])] -= per_row;
+    }
+    // Tied output: logits = final_out · wteᵀ.
+    std::vector<T> d_final(M * D, T(0)), transposed(std::max(V * M, D * M));
+    dense::multiply_add(matrix<const T>(logits.data(), V), matrix<const T>(table.data(), D), matrix(d_final.data(), D), M, V, D);
+    dense::transpose(matrix<const T>(logits.data(), V), matrix(transposed.data(), M), M, V);
+    dense::multiply_add(matrix<const T>(transposed.data(), M), matrix<const T>(final_out.data(), D), matrix(G + o.token, D), V, M, D);
+    std::fill_n(G + o.token + toy::kPadding * D, D, T(0));
+    std::vector<T> d_last(M * D, T(0));
+    layer_norm_backward(last.data(), P + o.final_weight, final_mean.data(), final_std.data(), d_final.data(), d_last.data(), G + o.final_weight,
+                        G + o.final_bias, M, D);
+    x.assign(N * D, T(0));
+    for (std::size_t m = 0; m < M; ++m) {
+      for (std::size_t k = 0; k < D; ++k) x[batch.rows[m] * D + k] += d_last[m * D + k];
+    }
   }
-  std::vector<T> d_activated(N * F), d_ln(N * D), d_attended(N * D), d_qkv(N * 3 * D);
-  for (std::size_t layer = layers; layer-- > 0;) {
-    const BlockParameters& p = o.blocks[layer];
-    const Layer& s = saved[layer];
-    // MLP: x = middle + gelu(ln2 · fc) · out. dx is the gradient of the block's output, and of middle.
-    linear_backward(s.activated.data(), P + p.out_weight, dx.data(), d_activated.data(), G + p.out_weight, G + p.out_bias, N, F, D, false);
-    for (std::size_t k = 0; k < N * F; ++k) d_activated[k] *= gelu_derivative(s.fc[k], s.tanh[k]);
-    linear_backward(s.ln2.data(), P + p.fc_weight, d_activated.data(), d_ln.data(), G + p.fc_weight, G + p.fc_bias, N, D, F, false);
-    layer_norm_backward(s.middle.data(), P + p.ln2_weight, s.ln2_mean.data(), s.ln2_std.data(), d_ln.data(), dx.data(), G + p.ln2_weight,
-                        G + p.ln2_bias, N, D);
-    // Attention: middle = input + attended · proj.
-    linear_backward(s.attended.data(), P + p.proj_weight, dx.data(), d_attended.data(), G + p.proj_weight, G + p.proj_bias, N, D, D, false);
+
+  // d_attended back through attention's softmax into d_qkv (queries, keys and values of every head).
+  void attend_backward(const Saved& s, const std::vector<T>& d_attended, std::vector<T>& d_qkv) const {
     std::fill(d_qkv.begin(), d_qkv.end(), T(0));
     parallel_rows(static_cast<int64_t>(B * H), 1, [&](int64_t first, int64_t count) {
       std::vector<T> values_t(Dh * L), d_probs(L * L), flipped(L * L);
@@ -655,23 +685,66 @@ Status ToyTransformer<T>::run(const Batch& batch, std::span<T> gradients, double
         dense::multiply_add(matrix<const T>(flipped.data(), L), matrix(q, 3 * D), matrix(dq + D, 3 * D), L, L, Dh, false);
       }
     });
-    if (c.positional == TrainerPositional::kRope) {
-      rotate_heads(d_qkv.data(), 3 * D, 0, std::span<const float>(position_table), L, H, Dh, N, true);
-      rotate_heads(d_qkv.data(), 3 * D, D, std::span<const float>(position_table), L, H, Dh, N, true);
-    }
-    linear_backward(s.ln1.data(), P + p.qkv_weight, d_qkv.data(), d_ln.data(), G + p.qkv_weight, G + p.qkv_bias, N, D, 3 * D, false);
-    layer_norm_backward(s.input.data(), P + p.ln1_weight, s.ln1_mean.data(), s.ln1_std.data(), d_ln.data(), dx.data(), G + p.ln1_weight,
+  }
+
+  // A block backward: x holds the gradient of its output and leaves holding that of its input. The scratch vectors
+  // are the caller's, reused by every block.
+  struct Scratch {
+    std::vector<T> d_activated, d_ln, d_attended, d_qkv;
+  };
+  void block_backward(std::size_t layer, T* G, Scratch& t) {
+    const BlockParameters& p = o.blocks[layer];
+    const Saved& s = saved[layer];
+    // MLP: x = middle + gelu(ln2 · fc) · out. x is the gradient of the block's output, and of middle.
+    linear_backward(s.activated.data(), P + p.out_weight, x.data(), t.d_activated.data(), G + p.out_weight, G + p.out_bias, N, F, D, false);
+    for (std::size_t k = 0; k < N * F; ++k) t.d_activated[k] *= gelu_derivative(s.fc[k], s.tanh[k]);
+    linear_backward(s.ln2.data(), P + p.fc_weight, t.d_activated.data(), t.d_ln.data(), G + p.fc_weight, G + p.fc_bias, N, D, F, false);
+    layer_norm_backward(s.middle.data(), P + p.ln2_weight, s.ln2_mean.data(), s.ln2_std.data(), t.d_ln.data(), x.data(), G + p.ln2_weight,
+                        G + p.ln2_bias, N, D);
+    // Attention: middle = input + attended · proj.
+    linear_backward(s.attended.data(), P + p.proj_weight, x.data(), t.d_attended.data(), G + p.proj_weight, G + p.proj_bias, N, D, D, false);
+    attend_backward(s, t.d_attended, t.d_qkv);
+    rotate_queries_and_keys(t.d_qkv, true);
+    linear_backward(s.ln1.data(), P + p.qkv_weight, t.d_qkv.data(), t.d_ln.data(), G + p.qkv_weight, G + p.qkv_bias, N, D, 3 * D, false);
+    layer_norm_backward(s.input.data(), P + p.ln1_weight, s.ln1_mean.data(), s.ln1_std.data(), t.d_ln.data(), x.data(), G + p.ln1_weight,
                         G + p.ln1_bias, N, D);
   }
-  // Into the embeddings: x0 = wte[token] * scale (+ wpe[position]).
-  for (std::size_t n = 0; n < N; ++n) {
-    const auto token = static_cast<std::size_t>(batch.tokens[n]);
-    if (token == toy::kPadding) continue;
-    for (std::size_t k = 0; k < D; ++k) G[o.token + token * D + k] += dx[n * D + k] * scale;
-    if (c.positional == TrainerPositional::kLearned) {
-      for (std::size_t k = 0; k < D; ++k) G[o.position + (n % L) * D + k] += dx[n * D + k];
+
+  // Into the embeddings: x0 = wte[token] · scale (+ wpe[position]).
+  void embed_backward(T* G) const {
+    for (std::size_t n = 0; n < N; ++n) {
+      const auto token = static_cast<std::size_t>(batch.tokens[n]);
+      if (token == toy::kPadding) continue;
+      for (std::size_t k = 0; k < D; ++k) G[o.token + token * D + k] += x[n * D + k] * scale;
+      if (is(TrainerPositional::kLearned)) {
+        for (std::size_t k = 0; k < D; ++k) G[o.position + (n % L) * D + k] += x[n * D + k];
+      }
     }
   }
+};
+
+template <class T>
+Status ToyTransformer<T>::run(const Batch& batch, std::span<T> gradients, double* total_loss, int64_t* correct, std::span<T> probabilities) const {
+  Pass pass(*this, batch);
+  POSEMBED_RETURN_IF_ERROR(pass.check_length());
+  POSEMBED_RETURN_IF_ERROR(pass.encode_positions());
+  pass.embed();
+  for (std::size_t layer = 0; layer < pass.layers; ++layer) pass.block_forward(layer);
+  double loss_sum = 0;
+  int64_t correct_examples = 0;
+  pass.score(loss_sum, correct_examples);
+  if (!probabilities.empty()) std::copy_n(pass.logits.data(), pass.V, probabilities.data());
+  if (total_loss) *total_loss = loss_sum;
+  if (correct) *correct = correct_examples;
+  if (gradients.empty()) return {};
+
+  T* G = gradients.data();
+  std::fill(gradients.begin(), gradients.end(), T(0));
+  pass.score_backward(G);
+  const std::size_t N = pass.N, D = pass.D;
+  typename Pass::Scratch scratch{std::vector<T>(N * pass.F), std::vector<T>(N * D), std::vector<T>(N * D), std::vector<T>(N * 3 * D)};
+  for (std::size_t layer = pass.layers; layer-- > 0;) pass.block_backward(layer, G, scratch);
+  pass.embed_backward(G);
   return {};
 }
 

@@ -110,6 +110,7 @@ class ToyTransformer {
 
  private:
   struct Batch;
+  struct Pass;  // one batch through the model, stage by stage (trainer.cpp)
   Status run(const Batch& batch, std::span<T> gradients, double* total_loss, int64_t* correct, std::span<T> probabilities) const;
 
   TrainerConfig config_;
