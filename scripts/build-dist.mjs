@@ -2,11 +2,12 @@
 // bundled into dist/vendor/ (so no file in dist/ imports a bare specifier), and the wasm modules from build/wasm.
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { rolldown } from 'rolldown';
 import { parseSync } from 'rolldown/utils';
 import { build } from 'vite';
 import { customElementsManifest, elementTypes, frameworkTypes } from './element-types.mjs';
+import { opDeclarations, withOpDeclarations } from './op-types.mjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const lib = join(repo, 'web/lib');
@@ -44,6 +45,19 @@ else console.warn('build: no threaded module with this Emscripten (see CMakeList
 for (const name of modules) {
   for (const extension of ['.mjs', '.wasm']) cpSync(join(wasm, name + extension), join(dist, name + extension));
 }
+// The C++ core's limits (limits::kLimits), read from the module just built, as the module dist/core_limits.js that
+// the option registry (op_schemas.js) names its bounds from: each bound is stated once, in the core.
+const scalarModule = await (await import(pathToFileURL(join(dist, 'posembed-scalar.mjs')).href)).default({
+  instantiateWasm(imports, receive) {
+    WebAssembly.instantiate(readFileSync(join(dist, 'posembed-scalar.wasm')), imports).then(({ instance, module }) => receive(instance, module));
+    return {};
+  },
+});
+const { sinusoidalBlockRows, ...coreLimits } = scalarModule.limits();
+writeFileSync(join(dist, 'core_limits.js'), [
+  '// Written by scripts/build-dist.mjs from the C++ core\'s limits::kLimits (cpp/include/posembed/limits.hpp).',
+  `export const CORE_LIMITS = Object.freeze(${JSON.stringify(coreLimits, null, 2)});`, '',
+].join('\n'));
 if (modules.includes('posembed-threads')) {
   cpSync(join(wasm, 'posembed-threads.worker.js'), join(dist, 'posembed-threads.worker.js'));
   // The pthread worker script is CommonJS: Node's worker_threads read a .js file in this "type": "module"
@@ -136,9 +150,14 @@ await pageBundle.write({
 });
 await pageBundle.close();
 
-// The elements' manifest and types, made from their attribute schema.
-writeFileSync(join(dist, 'custom-elements.json'), `${JSON.stringify(customElementsManifest(), null, 2)}\n`);
-writeFileSync(join(dist, 'elements.d.ts'), elementTypes());
-for (const [file, text] of frameworkTypes()) writeFileSync(join(dist, file), text);
+// The ops' declarations in index.d.ts, made from the option registry (as built: its bounds are the core's).
+const { resolvedSchemas } = await import(pathToFileURL(join(dist, 'op_schemas.js')).href);
+writeFileSync(join(dist, 'index.d.ts'), withOpDeclarations(opDeclarations(resolvedSchemas(), coreLimits), readFileSync(join(dist, 'index.d.ts'), 'utf8')));
+
+// The elements' manifest and types, made from their attribute schema (as built: its bounds are the core's).
+const { ELEMENT_SCHEMAS } = await import(pathToFileURL(join(dist, 'components', 'attributes.js')).href);
+writeFileSync(join(dist, 'custom-elements.json'), `${JSON.stringify(customElementsManifest(ELEMENT_SCHEMAS), null, 2)}\n`);
+writeFileSync(join(dist, 'elements.d.ts'), elementTypes(ELEMENT_SCHEMAS));
+for (const [file, text] of frameworkTypes(ELEMENT_SCHEMAS)) writeFileSync(join(dist, file), text);
 
 console.log(`build: dist/ has ${readdirSync(dist, { recursive: true }).length} files`);

@@ -1,10 +1,9 @@
-// Made from the elements' attribute schema (web/lib/components/attributes.js) at build time: custom-elements.json
-// (the Custom Elements Manifest that editors and documentation tools read) and the elements' TypeScript types
+// Made at build time from the elements' attribute schema (components/attributes.js as built in dist/, whose bounds are
+// the core's): custom-elements.json (the Custom Elements Manifest that editors and documentation tools read) and the
+// elements' TypeScript types
 // (dist/elements.d.ts: HTMLElementTagNameMap entries and JSX intrinsic elements with each element's attributes;
 // dist/jsx-react.d.ts, jsx-preact.d.ts, vue.d.ts and svelte.d.ts: the same elements for those frameworks, opted
 // into by `import type {} from 'posembed/jsx-react'` and so on).
-import { ELEMENT_SCHEMAS } from '../web/lib/components/attributes.js';
-
 const className = (tag) => tag.split('-').map((part) => part[0].toUpperCase() + part.slice(1)).join('');
 
 function typeText(spec) {
@@ -19,14 +18,14 @@ function describeSpec(spec) {
   return `${spec.doc[0].toUpperCase()}${spec.doc.slice(1)}.${range}`;
 }
 
-export function customElementsManifest() {
+export function customElementsManifest(schemas) {
   return {
     schemaVersion: '1.0.0',
     readme: 'README.md',
     modules: [{
       kind: 'javascript-module',
       path: 'dist/components.js',
-      declarations: Object.entries(ELEMENT_SCHEMAS).map(([tag, schema]) => ({
+      declarations: Object.entries(schemas).map(([tag, schema]) => ({
         kind: 'class', name: className(tag), tagName: tag, customElement: true, description: schema.summary,
         attributes: Object.entries(schema.attributes).map(([name, spec]) => ({
           name, description: describeSpec(spec), type: { text: typeText(spec) },
@@ -36,7 +35,7 @@ export function customElementsManifest() {
           { name: 'change', description: 'When the reader changes a control or the training state; detail: what changed.' },
           { name: 'cursor', description: 'Where the reader points, in the data\'s terms; detail: { row, column, value, figure } of a heatmap, { index, x, … } of lines.' }],
       })),
-      exports: Object.keys(ELEMENT_SCHEMAS).map((tag) => ({ kind: 'custom-element-definition', name: tag, declaration: { name: className(tag), module: 'dist/components.js' } })),
+      exports: Object.keys(schemas).map((tag) => ({ kind: 'custom-element-definition', name: tag, declaration: { name: className(tag), module: 'dist/components.js' } })),
     }],
   };
 }
@@ -50,9 +49,9 @@ const PROPERTIES = {
 };
 const elementType = (tag) => ({ 'posembed-model': 'PosembedModelElement', 'posembed-heatmap': 'PosembedHeatmapElement', 'posembed-bias': 'PosembedBiasElement' })[tag] ?? 'PosembedElement';
 
-export function elementTypes() {
+export function elementTypes(schemas) {
   const lines = ['// Made from the elements\' attribute schema (dist/components/attributes.js) by scripts/element-types.mjs.', ''];
-  for (const [tag, schema] of Object.entries(ELEMENT_SCHEMAS)) {
+  for (const [tag, schema] of Object.entries(schemas)) {
     lines.push(`/** <${tag}>: ${schema.summary}. */`, `export interface ${className(tag)}Attributes {`);
     const properties = PROPERTIES[tag] ?? {};
     for (const [name, spec] of Object.entries(schema.attributes)) {
@@ -78,9 +77,9 @@ export function elementTypes() {
     + 'children?: unknown; key?: string | number; ref?: unknown';
   lines.push('/** The attributes every element also takes as an HTML element (and the keys frameworks add). */', `export interface PosembedHtmlAttributes { ${html}; }`, '');
   lines.push('declare global {', '  interface HTMLElementTagNameMap {');
-  for (const tag of Object.keys(ELEMENT_SCHEMAS)) lines.push(`    '${tag}': import('./components.js').${elementType(tag)};`);
+  for (const tag of Object.keys(schemas)) lines.push(`    '${tag}': import('./components.js').${elementType(tag)};`);
   lines.push('  }', '  namespace JSX {', '    interface IntrinsicElements {');
-  for (const tag of Object.keys(ELEMENT_SCHEMAS)) lines.push(`      '${tag}': ${className(tag)}Attributes & PosembedEvents & PosembedHtmlAttributes;`);
+  for (const tag of Object.keys(schemas)) lines.push(`      '${tag}': ${className(tag)}Attributes & PosembedEvents & PosembedHtmlAttributes;`);
   lines.push('    }', '  }', '}', '');
   return lines.join('\n');
 }
@@ -114,12 +113,11 @@ const FRAMEWORKS = {
   },
 };
 // Each framework's declarations: [[file name in dist/, text]].
-export function frameworkTypes() {
-  return Object.values(FRAMEWORKS).map((framework) => [framework.file, frameworkDeclarations(framework)]);
+export function frameworkTypes(schemas) {
+  return Object.values(FRAMEWORKS).map((framework) => [framework.file, frameworkDeclarations(framework, Object.keys(schemas))]);
 }
 
-function frameworkDeclarations({ name, module, head, element, wrap }) {
-  const tags = Object.keys(ELEMENT_SCHEMAS);
+function frameworkDeclarations({ name, module, head, element, wrap }, tags) {
   const elementTypes = [...new Set(tags.map(elementType))];
   return [
     `// Made from the elements' attribute schema by scripts/element-types.mjs: <posembed-…> in ${name}'s types.`,

@@ -273,12 +273,7 @@ val js_rope_rotate(double head_dim, double rotary_dim, const std::string& layout
 
 val js_limits() {
   val out = val::object();
-  out.set("maxDModel", static_cast<double>(limits::kMaxDModel));
-  out.set("maxLength", static_cast<double>(limits::kMaxLength));
-  out.set("maxPosition", static_cast<double>(limits::kMaxPosition));
-  out.set("maxVocabSize", static_cast<double>(limits::kMaxVocabSize));
-  out.set("minBase", limits::kMinBase);
-  out.set("maxBase", limits::kMaxBase);
+  for (const auto& [name, value] : limits::kLimits) out.set(std::string(name), value);
   out.set("sinusoidalBlockRows", static_cast<double>(kSinusoidalBlockRows));
   return out;
 }

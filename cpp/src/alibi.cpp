@@ -23,10 +23,7 @@ void write_distances(float* out, std::size_t n, std::size_t query, float negativ
   });
 }
 
-Status validate_heads(int64_t num_heads) {
-  if (num_heads < 1 || num_heads > kMaxAlibiHeads) return out_of_range("numHeads", "an integer in [1, 4096]", static_cast<double>(num_heads));
-  return {};
-}
+Status validate_heads(int64_t num_heads) { return check_integer("numHeads", num_heads, 1, limits::kMaxHeads); }
 
 }  // namespace
 
@@ -44,9 +41,7 @@ Status alibi_slopes(int64_t num_heads, std::span<float> out) {
 
 Status validate(const AlibiBiasParams& params) {
   POSEMBED_RETURN_IF_ERROR(validate_heads(params.num_heads));
-  if (params.key_length < 1 || params.key_length > limits::kMaxLength) {
-    return out_of_range("keyLength", "an integer in [1, 16777216]", static_cast<double>(params.key_length));
-  }
+  POSEMBED_RETURN_IF_ERROR(check_integer("keyLength", params.key_length, 1, limits::kMaxLength));
   if (params.query_length < 1 || params.query_length > params.key_length) {
     return out_of_range("queryLength", "an integer in [1, keyLength] = [1, " + std::to_string(params.key_length) + "]",
                         static_cast<double>(params.query_length));
@@ -78,7 +73,7 @@ Status alibi_bias_rows(const AlibiBiasParams& params, int64_t first_row, std::sp
       return Status::range_error("slopes must hold numHeads = " + std::to_string(heads) + " values, got " + std::to_string(params.slopes.size()));
     }
     for (std::size_t h = 0; h < heads; ++h) {
-      if (!(params.slopes[h] >= 0.0f && params.slopes[h] <= 1e6f)) return out_of_range("slopes[" + std::to_string(h) + "]", "a number in [0, 1000000]", params.slopes[h]);
+      POSEMBED_RETURN_IF_ERROR(check_number("slopes[" + std::to_string(h) + "]", params.slopes[h], 0.0, limits::kMaxScalingValue));
     }
     std::copy(params.slopes.begin(), params.slopes.end(), slopes.get());
   }

@@ -75,8 +75,8 @@ inline void multiply_rows(const float* a, int64_t first, int64_t end, std::size_
 
 // A [rows, d] matrix argument: its shape within the core's limits and its size rows · d.
 inline Status check_matrix(std::string_view name, std::span<const float> x, int64_t rows, int64_t d) {
-  if (rows < 1 || rows > limits::kMaxLength) return out_of_range(std::string(name) + ".shape[0]", "an integer in [1, 16777216]", static_cast<double>(rows));
-  if (d < 1 || d > limits::kMaxDModel) return out_of_range(std::string(name) + ".shape[1]", "an integer in [1, 65536]", static_cast<double>(d));
+  POSEMBED_RETURN_IF_ERROR(check_integer(std::string(name) + ".shape[0]", rows, 1, limits::kMaxLength));
+  POSEMBED_RETURN_IF_ERROR(check_integer(std::string(name) + ".shape[1]", d, 1, limits::kMaxDModel));
   if (x.size() != static_cast<std::size_t>(rows * d)) {
     return Status::range_error(std::string(name) + " must hold " + std::to_string(rows * d) + " elements, got " + std::to_string(x.size()));
   }

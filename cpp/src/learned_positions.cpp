@@ -9,9 +9,9 @@
 namespace posembed {
 
 Status interpolate_positions(std::span<const float> table, int64_t length, int64_t d_model, int64_t new_length, std::span<float> out) {
-  if (length < 1 || length > limits::kMaxLength) return out_of_range("table.shape[0]", "an integer in [1, 16777216]", static_cast<double>(length));
-  if (d_model < 1 || d_model > limits::kMaxDModel) return out_of_range("table.shape[1]", "an integer in [1, 65536]", static_cast<double>(d_model));
-  if (new_length < 1 || new_length > limits::kMaxLength) return out_of_range("newLength", "an integer in [1, 16777216]", static_cast<double>(new_length));
+  POSEMBED_RETURN_IF_ERROR(check_integer("table.shape[0]", length, 1, limits::kMaxLength));
+  POSEMBED_RETURN_IF_ERROR(check_integer("table.shape[1]", d_model, 1, limits::kMaxDModel));
+  POSEMBED_RETURN_IF_ERROR(check_integer("newLength", new_length, 1, limits::kMaxLength));
   const auto d = static_cast<std::size_t>(d_model);
   if (table.size() != static_cast<std::size_t>(length) * d) {
     return Status::range_error("table must hold " + std::to_string(length * d_model) + " elements, got " + std::to_string(table.size()));

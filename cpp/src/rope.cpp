@@ -39,15 +39,11 @@ double yarn_correction_dim(double num_rotations, int64_t dim, double base, int64
 double yarn_mscale(double scale, double mscale) { return scale <= 1.0 ? 1.0 : 0.1 * mscale * std::log(scale) + 1.0; }
 
 Status factor_in_range(const RopeScaling& s) {
-  if (!(s.factor >= 1.0 && s.factor <= 1e6)) return out_of_range("scaling.factor", "a number in [1, 1000000]", s.factor);
-  return {};
+  return check_number("scaling.factor", s.factor, 1.0, limits::kMaxScalingValue);
 }
 
 Status original_in_range(const RopeScaling& s) {
-  if (s.original_max_positions < 1 || s.original_max_positions > limits::kMaxPosition) {
-    return out_of_range("scaling.originalMaxPositions", "an integer in [1, 2147483647]", static_cast<double>(s.original_max_positions));
-  }
-  return {};
+  return check_integer("scaling.originalMaxPositions", s.original_max_positions, 1, limits::kMaxPosition);
 }
 
 Status no_checks(const RopeScaling&, int64_t) { return {}; }
@@ -84,10 +80,7 @@ struct DynamicRule {
   static Status validate(const RopeScaling& s, int64_t) {
     POSEMBED_RETURN_IF_ERROR(factor_in_range(s));
     POSEMBED_RETURN_IF_ERROR(original_in_range(s));
-    if (s.sequence_length < 1 || s.sequence_length > limits::kMaxPosition) {
-      return out_of_range("scaling.sequenceLength", "an integer in [1, 2147483647]", static_cast<double>(s.sequence_length));
-    }
-    return {};
+    return check_integer("scaling.sequenceLength", s.sequence_length, 1, limits::kMaxPosition);
   }
   template <class Real>
   static void inv_freq(const RopeScaling& s, int64_t dim, double base, Real* out) {
@@ -146,16 +139,11 @@ struct YarnRule {
     POSEMBED_RETURN_IF_ERROR(factor_in_range(s));
     POSEMBED_RETURN_IF_ERROR(original_in_range(s));
     // HF accepts any positive betas (Kimi K2 sets both to 1): equal ones meet at one pair, which the ramp's 0.001 widens.
-    if (!(s.beta_fast > 0.0 && s.beta_fast <= 1e6)) return out_of_range("scaling.betaFast", "a number in (0, 1000000]", s.beta_fast);
-    if (!(s.beta_slow > 0.0 && s.beta_slow <= 1e6)) return out_of_range("scaling.betaSlow", "a number in (0, 1000000]", s.beta_slow);
-    if (!(s.attention_factor >= 0.0 && s.attention_factor <= 1e6)) {
-      return out_of_range("scaling.attentionFactor", "a number in [0, 1000000] (0: the rule's own)", s.attention_factor);
-    }
-    if (!(s.mscale >= 0.0 && s.mscale <= 1e6)) return out_of_range("scaling.mscale", "a number in [0, 1000000] (0: absent)", s.mscale);
-    if (!(s.mscale_all_dim >= 0.0 && s.mscale_all_dim <= 1e6)) {
-      return out_of_range("scaling.mscaleAllDim", "a number in [0, 1000000] (0: absent)", s.mscale_all_dim);
-    }
-    return {};
+    POSEMBED_RETURN_IF_ERROR(check_number("scaling.betaFast", s.beta_fast, 0.0, limits::kMaxScalingValue, LowBound::kExcluded));
+    POSEMBED_RETURN_IF_ERROR(check_number("scaling.betaSlow", s.beta_slow, 0.0, limits::kMaxScalingValue, LowBound::kExcluded));
+    POSEMBED_RETURN_IF_ERROR(check_number("scaling.attentionFactor", s.attention_factor, 0.0, limits::kMaxScalingValue, LowBound::kIncluded, "0: the rule's own"));
+    POSEMBED_RETURN_IF_ERROR(check_number("scaling.mscale", s.mscale, 0.0, limits::kMaxScalingValue, LowBound::kIncluded, "0: absent"));
+    return check_number("scaling.mscaleAllDim", s.mscale_all_dim, 0.0, limits::kMaxScalingValue, LowBound::kIncluded, "0: absent");
   }
   template <class Real>
   static void inv_freq(const RopeScaling& s, int64_t dim, double base, Real* out) {
@@ -192,18 +180,14 @@ struct LongropeRule {
   static Status validate(const RopeScaling& s, int64_t dim) {
     POSEMBED_RETURN_IF_ERROR(factor_in_range(s));
     POSEMBED_RETURN_IF_ERROR(original_in_range(s));
-    if (s.sequence_length < 0 || s.sequence_length > limits::kMaxPosition) {
-      return out_of_range("scaling.sequenceLength", "an integer in [0, 2147483647]", static_cast<double>(s.sequence_length));
-    }
-    if (!(s.attention_factor >= 0.0 && s.attention_factor <= 1e6)) {
-      return out_of_range("scaling.attentionFactor", "a number in [0, 1000000] (0: the rule's own)", s.attention_factor);
-    }
+    POSEMBED_RETURN_IF_ERROR(check_integer("scaling.sequenceLength", s.sequence_length, 0, limits::kMaxPosition));
+    POSEMBED_RETURN_IF_ERROR(check_number("scaling.attentionFactor", s.attention_factor, 0.0, limits::kMaxScalingValue, LowBound::kIncluded, "0: the rule's own"));
     for (const auto& [list, field] : {std::pair{&s.short_factor, "scaling.shortFactor"}, std::pair{&s.long_factor, "scaling.longFactor"}}) {
       if (list->size() != static_cast<std::size_t>(dim / 2)) {
         return Status::range_error(std::string(field) + " must hold rotaryDim / 2 = " + std::to_string(dim / 2) + " numbers, got " + std::to_string(list->size()));
       }
       for (std::size_t i = 0; i < list->size(); ++i) {
-        if (!((*list)[i] >= 1.0 && (*list)[i] <= 1e6)) return out_of_range(std::string(field) + "[" + std::to_string(i) + "]", "a number in [1, 1000000]", (*list)[i]);
+        POSEMBED_RETURN_IF_ERROR(check_number(std::string(field) + "[" + std::to_string(i) + "]", (*list)[i], 1.0, limits::kMaxScalingValue));
       }
     }
     return {};
@@ -226,7 +210,7 @@ struct ProportionalRule {
   static constexpr RopeScalingKind kind = RopeScalingKind::kProportional;
   static constexpr std::string_view name = "proportional";
   static Status validate(const RopeScaling& s, int64_t dim) {
-    if (!(s.factor >= 1.0 && s.factor <= 1e6)) return out_of_range("scaling.factor", "a number in [1, 1000000]", s.factor);
+    POSEMBED_RETURN_IF_ERROR(factor_in_range(s));
     if (s.rotated_pairs < 0 || s.rotated_pairs > dim / 2) {
       return out_of_range("scaling.rotatedPairs", "an integer in [0, rotaryDim / 2] = [0, " + std::to_string(dim / 2) + "] (0: all)",
                           static_cast<double>(s.rotated_pairs));
@@ -297,10 +281,8 @@ Status nonfinite_error(std::size_t v, int64_t first_vector, std::size_t d) {
 }
 
 Status frequency_arguments(int64_t rotary_dim, double base, const RopeScaling& s, std::size_t out_size) {
-  if (rotary_dim < 2 || rotary_dim > limits::kMaxDModel || rotary_dim % 2 != 0) {
-    return out_of_range("rotaryDim", "an even integer in [2, 65536]", static_cast<double>(rotary_dim));
-  }
-  if (!(base > 1.0 && base <= limits::kMaxBase)) return out_of_range("base", "a number in (1, 1e12]", base);
+  POSEMBED_RETURN_IF_ERROR(check_even_integer("rotaryDim", rotary_dim, 2, limits::kMaxDModel));
+  POSEMBED_RETURN_IF_ERROR(check_number("base", base, 1.0, limits::kMaxBase, LowBound::kExcluded));
   POSEMBED_RETURN_IF_ERROR(validate(s, rotary_dim));
   const auto half = static_cast<std::size_t>(rotary_dim / 2);
   if (out_size != half) return output_size_error(half, out_size);
@@ -344,11 +326,11 @@ Status rope_inv_freq_float32(int64_t rotary_dim, double base, const RopeScaling&
 }
 
 Status validate(const RopeParams& p) {
-  if (p.head_dim < 2 || p.head_dim > limits::kMaxDModel) return out_of_range("headDim", "an integer in [2, 65536]", static_cast<double>(p.head_dim));
+  POSEMBED_RETURN_IF_ERROR(check_integer("headDim", p.head_dim, 2, limits::kMaxDModel));
   if (p.rotary_dim < 2 || p.rotary_dim > p.head_dim || p.rotary_dim % 2 != 0) {
     return out_of_range("rotaryDim", "an even integer in [2, headDim] = [2, " + std::to_string(p.head_dim) + "]", static_cast<double>(p.rotary_dim));
   }
-  if (!(p.base > 1.0 && p.base <= limits::kMaxBase)) return out_of_range("base", "a number in (1, 1e12]", p.base);
+  POSEMBED_RETURN_IF_ERROR(check_number("base", p.base, 1.0, limits::kMaxBase, LowBound::kExcluded));
   return validate(p.scaling, p.rotary_dim);
 }
 
@@ -359,7 +341,7 @@ Status rope_table(const RopeParams& params, std::span<const int32_t> positions, 
   if (seq < 1) return Status::range_error("positions must hold at least one position");
   if (table.size() != 2 * seq * half) return output_size_error(2 * seq * half, table.size());
   for (std::size_t s = 0; s < seq; ++s) {
-    if (positions[s] < 0) return out_of_range("positions[" + std::to_string(s) + "]", "an integer in [0, 2147483647]", positions[s]);
+    POSEMBED_RETURN_IF_ERROR(check_integer("positions[" + std::to_string(s) + "]", positions[s], 0, limits::kMaxPosition));
   }
   std::unique_ptr<double[]> inv_freq(new (std::nothrow) double[half]);
   if (!inv_freq) return Status::range_error("applyRope: out of memory for its frequencies");
@@ -498,10 +480,8 @@ int Mrope::stream(int64_t pair) const {
 }
 
 Status validate(const RopeCacheParams& p) {
-  if (p.rotary_dim < 2 || p.rotary_dim > limits::kMaxDModel || p.rotary_dim % 2 != 0) {
-    return out_of_range("rotaryDim", "an even integer in [2, 65536]", static_cast<double>(p.rotary_dim));
-  }
-  if (!(p.base > 1.0 && p.base <= limits::kMaxBase)) return out_of_range("base", "a number in (1, 1e12]", p.base);
+  POSEMBED_RETURN_IF_ERROR(check_even_integer("rotaryDim", p.rotary_dim, 2, limits::kMaxDModel));
+  POSEMBED_RETURN_IF_ERROR(check_number("base", p.base, 1.0, limits::kMaxBase, LowBound::kExcluded));
   if (p.mrope.active()) {
     for (std::size_t i = 0; i < 3; ++i) {
       if (p.mrope.section[i] < 0) return out_of_range("mropeSection[" + std::to_string(i) + "]", "an integer >= 0", static_cast<double>(p.mrope.section[i]));
@@ -650,15 +630,13 @@ Status rope_cache(const RopeCacheParams& given, std::span<const int32_t> positio
   }
   int32_t largest = 0;
   for (std::size_t i = 0; i < positions.size(); ++i) {
-    if (positions[i] < 0) return out_of_range("positions[" + std::to_string(i) + "]", "an integer in [0, 2147483647]", positions[i]);
+    POSEMBED_RETURN_IF_ERROR(check_integer("positions[" + std::to_string(i) + "]", positions[i], 0, limits::kMaxPosition));
     largest = std::max(largest, positions[i]);
   }
   // Dynamic NTK and LongRoPE choose their frequencies from the longest sequence the positions make, as HF's
   // dynamic_rope_update does for a fresh model.
   RopeCacheParams params = given;
-  if (params.sequence_length < 0 || params.sequence_length > int64_t{1} << 31) {
-    return out_of_range("sequenceLength", "an integer in [0, 2147483648] (0: max(positions) + 1)", static_cast<double>(params.sequence_length));
-  }
+  POSEMBED_RETURN_IF_ERROR(check_integer("sequenceLength", params.sequence_length, 0, limits::kMaxPosition + 1, "0: max(positions) + 1"));
   if (params.scaling.kind == RopeScalingKind::kDynamic || params.scaling.kind == RopeScalingKind::kLongrope) {
     params.scaling.sequence_length = params.sequence_length > 0 ? params.sequence_length : static_cast<int64_t>(largest) + 1;
   }

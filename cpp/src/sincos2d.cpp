@@ -5,15 +5,16 @@
 #include <new>
 #include <string>
 
+#include "posembed/limits.hpp"
 #include "posembed/sinusoidal.hpp"
 
 namespace posembed {
 
 Status validate(const Sincos2dParams& p) {
-  if (p.grid_h < 1 || p.grid_h > 65536) return out_of_range("gridH", "an integer in [1, 65536]", static_cast<double>(p.grid_h));
-  if (p.grid_w < 1 || p.grid_w > 65536) return out_of_range("gridW", "an integer in [1, 65536]", static_cast<double>(p.grid_w));
-  if (p.d_model < 4 || p.d_model > 65536 || p.d_model % 4 != 0) {
-    return out_of_range("dModel", "a multiple of 4 in [4, 65536]", static_cast<double>(p.d_model));
+  POSEMBED_RETURN_IF_ERROR(check_integer("gridH", p.grid_h, 1, limits::kMaxGridSide));
+  POSEMBED_RETURN_IF_ERROR(check_integer("gridW", p.grid_w, 1, limits::kMaxGridSide));
+  if (p.d_model < 4 || p.d_model > limits::kMaxDModel || p.d_model % 4 != 0) {
+    return out_of_range("dModel", "a multiple of 4 in [4, " + std::to_string(limits::kMaxDModel) + "]", static_cast<double>(p.d_model));
   }
   return {};
 }

@@ -25,19 +25,10 @@ std::optional<SinusoidalTimescale> parse_sinusoidal_timescale(std::string_view n
 }
 
 Status validate(const SinusoidalParams& params) {
-  if (params.length < 1 || params.length > limits::kMaxLength) {
-    return out_of_range("length", "an integer in [1, 16777216]", static_cast<double>(params.length));
-  }
-  if (params.d_model < 2 || params.d_model > limits::kMaxDModel || params.d_model % 2 != 0) {
-    return out_of_range("dModel", "an even integer in [2, 65536]", static_cast<double>(params.d_model));
-  }
-  if (!(params.base >= limits::kMinBase && params.base <= limits::kMaxBase)) {
-    return out_of_range("base", "a number in [1, 1e12]", params.base);
-  }
-  if (params.offset < 0 || params.offset > limits::kMaxPosition - (params.length - 1)) {
-    return out_of_range("offset", "an integer in [0, 2147483648 - length]", static_cast<double>(params.offset));
-  }
-  return {};
+  POSEMBED_RETURN_IF_ERROR(check_integer("length", params.length, 1, limits::kMaxLength));
+  POSEMBED_RETURN_IF_ERROR(check_even_integer("dModel", params.d_model, 2, limits::kMaxDModel));
+  POSEMBED_RETURN_IF_ERROR(check_number("base", params.base, limits::kMinBase, limits::kMaxBase));
+  return check_integer("offset", params.offset, 0, limits::kMaxPosition - (params.length - 1), "the last position, offset + length - 1, at most " + std::to_string(limits::kMaxPosition));
 }
 
 double sinusoidal_frequency(const SinusoidalParams& params, int64_t pair) {
@@ -76,7 +67,7 @@ Status sinusoidal_at_positions(const SinusoidalParams& params, std::span<const i
   const auto half = static_cast<std::size_t>(params.d_model / 2);
   if (out.size() != positions.size() * 2 * half) return output_size_error(positions.size() * 2 * half, out.size());
   for (std::size_t r = 0; r < positions.size(); ++r) {
-    if (positions[r] < 0) return out_of_range("positions[" + std::to_string(r) + "]", "an integer in [0, 2147483647]", positions[r]);
+    POSEMBED_RETURN_IF_ERROR(check_integer("positions[" + std::to_string(r) + "]", positions[r], 0, limits::kMaxPosition));
   }
   const auto frequencies = frequencies_of(params);
   if (!frequencies) return Status::range_error("sinusoidal: out of memory for its frequencies");

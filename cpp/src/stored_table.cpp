@@ -90,12 +90,8 @@ Status check_stored_table(std::string_view name, const StoredTable& table) {
   if (!is_table_dtype(table.dtype)) {
     return Status::range_error(prefix + ".dtype must be one of F32, F16, BF16, F8_E4M3, F8_E5M2, got " + dtype_name(table.dtype));
   }
-  if (table.rows < 1 || table.rows > limits::kMaxVocabSize) {
-    return out_of_range(prefix + " rows", "an integer in [1, 16777216]", static_cast<double>(table.rows));
-  }
-  if (table.cols < 1 || table.cols > limits::kMaxDModel) {
-    return out_of_range(prefix + " columns", "an integer in [1, 65536]", static_cast<double>(table.cols));
-  }
+  POSEMBED_RETURN_IF_ERROR(check_integer(prefix + " rows", table.rows, 1, limits::kMaxVocabSize));
+  POSEMBED_RETURN_IF_ERROR(check_integer(prefix + " columns", table.cols, 1, limits::kMaxDModel));
   if (table.data == nullptr) return Status::range_error(prefix + " has no storage");
   return {};
 }

@@ -13,13 +13,8 @@ namespace posembed {
 namespace {
 
 Status validate_lengths(int64_t query_length, int64_t key_length) {
-  if (query_length < 1 || query_length > limits::kMaxLength) {
-    return out_of_range("queryLength", "an integer in [1, 16777216]", static_cast<double>(query_length));
-  }
-  if (key_length < 1 || key_length > limits::kMaxLength) {
-    return out_of_range("keyLength", "an integer in [1, 16777216]", static_cast<double>(key_length));
-  }
-  return {};
+  POSEMBED_RETURN_IF_ERROR(check_integer("queryLength", query_length, 1, limits::kMaxLength));
+  return check_integer("keyLength", key_length, 1, limits::kMaxLength);
 }
 
 // The buckets of every relative position j - i of a query_length x key_length matrix, indexed by
@@ -47,10 +42,7 @@ Status validate_rows(int64_t query_length, int64_t key_length, std::span<const i
   return check_row_run(first_row, out_size, k, static_cast<std::size_t>(total_rows), total_rows_are, "keyLength");
 }
 
-Status validate_heads(int64_t num_heads) {
-  if (num_heads < 1 || num_heads > 4096) return out_of_range("numHeads", "an integer in [1, 4096]", static_cast<double>(num_heads));
-  return {};
-}
+Status validate_heads(int64_t num_heads) { return check_integer("numHeads", num_heads, 1, limits::kMaxHeads); }
 
 Status out_of_memory(const char* op) {
   return Status::range_error(std::string(op) + ": out of memory for the bucket table");
@@ -59,11 +51,8 @@ Status out_of_memory(const char* op) {
 }  // namespace
 
 Status validate(const T5BucketParams& params) {
-  const int64_t lowest = params.bidirectional ? 4 : 2;
-  if (params.num_buckets < lowest || params.num_buckets > 65536) {
-    return out_of_range("numBuckets", params.bidirectional ? "an integer in [4, 65536] when bidirectional" : "an integer in [2, 65536]",
-                        static_cast<double>(params.num_buckets));
-  }
+  POSEMBED_RETURN_IF_ERROR(check_integer("numBuckets", params.num_buckets, params.bidirectional ? 4 : 2, limits::kMaxBuckets,
+                                         params.bidirectional ? "bidirectional" : ""));
   const int64_t max_exact = (params.bidirectional ? params.num_buckets / 2 : params.num_buckets) / 2;
   if (params.max_distance <= max_exact || params.max_distance > limits::kMaxPosition) {
     return out_of_range("maxDistance", "an integer in [" + std::to_string(max_exact + 1) + ", 2147483647] (above the exact buckets)",
@@ -140,7 +129,7 @@ Status t5_bias_rows(std::span<const float> table, int64_t num_buckets, int64_t n
                     std::span<const int32_t> relative_buckets, int64_t first_row, std::span<float> out) {
   POSEMBED_RETURN_IF_ERROR(validate_heads(num_heads));
   POSEMBED_RETURN_IF_ERROR(validate_rows(query_length, key_length, relative_buckets, first_row, out.size(), num_heads * query_length, "numHeads * queryLength"));
-  if (num_buckets < 1 || num_buckets > 65536) return out_of_range("numBuckets", "an integer in [1, 65536]", static_cast<double>(num_buckets));
+  POSEMBED_RETURN_IF_ERROR(check_integer("numBuckets", num_buckets, 1, limits::kMaxBuckets));
   const auto heads = static_cast<std::size_t>(num_heads);
   if (table.size() != static_cast<std::size_t>(num_buckets) * heads) {
     return Status::range_error("table must hold numBuckets * numHeads = " + std::to_string(num_buckets * num_heads) +

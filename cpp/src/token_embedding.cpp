@@ -14,12 +14,8 @@
 namespace posembed {
 
 Status validate(const TokenEmbeddingShape& shape) {
-  if (shape.vocab_size < 1 || shape.vocab_size > limits::kMaxVocabSize) {
-    return out_of_range("vocabSize", "an integer in [1, 16777216]", static_cast<double>(shape.vocab_size));
-  }
-  if (shape.d_model < 1 || shape.d_model > limits::kMaxDModel) {
-    return out_of_range("dModel", "an integer in [1, 65536]", static_cast<double>(shape.d_model));
-  }
+  POSEMBED_RETURN_IF_ERROR(check_integer("vocabSize", shape.vocab_size, 1, limits::kMaxVocabSize));
+  POSEMBED_RETURN_IF_ERROR(check_integer("dModel", shape.d_model, 1, limits::kMaxDModel));
   if (shape.padding_idx < -1 || shape.padding_idx >= shape.vocab_size) {
     return out_of_range("paddingIdx", "an integer in [0, vocabSize - 1] = [0, " + std::to_string(shape.vocab_size - 1) + "]",
                         static_cast<double>(shape.padding_idx));
@@ -55,10 +51,10 @@ Status init_embedding_table(const TokenEmbeddingShape& shape, const EmbeddingIni
   if (table.size() != needed) return output_size_error(needed, table.size());
   Random random(init.seed);
   if (init.kind == EmbeddingInitKind::kNormal) {
-    if (!(init.std >= 0.0 && init.std <= 1e6)) return out_of_range("init.std", "a number in [0, 1e6]", init.std);
+    POSEMBED_RETURN_IF_ERROR(check_number("init.std", init.std, 0.0, limits::kMaxScalingValue));
     fill_normal(random, 0.0, init.std, table);
   } else {
-    if (!(init.gain >= 0.0 && init.gain <= 1e6)) return out_of_range("init.gain", "a number in [0, 1e6]", init.gain);
+    POSEMBED_RETURN_IF_ERROR(check_number("init.gain", init.gain, 0.0, limits::kMaxScalingValue));
     const double bound = init.gain * std::sqrt(6.0 / static_cast<double>(shape.vocab_size + shape.d_model));
     fill_uniform(random, -bound, bound, table);
   }

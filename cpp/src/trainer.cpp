@@ -7,6 +7,7 @@
 
 #include "dense.hpp"
 #include "posembed/alibi.hpp"
+#include "posembed/limits.hpp"
 #include "posembed/rope.hpp"
 #include "posembed/sinusoidal.hpp"
 #include "posembed/threads.hpp"
@@ -18,7 +19,6 @@ namespace {
 constexpr std::array<std::string_view, kToyVocabularySize> kToyTokens = {
     "<pad>", "<end>", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "First", "Last", "Min", "Max", "Sum", "(", ")", ","};
 
-constexpr int64_t kMaxItems = 20;
 constexpr double kLayerNormEpsilon = 1e-5;
 constexpr double kInitStd = 0.02;
 constexpr double kAdamBeta1 = 0.9;
@@ -91,9 +91,7 @@ Status toy_example(ToyTask task, std::span<const int32_t> prompt, ToyExample& ou
   if (!well_formed) {
     return Status::range_error(describe_prompt(prompt) + " is not " + (task == ToyTask::kCopy ? "'(' digits separated by ',' ')'" : "an operation, '(', digits separated by ',', ')'"));
   }
-  if (static_cast<int64_t>(items.size()) > kMaxItems) {
-    return out_of_range("the number of items in " + describe_prompt(prompt), "an integer in [1, 20]", static_cast<double>(items.size()));
-  }
+  POSEMBED_RETURN_IF_ERROR(check_integer("the number of items in " + describe_prompt(prompt), static_cast<int64_t>(items.size()), 1, limits::kTrainerMaxItems));
   out.tokens.assign(prompt.begin(), prompt.end());
   out.answer_start = prompt.size();
   if (task == ToyTask::kCopy) {
@@ -129,18 +127,21 @@ ToyExample random_toy_example(ToyTask task, int64_t min_items, int64_t max_items
   return example;
 }
 
+// A task's list lengths: minItems … maxItems numbers.
+Status check_items(int64_t min_items, int64_t max_items) {
+  POSEMBED_RETURN_IF_ERROR(check_integer("minItems", min_items, 1, limits::kTrainerMaxItems));
+  return check_integer("maxItems", max_items, min_items, limits::kTrainerMaxItems, "at least minItems");
+}
+
 Status validate(const TrainerConfig& c) {
-  if (!(c.heads >= 1 && c.heads <= 16)) return out_of_range("heads", "an integer in [1, 16]", static_cast<double>(c.heads));
-  if (!(c.d_model >= 4 && c.d_model <= 512 && c.d_model % (2 * c.heads) == 0)) {
-    return out_of_range("dModel", "an integer in [4, 512] that is a multiple of 2 * heads = " + std::to_string(2 * c.heads) + " (an even head size)",
-                        static_cast<double>(c.d_model));
+  POSEMBED_RETURN_IF_ERROR(check_integer("heads", c.heads, 1, limits::kTrainerMaxHeads));
+  POSEMBED_RETURN_IF_ERROR(check_integer("dModel", c.d_model, limits::kTrainerMinDModel, limits::kTrainerMaxDModel));
+  if (c.d_model % (2 * c.heads) != 0) {
+    return out_of_range("dModel", "a multiple of 2 * heads = " + std::to_string(2 * c.heads) + " (an even head size)", static_cast<double>(c.d_model));
   }
-  if (!(c.layers >= 1 && c.layers <= 8)) return out_of_range("layers", "an integer in [1, 8]", static_cast<double>(c.layers));
-  if (!(c.max_length >= 4 && c.max_length <= 256)) return out_of_range("maxLength", "an integer in [4, 256]", static_cast<double>(c.max_length));
-  if (!(c.min_items >= 1 && c.min_items <= kMaxItems)) return out_of_range("minItems", "an integer in [1, 20]", static_cast<double>(c.min_items));
-  if (!(c.max_items >= c.min_items && c.max_items <= kMaxItems)) {
-    return out_of_range("maxItems", "an integer in [minItems, 20] = [" + std::to_string(c.min_items) + ", 20]", static_cast<double>(c.max_items));
-  }
+  POSEMBED_RETURN_IF_ERROR(check_integer("layers", c.layers, 1, limits::kTrainerMaxLayers));
+  POSEMBED_RETURN_IF_ERROR(check_integer("maxLength", c.max_length, limits::kTrainerMinLength, limits::kTrainerMaxLength));
+  POSEMBED_RETURN_IF_ERROR(check_items(c.min_items, c.max_items));
   // A model reads every token of an example but the last.
   const int64_t longest = toy_example_length(c.task, c.max_items) - 1;
   if (longest > c.max_length) {
@@ -148,9 +149,9 @@ Status validate(const TrainerConfig& c) {
                                         " items take " + std::to_string(longest) + " positions)",
                         static_cast<double>(c.max_items));
   }
-  if (!(c.batch_size >= 1 && c.batch_size <= 1024)) return out_of_range("batchSize", "an integer in [1, 1024]", static_cast<double>(c.batch_size));
-  if (!(c.learning_rate > 0 && c.learning_rate <= 1)) return out_of_range("learningRate", "a number in (0, 1]", c.learning_rate);
-  if (!(c.weight_decay >= 0 && c.weight_decay <= 1)) return out_of_range("weightDecay", "a number in [0, 1]", c.weight_decay);
+  POSEMBED_RETURN_IF_ERROR(check_integer("batchSize", c.batch_size, 1, limits::kTrainerMaxBatchSize));
+  POSEMBED_RETURN_IF_ERROR(check_number("learningRate", c.learning_rate, 0.0, 1.0, LowBound::kExcluded));
+  POSEMBED_RETURN_IF_ERROR(check_number("weightDecay", c.weight_decay, 0.0, 1.0));
   if (!(std::isfinite(c.embedding_scale) && c.embedding_scale > 0)) return out_of_range("scale", "a positive factor", c.embedding_scale);
   return {};
 }
@@ -419,7 +420,7 @@ void ToyTransformer<T>::initialize(uint64_t seed) {
 
 template <class T>
 Status ToyTransformer<T>::loss(std::span<const ToyExample> examples, std::span<T> gradients, double& mean_loss, int64_t* correct) const {
-  if (examples.empty()) return out_of_range("the number of examples", "an integer in [1, 65536]", 0);
+  POSEMBED_RETURN_IF_ERROR(check_integer("the number of examples", static_cast<int64_t>(examples.size()), 1, limits::kMaxEvaluationExamples));
   if (!gradients.empty() && gradients.size() != parameters_.size()) return output_size_error(parameters_.size(), gradients.size());
   Batch batch;
   batch.size = examples.size();
@@ -764,7 +765,7 @@ Status Trainer::create(const TrainerConfig& config, std::unique_ptr<Trainer>& ou
 }
 
 Status Trainer::step(int64_t n, double& mean_loss) {
-  if (!(n >= 1 && n <= 100000)) return out_of_range("n", "an integer in [1, 100000]", static_cast<double>(n));
+  POSEMBED_RETURN_IF_ERROR(check_integer("n", n, 1, limits::kMaxTrainingSteps));
   const TrainerConfig& c = model_.config();
   std::vector<float> gradients(model_.parameters().size());
   std::vector<ToyExample> batch(static_cast<std::size_t>(c.batch_size));
@@ -808,11 +809,8 @@ void Trainer::adamw_update(std::span<const float> gradients) {
 }
 
 Status Trainer::evaluate(int64_t count, int64_t min_items, int64_t max_items, double& accuracy, double& mean_loss) const {
-  if (!(count >= 1 && count <= 65536)) return out_of_range("count", "an integer in [1, 65536]", static_cast<double>(count));
-  if (!(min_items >= 1 && min_items <= kMaxItems)) return out_of_range("minItems", "an integer in [1, 20]", static_cast<double>(min_items));
-  if (!(max_items >= min_items && max_items <= kMaxItems)) {
-    return out_of_range("maxItems", "an integer in [minItems, 20] = [" + std::to_string(min_items) + ", 20]", static_cast<double>(max_items));
-  }
+  POSEMBED_RETURN_IF_ERROR(check_integer("count", count, 1, limits::kMaxEvaluationExamples));
+  POSEMBED_RETURN_IF_ERROR(check_items(min_items, max_items));
   const TrainerConfig& c = model_.config();
   Random stream(c.seed ^ kEvaluationStream);
   constexpr int64_t kChunk = 256;

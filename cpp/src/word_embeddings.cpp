@@ -7,6 +7,8 @@
 #include <map>
 #include <numeric>
 
+#include "posembed/limits.hpp"
+
 namespace posembed {
 
 namespace {
@@ -101,12 +103,11 @@ std::vector<std::string> generated_corpus(uint64_t seed, int64_t sentences) {
 }
 
 Status validate(const WordEmbeddingConfig& c) {
-  if (!(c.dim >= 2 && c.dim <= 256)) return out_of_range("dim", "an integer in [2, 256]", static_cast<double>(c.dim));
-  if (!(c.window >= 1 && c.window <= 10)) return out_of_range("window", "an integer in [1, 10]", static_cast<double>(c.window));
-  if (!(c.negatives >= 1 && c.negatives <= 20)) return out_of_range("negatives", "an integer in [1, 20]", static_cast<double>(c.negatives));
-  if (!(c.batch_size >= 1 && c.batch_size <= 4096)) return out_of_range("batchSize", "an integer in [1, 4096]", static_cast<double>(c.batch_size));
-  if (!(c.learning_rate > 0 && c.learning_rate <= 1)) return out_of_range("learningRate", "a number in (0, 1]", c.learning_rate);
-  return {};
+  POSEMBED_RETURN_IF_ERROR(check_integer("dim", c.dim, limits::kWordsMinDim, limits::kWordsMaxDim));
+  POSEMBED_RETURN_IF_ERROR(check_integer("window", c.window, 1, limits::kWordsMaxWindow));
+  POSEMBED_RETURN_IF_ERROR(check_integer("negatives", c.negatives, 1, limits::kWordsMaxNegatives));
+  POSEMBED_RETURN_IF_ERROR(check_integer("batchSize", c.batch_size, 1, limits::kWordsMaxBatchSize));
+  return check_number("learningRate", c.learning_rate, 0.0, 1.0, LowBound::kExcluded);
 }
 
 Status WordEmbeddings::create(const WordEmbeddingConfig& config, std::span<const std::string> sentences, std::unique_ptr<WordEmbeddings>& out) {
@@ -154,7 +155,7 @@ int32_t WordEmbeddings::draw_negative() {
 }
 
 Status WordEmbeddings::step(int64_t n, double& mean_loss) {
-  if (!(n >= 1 && n <= 100000)) return out_of_range("n", "an integer in [1, 100000]", static_cast<double>(n));
+  POSEMBED_RETURN_IF_ERROR(check_integer("n", n, 1, limits::kMaxTrainingSteps));
   const auto dim = static_cast<std::size_t>(config_.dim);
   std::vector<double> gradient(dim);
   double loss = 0;

@@ -163,9 +163,9 @@ TEST_CASE("sinusoidal rejects bad parameters with the parameter's name and range
   };
   CHECK(message_for({.length = 4, .d_model = 7}) == "dModel must be an even integer in [2, 65536], got 7");
   CHECK(message_for({.length = 0, .d_model = 4}) == "length must be an integer in [1, 16777216], got 0");
-  CHECK(message_for({.length = 4, .d_model = 4, .base = 0.5}) == "base must be a number in [1, 1e12], got 0.5");
-  CHECK(message_for({.length = 4, .d_model = 4, .base = std::nan("")}) == "base must be a number in [1, 1e12], got NaN");
-  CHECK(message_for({.length = 4, .d_model = 4, .offset = -1}).starts_with("offset must be an integer in [0, 2147483648 - length]"));
+  CHECK(message_for({.length = 4, .d_model = 4, .base = 0.5}) == "base must be a number in [1, 1000000000000], got 0.5");
+  CHECK(message_for({.length = 4, .d_model = 4, .base = std::nan("")}) == "base must be a number in [1, 1000000000000], got NaN");
+  CHECK(message_for({.length = 4, .d_model = 4, .offset = -1}).starts_with("offset must be an integer in [0, 2147483644] (the last position, offset + length - 1, at most 2147483647), got -1"));
   CHECK(message_for({.length = 4, .d_model = 4}) == "out must hold exactly 16 elements, got 1024");
 }
 

@@ -160,7 +160,7 @@ TEST_CASE("T5 bias and bucket matrix written in runs of rows equal them written 
 TEST_CASE("T5 rejects bad parameters", "[t5]") {
   std::vector<int32_t> out(4);
   const std::vector<int32_t> relative(4);
-  CHECK(t5_buckets({3, 128, true}, relative, out).message() == "numBuckets must be an integer in [4, 65536] when bidirectional, got 3");
+  CHECK(t5_buckets({3, 128, true}, relative, out).message() == "numBuckets must be an integer in [4, 65536] (bidirectional), got 3");
   CHECK(t5_buckets({32, 8, true}, relative, out).message() == "maxDistance must be an integer in [9, 2147483647] (above the exact buckets), got 8");
   std::vector<float> table(10), bias(4);
   CHECK(t5_bias({32, 128, true}, table, 2, 1, 2, bias).message() == "table must hold numBuckets * numHeads = 64 elements, got 10");

@@ -97,7 +97,7 @@ TEST_CASE("token embedding shapes are validated", "[token_embedding]") {
   CHECK(validate(TokenEmbeddingShape{.vocab_size = 4, .d_model = 4, .padding_idx = 4}).message() ==
         "paddingIdx must be an integer in [0, vocabSize - 1] = [0, 3], got 4");
   std::vector<float> table(16);
-  CHECK(init_embedding_table({.vocab_size = 4, .d_model = 4}, {.std = -1.0}, table).message() == "init.std must be a number in [0, 1e6], got -1");
+  CHECK(init_embedding_table({.vocab_size = 4, .d_model = 4}, {.std = -1.0}, table).message() == "init.std must be a number in [0, 1000000], got -1");
 }
 
 }  // namespace

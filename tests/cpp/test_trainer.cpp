@@ -65,14 +65,14 @@ TEST_CASE("random examples have their task's form and lengths", "[trainer]") {
 TEST_CASE("trainer options outside their ranges are refused by name", "[trainer]") {
   const auto message = [](TrainerConfig c) { return validate(c).message(); };
   CHECK(validate(TrainerConfig{}).ok());
-  CHECK(message({.d_model = 66}) == "dModel must be an integer in [4, 512] that is a multiple of 2 * heads = 8 (an even head size), got 66");
+  CHECK(message({.d_model = 66}) == "dModel must be a multiple of 2 * heads = 8 (an even head size), got 66");
   CHECK(message({.layers = 0}) == "layers must be an integer in [1, 8], got 0");
   CHECK(message({.heads = 17}) == "heads must be an integer in [1, 16], got 17");
   CHECK(validate({.max_items = 7}).ok());
   CHECK(message({.max_items = 8}) == "maxItems must be at most what maxLength = 16 holds (examples of 8 items take 18 positions), got 8");
   CHECK(validate({.task = ToyTask::kCopy, .max_items = 5}).ok());
   CHECK(message({.task = ToyTask::kCopy, .max_items = 6}) == "maxItems must be at most what maxLength = 16 holds (examples of 6 items take 18 positions), got 6");
-  CHECK(message({.min_items = 3, .max_items = 2}) == "maxItems must be an integer in [minItems, 20] = [3, 20], got 2");
+  CHECK(message({.min_items = 3, .max_items = 2}) == "maxItems must be an integer in [3, 20] (at least minItems), got 2");
   CHECK(message({.learning_rate = 0}) == "learningRate must be a number in (0, 1], got 0");
   CHECK(message({.weight_decay = std::nan("")}).starts_with("weightDecay must be a number in [0, 1]"));
   CHECK(message({.batch_size = 0}) == "batchSize must be an integer in [1, 1024], got 0");

@@ -1,59 +1,78 @@
 // One schema per op (web/lib/op_schemas.js): the package checks options through it, the elements take their
-// attributes from it, and index.d.ts and the facades are checked against it here.
+// attributes from it, index.d.ts's op declarations are made from it (type-checked here), the facades are checked
+// against it, and its bounds are the C++ core's.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tempFolder } from '../temp_folders.mjs';
+import { mayBeLeftOut } from '../../scripts/op-types.mjs';
 import { load, Posembed } from '../../dist/index.js';
-import { OP_SCHEMAS, attributeName, readOptions, resolvedOption } from '../../dist/op_schemas.js';
+import { OP_SCHEMAS, attributeName, readOptions, resolvedOption, resolvedSchemas } from '../../dist/op_schemas.js';
 import { ELEMENT_SCHEMAS, readValues } from '../../dist/components/attributes.js';
 
 // Where an element's default differs from its op's on purpose.
 const ELEMENT_DEFAULTS = { 'posembed-heatmap metric': 'cosines, drawn on [-1, 1] whatever d-model' };
 
-const TYPES = readFileSync(new URL('../../dist/index.d.ts', import.meta.url), 'utf8');
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
-// The members of an exported interface of index.d.ts and of the interfaces it extends: name → { optional, type }.
-function interfaceMembers(name) {
-  const match = TYPES.match(new RegExp(`export interface ${name}(?: extends (\\w+))? \\{([\\s\\S]*?)\\n\\}`));
-  assert.ok(match, `index.d.ts declares no interface ${name}`);
-  const members = match[1] ? interfaceMembers(match[1]) : {};
-  for (const [, member, optional, type] of match[2].matchAll(/^ {2}(\w+)(\??): ([^;]+);/gm)) members[member] = { optional: optional === '?', type: aliased(type) };
-  return members;
+// The package's types that the registry's data options name (RopeSpec, EmbeddingInitOptions, …), and Posembed.
+const PACKAGE_TYPES = new Set(['Posembed', 'Tensor']);
+for (const schema of Object.values(OP_SCHEMAS)) {
+  for (const spec of [...Object.values(schema.options), ...Object.values(schema.arguments ?? {})]) {
+    for (const [name] of (spec.ts ?? '').matchAll(/\b[A-Z]\w+/g)) if (!(name in globalThis)) PACKAGE_TYPES.add(name);
+  }
 }
 
-// A type named by an exported alias of index.d.ts, spelled out.
-function aliased(type) {
-  return TYPES.match(new RegExp(`export type ${type} = ([^;]+);`))?.[1] ?? type;
+// Type-checks `source` (a TypeScript module importing the built package as `pe`'s types) under tsc --strict: the
+// lines tsc reports errors on.
+function typeErrors(name, source) {
+  const dir = tempFolder(`types-${name}`);
+  writeFileSync(join(dir, 'program.ts'), `import type { ${[...PACKAGE_TYPES].join(', ')} } from '${join(REPO, 'dist/index.js')}';\ndeclare const pe: Posembed;\ndeclare const tensor: Tensor<Float32Array>;\n${source}\n`);
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'] }, files: ['program.ts'] }));
+  const run = spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });
+  return { lines: [...run.stdout.matchAll(/program\.ts\((\d+),\d+\): error/g)].map((m) => Number(m[1]) - 3), output: run.stdout + run.stderr };
 }
 
-// The positional parameters of a method of the Posembed class in index.d.ts, in order (the last, options, left out).
-function parameters(method) {
-  const body = TYPES.slice(TYPES.indexOf('export interface Posembed {'));
-  const match = body.match(new RegExp(`^ {2}${method}\\(([^)]*)\\)`, 'm'));
-  assert.ok(match, `index.d.ts declares no Posembed.${method}`);
-  return [...match[1].matchAll(/(\w+)\??: /g)].map(([, name]) => name).filter((name) => name !== 'options');
+// A value of an option's type, as TypeScript source: its least value, its first choice, true, or (data) a value
+// declared of its declared type.
+function valueOf(spec) {
+  if (spec.type === 'integer' || spec.type === 'number') return String(spec.min + (spec.exclusiveMin ? 1 : 0));
+  if (spec.type === 'enum') return `'${spec.values[0]}'`;
+  if (spec.type === 'boolean') return 'true';
+  return `(undefined as unknown as ${spec.ts})`;
 }
+
+// A call of `op` with its positional arguments and `options` (name → TypeScript source) as one line.
+const call = (op, schema, options) => `pe.${op}(${[...Object.values(schema.arguments ?? {}).map(valueOf), `{ ${Object.entries(options).map(([k, v]) => `${k}: ${v}`).join(', ')} }`].join(', ')});`;
 
 describe('one schema per op', () => {
   let pe;
   before(async () => { pe = await load(); });
 
-  it('index.d.ts declares each op\'s options as its schema states them: the same names, required where the schema has no default, the same choices', () => {
-    for (const [op, { options, types }] of Object.entries(OP_SCHEMAS)) {
-      const declared = interfaceMembers(types ?? `${op[0].toUpperCase()}${op.slice(1)}Options`);
-      assert.deepEqual(Object.keys(declared).sort(), Object.keys(options).sort(), op);
-      for (const [name, spec] of Object.entries(options)) {
-        const optional = spec.default !== undefined || spec.optional === true || spec.unless !== undefined;
-        assert.equal(declared[name].optional, optional, `${op}.${name} optional`);
-        if (spec.type === 'enum') assert.deepEqual(declared[name].type.split(' | ').map((v) => v.slice(1, -1)), spec.values, `${op}.${name} choices`);
-        if (spec.type === 'boolean') assert.equal(declared[name].type, 'boolean', `${op}.${name}`);
-        if (spec.type === 'integer' || spec.type === 'number') assert.match(declared[name].type, /^number( \| null)?$/, `${op}.${name}`);
-      }
-    }
+  it('index.d.ts (its op declarations made from the registry at build time) takes every op with every option at a value in its range, its arguments in order (tsc --strict)', () => {
+    const lines = Object.entries(resolvedSchemas()).map(([op, schema]) => call(op, schema, Object.fromEntries(Object.entries(schema.options).map(([name, spec]) => [name, valueOf(spec)]))));
+    const { lines: errors, output } = typeErrors('good', lines.join('\n'));
+    assert.deepEqual(errors, [], output);
+    assert.equal(lines.length, Object.keys(OP_SCHEMAS).length);
   });
 
-  it('index.d.ts takes each op\'s positional arguments as its schema names them, in order', () => {
-    for (const [op, schema] of Object.entries(OP_SCHEMAS)) assert.deepEqual(parameters(op), Object.keys(schema.arguments ?? {}), op);
+  it('index.d.ts refuses, each on its own line, a choice an option does not have, a required option left out, an unknown option and a wrong type (tsc --strict)', () => {
+    const lines = [];
+    for (const [op, schema] of Object.entries(resolvedSchemas())) {
+      const required = Object.fromEntries(Object.entries(schema.options).filter(([, spec]) => !mayBeLeftOut(spec)).map(([name, spec]) => [name, valueOf(spec)]));
+      for (const [name, spec] of Object.entries(schema.options)) {
+        if (spec.type === 'enum') lines.push(call(op, schema, { ...required, [name]: "'not-a-choice'" }));
+        if (spec.type === 'integer' || spec.type === 'number' || spec.type === 'boolean') lines.push(call(op, schema, { ...required, [name]: spec.type === 'boolean' ? '1' : "'1'" }));
+        if (!mayBeLeftOut(spec)) lines.push(call(op, schema, Object.fromEntries(Object.entries(required).filter(([key]) => key !== name))));
+      }
+      lines.push(call(op, schema, { ...required, notAnOption: '1' }));
+    }
+    const { lines: errors, output } = typeErrors('wrong', lines.join('\n'));
+    assert.deepEqual([...new Set(errors)], lines.map((_, i) => i + 1), output);
+    assert.ok(lines.length >= 100, `${lines.length} wrong calls`);
   });
 
   it('reads positional arguments in their range, in the op\'s words', () => {
@@ -77,7 +96,7 @@ describe('one schema per op', () => {
         if (!spec.option) continue;
         taken++;
         const [op, name] = spec.option.split('.');
-        const option = resolvedOption(op, name, pe.limits);
+        const option = resolvedOption(op, name);
         assert.equal(attribute, attributeName(op, name), `${tag} ${attribute}`);
         if (option.type === 'boolean') assert.equal(spec.type, option.default === false ? 'flag' : 'boolean', `${tag} ${attribute}`);
         else assert.equal(spec.type, option.type, `${tag} ${attribute}`);
@@ -100,7 +119,7 @@ describe('one schema per op', () => {
         for (const feed of spec.feeds ?? []) {
           fed++;
           const [op, name] = feed.split('.');
-          const option = resolvedOption(op, name, pe.limits);
+          const option = resolvedOption(op, name);
           assert.ok(spec.min >= option.min && spec.max <= option.max, `${tag} ${attribute}: [${spec.min}, ${spec.max}] is outside ${feed}'s [${option.min}, ${option.max}]`);
           if (option.exclusiveMin && spec.min === option.min) assert.equal(spec.exclusiveMin, true, `${tag} ${attribute}: ${feed} leaves out ${option.min}`);
           if (option.even) assert.equal(spec.even, true, `${tag} ${attribute}: ${feed} is even`);

@@ -10,7 +10,7 @@ export function alibiSlopes(core, numHeads, opts) {
 }
 
 export function alibiParams(core, opts) {
-  const { numHeads, keyLength, causal, ...o } = readOptions('alibiBias', opts, core.limits);
+  const { numHeads, keyLength, causal, ...o } = readOptions('alibiBias', opts);
   // The queries are the last of the keys.
   const queryLength = integer('queryLength', o.queryLength ?? keyLength, 1, keyLength);
   return { numHeads, keyLength, queryLength, causal, slopes: modelSlopes(o.slopes, numHeads), out: o.out };

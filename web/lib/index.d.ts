@@ -36,25 +36,6 @@ export interface LoadOptions {
   encodersOnly?: boolean;
 }
 
-export interface SinusoidalOptions {
-  /** Rows: positions offset .. offset + length - 1; integer in [1, 2^24]. */
-  length?: number;
-  /** Columns; even integer in [2, 65536]. */
-  dModel: number;
-  /** Default 10000; in [1, 1e12]. */
-  base?: number;
-  /** 'interleaved' (sin, cos in columns 2i, 2i+1; default) or 'split' (all sines, then all cosines). */
-  layout?: 'interleaved' | 'split';
-  /** 'standard': w_i = base^(-2i/dModel) (default); 't2t': w_i = base^(-i/(dModel/2 - 1)) as tensor2tensor/fairseq. */
-  timescale?: 'standard' | 't2t';
-  /** First position, integer >= 0 (default 0). */
-  offset?: number;
-  /** Rows at these positions instead (then give neither length nor offset). */
-  positions?: number[] | Int32Array;
-  /** Write into this buffer (length * dModel elements) instead of allocating. */
-  out?: Float32Array;
-}
-
 export interface EmbeddingInitOptions {
   /** 'normal' (default): N(0, std^2); 'xavier-uniform': U(-a, a), a = gain * sqrt(6 / (vocabSize + dModel)). */
   type?: 'normal' | 'xavier-uniform';
@@ -64,18 +45,6 @@ export interface EmbeddingInitOptions {
   gain?: number;
   /** Integer in [0, 2^53 - 1]; default 0. The same seed gives the same table on every build. */
   seed?: number;
-}
-
-export interface TokenEmbeddingOptions {
-  vocabSize: number;
-  dModel: number;
-  /** This id's row reads as zeros (and is zeroed by init). */
-  paddingIdx?: number | null;
-  /** Rows are multiplied by 1 ('none', default), sqrt(dModel) ('sqrt') or the given number. */
-  scale?: 'none' | 'sqrt' | number;
-  /** The table, [vocabSize, dModel]. Give this or `init`. */
-  weights?: Tensor<Float32Array>;
-  init?: EmbeddingInitOptions;
 }
 
 /** The dtypes a token table is kept in on the heap. */
@@ -123,22 +92,6 @@ export interface LearnedPositions {
   readonly weights: Tensor<Float32Array>;
   readonly disposed: boolean;
   dispose(): void;
-}
-
-export interface TransformerEmbeddingOptions {
-  vocabSize: number;
-  dModel: number;
-  /** The longest sequence (rows of the position table). */
-  maxLength: number;
-  positional?: 'sinusoidal' | 'learned' | 'none';
-  scale?: 'none' | 'sqrt' | number;
-  paddingIdx?: number | null;
-  /** Inverted dropout probability in [0, 1), applied only when training. */
-  dropout?: number;
-  /** Seeds the token table (seed), learned positions (seed + 1) and dropout (seed + 2). */
-  seed?: number;
-  weights?: Tensor<Float32Array>;
-  positionWeights?: Tensor<Float32Array>;
 }
 
 export interface TransformerEmbedding {
@@ -253,144 +206,6 @@ export interface RopeCheck {
 /** HF transformers (also SGLang), vLLM (HF's order in a half-width cache), TensorRT-LLM, llama.cpp (ggml), MLX. */
 export type RuntimeOrder = 'hf' | 'vllm' | 'tensorrt-llm' | 'ggml' | 'mlx';
 
-export interface ApplyRopeOptions {
-  /** One position per row (seq); or `offset` for offset, offset + 1, ... (default 0). With a spec: [seq], or
-   *  [batch, seq] for x [batch, heads, seq, headDim] (mRoPE: [3, batch, seq], or text positions [seq] / [batch, seq]). */
-  positions?: RopePositions;
-  offset?: number;
-  /** Even, <= headDim (default headDim); the rest passes through. */
-  rotaryDim?: number;
-  base?: number;
-  /** 'half' (GPT-NeoX/LLaMA rotate_half, default) or 'interleaved' (GPT-J pairs). */
-  layout?: 'half' | 'interleaved';
-  scaling?: RopeScaling;
-  /** A model's RopeSpec (modelPositions(config).rope), in place of offset, rotaryDim, base, layout and scaling. */
-  spec?: RopeSpec;
-  /** With a spec: its cache exact (default) or as a float32 computation (cast to bfloat16 / float16) makes it. */
-  precision?: RopePrecision;
-  out?: Float32Array;
-}
-
-export interface RopeCacheOptions {
-  positions: RopePositions;
-  /** The cache exact (default) or as a float32 computation (cast to bfloat16 / float16, where the model casts it)
-   *  makes it; the result's `precision` says which was applied. */
-  precision?: RopePrecision;
-  /** Two Float32Arrays of the cache's size to write into. */
-  out?: { cos: Float32Array; sin: Float32Array };
-}
-
-export interface CheckRopeCacheOptions {
-  /** The runtime's cos cache [...positions' shape, rotaryDim] (rotaryDim / 2: a half-width cache; headDim: a whole head's). */
-  cos: RuntimeCache;
-  sin: RuntimeCache;
-  /** The positions the cache was made for (default: 0 … rows − 1 of a [rows, width] cache). */
-  positions?: RopePositions;
-  /** The precision the cache is said to have (ropeCache's result carries it): a coarser verdict is pointed out. */
-  precision?: RopePrecision;
-}
-
-export interface InterpolatePositionsOptions {
-  out?: Float32Array;
-}
-
-export interface AlibiSlopesOptions {
-  out?: Float32Array;
-}
-
-export interface LearnedPositionsOptions {
-  /** Rows: the positions the table has, [1, 2^24]. */
-  maxLength: number;
-  /** Columns, [1, 65536]. */
-  dModel: number;
-  /** The table, [maxLength, dModel]. Give this or `init`. */
-  weights?: Tensor<Float32Array>;
-  init?: EmbeddingInitOptions;
-}
-
-export interface RopeInvFreqOptions {
-  /** The rotated width, an even integer in [2, 65536]. */
-  headDim: number;
-  /** rope_theta; default 10000. */
-  base?: number;
-  /** The scaling rule and its parameters; default { type: 'default' }. */
-  scaling?: RopeScaling;
-}
-
-export interface SimilarityOptions {
-  /** Dot product (default) or cosine. */
-  metric?: 'dot' | 'cosine';
-  out?: Float32Array;
-}
-
-export interface PcaOptions {
-  /** Axes kept, at most min(rows, columns); default 2. */
-  components?: number;
-  out?: Float32Array;
-}
-
-/** T5's bucketing, shared by t5Bucket, t5Buckets and t5Bias. */
-export interface T5Bucketing {
-  /** [2, 65536], at least 4 when bidirectional; default 32. */
-  numBuckets?: number;
-  /** Above the exact buckets' range; default 128. */
-  maxDistance?: number;
-  /** false: one-directional (decoder) buckets; default true. */
-  bidirectional?: boolean;
-}
-
-export interface T5BucketOptions extends T5Bucketing {
-  out?: Int32Array;
-}
-
-export interface T5BiasOptions extends T5Bucketing {
-  /** Queries, [1, 2^24]. */
-  queryLength: number;
-  /** Keys, [1, 2^24]. */
-  keyLength: number;
-  /** A decoder's cached step: the queries are positions queryOffset … queryOffset + queryLength − 1 (default 0). */
-  queryOffset?: number;
-  /** Default 32; the table must have this many rows ([numBuckets, numHeads]: a transposed table is refused). */
-  numBuckets?: number;
-  out?: Float32Array;
-}
-
-export interface T5BucketsOptions extends T5Bucketing {
-  /** Queries, [1, 2^24]. */
-  queryLength: number;
-  /** Keys, [1, 2^24]. */
-  keyLength: number;
-  out?: Int32Array;
-}
-
-export interface AlibiBiasOptions {
-  /** Heads, [1, 4096]. */
-  numHeads: number;
-  /** Queries, the last of the keys: [1, keyLength]; default keyLength. */
-  queryLength?: number;
-  /** Keys, [1, 2^24]. */
-  keyLength: number;
-  /** Mask (-Infinity) the keys after each query; default false. */
-  causal?: boolean;
-  /** The heads' slopes in place of ALiBi's geometric ones (BLOOM's, MPT's: modelPositions(config).layer(i).alibi.slopes). */
-  slopes?: number[] | Float32Array | Float64Array;
-  out?: Float32Array;
-}
-
-export interface Sincos2dOptions {
-  /** Patch rows, [1, 65536]. */
-  gridH: number;
-  /** Patch columns, [1, 65536]. */
-  gridW: number;
-  /** A multiple of 4 in [4, 65536]. */
-  dModel: number;
-  /** Default 10000; in [1, 1e12]. */
-  base?: number;
-  /** A row of zeros first, for the class token; default false. */
-  clsToken?: boolean;
-  out?: Float32Array;
-}
-
 /** A malformed .npy or .safetensors file; `offset` is the byte where it goes wrong. */
 export class WeightFileError extends Error {
   readonly offset: number | null;
@@ -430,34 +245,6 @@ export interface OpenedModel {
   tokenEmbedding(options?: TokenTableOptions): Promise<TokenEmbedding & { readonly storedDtype: string }>;
 }
 
-export interface TrainerOptions {
-  /** 'mixed' asks Max, Min and First; 'copy' repeats the list. Default 'mixed'. */
-  task?: 'max' | 'min' | 'first' | 'mixed' | 'copy';
-  /** Default 'sinusoidal'. */
-  positional?: 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi';
-  /** A multiple of 2 * heads in [4, 512]; default 64. */
-  dModel?: number;
-  /** [1, 8]; default 1. */
-  layers?: number;
-  /** [1, 16]; default 4. */
-  heads?: number;
-  /** Positions a training example may take (the learned table's rows), [4, 256]; default 16. */
-  maxLength?: number;
-  /** Items per training list, [1, 20]; defaults 2 and 5. */
-  minItems?: number;
-  maxItems?: number;
-  /** [1, 1024]; default 32. */
-  batchSize?: number;
-  /** (0, 1]; default 3e-3. */
-  learningRate?: number;
-  /** AdamW's decoupled decay, [0, 1]; default 0.01. */
-  weightDecay?: number;
-  /** Token rows times sqrt(dModel) or 1; default 'sqrt'. */
-  scale?: 'sqrt' | 'none';
-  /** The seed of the weights and examples; default 0. */
-  seed?: number;
-}
-
 export interface Trainer {
   /** The 20 toy tokens: '<pad>', '<end>', '0'…'9', 'First', 'Last', 'Min', 'Max', 'Sum', '(', ')', ','. */
   readonly vocabulary: readonly string[];
@@ -481,24 +268,6 @@ export interface Trainer {
   /** The parameters as a .safetensors file. */
   save(): Uint8Array;
   dispose(): void;
-}
-
-export interface WordEmbeddingOptions {
-  /** 'generated' (a corpus from a small grammar: royalty, people, fruit, animals) or sentences. */
-  corpus?: 'generated' | string[];
-  /** Sentences of the generated corpus, [10, 100000]; default 4000. */
-  sentences?: number;
-  /** [2, 256]; default 16. */
-  dim?: number;
-  /** Words each side, [1, 10]; default 2. */
-  window?: number;
-  /** Random words per pair, [1, 20]; default 5. */
-  negatives?: number;
-  /** Centre words per step, [1, 4096]; default 64. */
-  batchSize?: number;
-  /** Plain SGD, (0, 1]; default 0.05. */
-  learningRate?: number;
-  seed?: number;
 }
 
 export interface WordEmbeddings {
@@ -567,6 +336,8 @@ export interface GgufCheck {
   verdict: 'consistent' | 'mismatch';
 }
 
+// @posembed-generated: op declarations
+
 export type WeightSource = Blob | { read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>; stat(): Promise<{ size: number }> } | Uint8Array | ArrayBuffer | ArrayBufferView;
 /** What a weights file stores, as posembed hands it back. */
 export type StoredArray = Float32Array | Float64Array | Int32Array | Int16Array | Int8Array | Uint32Array | Uint16Array | Uint8Array;
@@ -584,7 +355,7 @@ export interface WeightFile {
   tokenEmbedding(options?: TokenTableOptions): Promise<TokenEmbedding & { readonly storedDtype: string }>;
 }
 
-export interface Posembed {
+export interface Posembed extends PosembedOps {
   readonly backend: 'wasm' | 'webgpu';
   /** Why 'auto' did not give WebGPU; null otherwise. */
   readonly fallbackReason: string | null;
@@ -596,46 +367,13 @@ export interface Posembed {
   readonly encodersOnly: boolean;
   /** Whether dispose() has been called. */
   readonly disposed: boolean;
-  /** The C++ core's limits, which the options' ranges name: rows a call may produce, columns, the largest
-   *  position, vocabulary size, the frequencies' base. */
-  readonly limits: { maxLength: number; maxDModel: number; maxPosition: number; maxVocabSize: number; minBase: number; maxBase: number };
-  /** [length, dModel]. */
-  sinusoidal(options: SinusoidalOptions): Tensor<Float32Array>;
-  tokenEmbedding(options: TokenEmbeddingOptions): TokenEmbedding;
-  learnedPositions(options: LearnedPositionsOptions): LearnedPositions;
-  /** Align-corners linear interpolation of a [length, d] table to [newLength, d]. */
-  interpolatePositions(table: Tensor<Float32Array>, newLength: number, options?: InterpolatePositionsOptions): Tensor<Float32Array>;
-  transformerEmbedding(options: TransformerEmbeddingOptions): TransformerEmbedding;
-  /** The tutorials' toy transformer, trained in the page. */
-  trainer(options?: TrainerOptions): Trainer;
-  /** Skip-gram word vectors. */
-  wordEmbeddings(options?: WordEmbeddingOptions): WordEmbeddings;
-  ropeInvFreq(options: RopeInvFreqOptions): { invFreq: Tensor<Float32Array>; attentionFactor: number };
-  /** x: [..., seq, headDim] → the same shape, rotated. */
-  applyRope(x: Tensor<Float32Array>, options?: ApplyRopeOptions): Tensor<Float32Array>;
+  /** The C++ core's limits (rows a call may produce, columns, the largest position, vocabulary size, the
+   *  frequencies' base, heads, the toy models' sizes), which the options' ranges name. */
+  readonly limits: Readonly<Record<CoreLimitName, number>>;
   /** A real model's positional layer from its config.json, or a preset's name. */
   modelPositions(config: ModelConfig | string, options?: ModelPositionsOptions): ModelPositions;
   /** Position fields of public configs, by name. */
   readonly modelPresets: Record<string, ModelConfig>;
-  /** The cos/sin cache in HF's layout: [...positions' shape (without mRoPE's 3), rotaryDim]. */
-  /** `precision` (not enumerable: the result saves and spreads as its two tensors) is the precision applied. */
-  ropeCache(spec: RopeSpec, options: RopeCacheOptions): { cos: Tensor<Float32Array>; sin: Tensor<Float32Array>; readonly precision: RopePrecision };
-  /** A runtime's cos/sin cache judged against the spec's. */
-  checkRopeCache(spec: RopeSpec, options: CheckRopeCacheOptions): RopeCheck;
-  alibiSlopes(numHeads: number, options?: AlibiSlopesOptions): Tensor<Float32Array>;
-  /** [numHeads, queryLength, keyLength]; queries are the last queryLength keys; -Infinity where causal masks. */
-  alibiBias(options: AlibiBiasOptions): Tensor<Float32Array>;
-  t5Bucket(relativePositions: number[] | Int32Array, options?: T5BucketOptions): Tensor<Int32Array>;
-  /** [queryLength, keyLength], bucket(key - query). */
-  t5Buckets(options: T5BucketsOptions): Tensor<Int32Array>;
-  /** table [numBuckets, numHeads] → [numHeads, queryLength, keyLength]. */
-  t5Bias(table: Tensor<Float32Array>, options: T5BiasOptions): Tensor<Float32Array>;
-  /** [(clsToken ? 1 : 0) + gridH * gridW, dModel]. */
-  sincos2d(options: Sincos2dOptions): Tensor<Float32Array>;
-  /** [n, d] x [m, d] → [n, m]. */
-  similarity(a: Tensor<Float32Array>, b?: Tensor<Float32Array> | null, options?: SimilarityOptions): Tensor<Float32Array>;
-  /** [n, d] → [n, components]. */
-  pca(x: Tensor<Float32Array>, options?: PcaOptions): Tensor<Float32Array>;
   /** The array of a .npy file held in memory (see openNpy for the dtypes). */
   readNpy(bytes: Uint8Array | ArrayBuffer | ArrayBufferView): Tensor<StoredArray>;
   /** Every tensor of a .safetensors file held in memory (see openSafetensors for the dtypes). */

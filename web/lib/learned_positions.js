@@ -7,7 +7,7 @@ import { HeapTable } from './table.js';
 
 export class LearnedPositions extends HeapTable {
   constructor(core, opts) {
-    const { maxLength, dModel, ...o } = readOptions('learnedPositions', opts, core.limits);
+    const { maxLength, dModel, ...o } = readOptions('learnedPositions', opts);
     super(core, { name: 'learnedPositions', rows: maxLength, columns: dModel, weights: o.weights, init: o.init });
     this.maxLength = maxLength;
     this.dModel = dModel;
@@ -51,7 +51,7 @@ export function interpolatePositions(core, table, newLength, opts) {
   const length = integer('table.shape[0]', shape[0], 1, core.limits.maxLength);
   const dModel = integer('table.shape[1]', shape[1], 1, core.limits.maxDModel);
   const data = floatMatrix('table', table, length, dModel);
-  const rows = readArgument('interpolatePositions', 'newLength', newLength, core.limits);
+  const rows = readArgument('interpolatePositions', 'newLength', newLength);
   const out = core.produce({ elements: rows * dModel, what: 'the interpolated table', out: o.out, inputs: [{ data, what: 'the table' }] },
     (outPointer, tablePointer) => core.module.interpolatePositions(tablePointer, length, dModel, rows, outPointer));
   return { data: out, shape: [rows, dModel] };

@@ -2,35 +2,38 @@
 // kebab-case: dModel → d-model), its kind, range, default and a line of documentation. The package checks options
 // through readOptions (messages name the option, what is allowed and the value); the elements take their attributes
 // from here (optionAttribute), and tests check index.d.ts, the elements, the facades and the C++ core's own checks
-// against these. A range bound given as a name ('maxLength') is the C++ core's limit of that name. `arguments` are
-// an op's positional ones, in order, checked through readArgument.
+// against these. A range bound given as a name ('maxLength') is the C++ core's limit of that name (limits::kLimits,
+// written into core_limits.js when the package is built), so that the bound is stated once, in the core. `arguments`
+// are an op's positional ones, in order, checked through readArgument.
+import { CORE_LIMITS } from './core_limits.js';
 import { boolean, integer, number, oneOf, options } from './validate.js';
-
-const MAX_INT32 = 2 ** 31 - 1;
 
 const integerIn = (min, max, rest = {}) => ({ type: 'integer', min, max, ...rest });
 const numberIn = (min, max, rest = {}) => ({ type: 'number', min, max, ...rest });
 const oneOfValues = (values, rest = {}) => ({ type: 'enum', values, ...rest });
 const trueOrFalse = (rest = {}) => ({ type: 'boolean', ...rest });
-// Data (tensors, id lists, output arrays, nested options): the op checks these itself.
-const data = (doc) => ({ type: 'data', optional: true, doc });
-const requiredData = (doc) => ({ type: 'data', doc });
-const OUT = data('a Float32Array of exactly the result\'s size to write into');
-const INT_OUT = data('an Int32Array of exactly the result\'s size to write into');
+// Data (tensors, id lists, output arrays, nested options), with its TypeScript type: the op checks these itself.
+const data = (doc, ts) => ({ type: 'data', optional: true, doc, ts });
+const requiredData = (doc, ts) => ({ type: 'data', doc, ts });
+const TENSOR = 'Tensor<Float32Array>';
+const OUT = data('a Float32Array of exactly the result\'s size to write into', 'Float32Array');
+const INT_OUT = data('an Int32Array of exactly the result\'s size to write into', 'Int32Array');
+const SCALE = (doc) => ({ type: 'data', default: 'none', doc, ts: '\'none\' | \'sqrt\' | number' });
 
 // T5's bucketing, shared by its three ops.
 const T5_BUCKETING = {
-  numBuckets: integerIn(2, 65536, { default: 32, dependsOn: 'bidirectional', attribute: 'buckets', doc: 'buckets (at least 4 when bidirectional)' }),
-  maxDistance: integerIn(2, MAX_INT32, { default: 128, dependsOn: 'numBuckets', doc: 'the distance past which buckets stop growing: above the exact buckets\' range' }),
+  numBuckets: integerIn(2, 'maxBuckets', { default: 32, dependsOn: 'bidirectional', attribute: 'buckets', doc: 'buckets (at least 4 when bidirectional)' }),
+  maxDistance: integerIn(2, 'maxPosition', { default: 128, dependsOn: 'numBuckets', doc: 'the distance past which buckets stop growing: above the exact buckets\' range' }),
   bidirectional: trueOrFalse({ default: true, doc: 'false: one-directional (decoder) buckets' }),
 };
 const PRECISION = oneOfValues(['exact', 'float32', 'bfloat16', 'float16'], {
-  default: 'exact', doc: 'the cache as the exact maths, or as a float32 computation (cast to bfloat16 or float16) gives it',
+  ts: 'RopePrecision', default: 'exact', doc: 'the cache as the exact maths, or as a float32 computation (cast to bfloat16 or float16) gives it',
 });
 
 export const OP_SCHEMAS = {
   sinusoidal: {
     doc: 'sinusoidal positions [length, dModel]',
+    returns: TENSOR,
     options: {
       length: integerIn(1, 'maxLength', { unless: 'positions', doc: 'rows: positions offset … offset + length − 1 (not with positions)' }),
       dModel: integerIn(2, 'maxDModel', { even: true, doc: 'columns: sin/cos pairs × 2' }),
@@ -38,33 +41,37 @@ export const OP_SCHEMAS = {
       layout: oneOfValues(['interleaved', 'split'], { default: 'interleaved', doc: 'sin and cos in alternate columns, or all sines then all cosines' }),
       timescale: oneOfValues(['standard', 't2t'], { default: 'standard', doc: 'base^(-2i/d), or tensor2tensor\'s base^(-i/(d/2-1))' }),
       offset: integerIn(0, 'maxPosition', { optional: true, dependsOn: 'length', doc: 'the first position (0 unless given); the last, offset + length − 1, at most maxPosition' }),
-      positions: data('the positions of the rows, in place of length and offset'),
+      positions: data('the positions of the rows, in place of length and offset', 'number[] | Int32Array'),
       out: OUT,
     },
   },
   alibiSlopes: {
     doc: 'ALiBi\'s slope of each head [numHeads]',
-    arguments: { numHeads: integerIn(1, 4096, { doc: 'heads' }) },
+    returns: TENSOR,
+    arguments: { numHeads: integerIn(1, 'maxHeads', { doc: 'heads' }) },
     options: { out: OUT },
   },
   alibiBias: {
-    doc: 'ALiBi\'s bias [numHeads, queryLength, keyLength]',
+    doc: 'ALiBi\'s bias [numHeads, queryLength, keyLength]; queries are the last queryLength keys; -Infinity where causal masks',
+    returns: TENSOR,
     options: {
-      numHeads: integerIn(1, 4096, { attribute: 'heads', doc: 'heads, each with its slope' }),
+      numHeads: integerIn(1, 'maxHeads', { attribute: 'heads', doc: 'heads, each with its slope' }),
       queryLength: integerIn(1, 'maxLength', { optional: true, dependsOn: 'keyLength', doc: 'queries, the last of the keys: at most keyLength (default keyLength)' }),
       keyLength: integerIn(1, 'maxLength', { doc: 'keys' }),
       causal: trueOrFalse({ default: false, doc: 'mask (−Infinity) the keys after each query' }),
-      slopes: data('the heads\' slopes, in place of ALiBi\'s geometric ones (BLOOM\'s and MPT\'s from their configs)'),
+      slopes: data('the heads\' slopes, in place of ALiBi\'s geometric ones (BLOOM\'s and MPT\'s: modelPositions(config).layer(i).alibi.slopes)', 'number[] | Float32Array | Float64Array'),
       out: OUT,
     },
   },
   t5Bucket: {
     doc: 'T5\'s bucket of each relative position (key − query)',
-    arguments: { relativePositions: requiredData('the relative positions: an array of integers or an Int32Array') },
+    returns: 'Tensor<Int32Array>',
+    arguments: { relativePositions: requiredData('the relative positions: an array of integers or an Int32Array', 'number[] | Int32Array') },
     options: { ...T5_BUCKETING, out: INT_OUT },
   },
   t5Buckets: {
-    doc: 'T5\'s relative position buckets [queryLength, keyLength]',
+    doc: 'T5\'s relative position buckets [queryLength, keyLength], bucket(key − query)',
+    returns: 'Tensor<Int32Array>',
     options: {
       queryLength: integerIn(1, 'maxLength', { doc: 'queries' }),
       keyLength: integerIn(1, 'maxLength', { doc: 'keys' }),
@@ -74,7 +81,8 @@ export const OP_SCHEMAS = {
   },
   t5Bias: {
     doc: 'T5\'s bias [numHeads, queryLength, keyLength], gathered from a [numBuckets, numHeads] table by bucket',
-    arguments: { table: requiredData('the learned table [numBuckets, numHeads]') },
+    returns: TENSOR,
+    arguments: { table: requiredData('the learned table [numBuckets, numHeads]', TENSOR) },
     options: {
       queryLength: integerIn(1, 'maxLength', { doc: 'queries' }),
       keyLength: integerIn(1, 'maxLength', { doc: 'keys' }),
@@ -85,9 +93,10 @@ export const OP_SCHEMAS = {
   },
   sincos2d: {
     doc: '2-D sin-cos positions of a patch grid [clsToken + gridH × gridW, dModel]',
+    returns: TENSOR,
     options: {
-      gridH: integerIn(1, 65536, { doc: 'patch rows' }),
-      gridW: integerIn(1, 65536, { doc: 'patch columns' }),
+      gridH: integerIn(1, 'maxGridSide', { doc: 'patch rows' }),
+      gridW: integerIn(1, 'maxGridSide', { doc: 'patch columns' }),
       dModel: integerIn(4, 'maxDModel', { doc: 'columns, a multiple of 4' }),
       base: numberIn('minBase', 'maxBase', { default: 10000, doc: 'the frequencies\' base' }),
       clsToken: trueOrFalse({ default: false, doc: 'a row of zeros first, for the class token' }),
@@ -96,92 +105,101 @@ export const OP_SCHEMAS = {
   },
   tokenEmbedding: {
     doc: 'a [vocabSize, dModel] token table looked up by id',
+    returns: 'TokenEmbedding',
     options: {
       vocabSize: integerIn(1, 'maxVocabSize', { doc: 'rows: one per token id' }),
       dModel: integerIn(1, 'maxDModel', { doc: 'columns' }),
-      paddingIdx: integerIn(0, 'maxVocabSize', { optional: true, dependsOn: 'vocabSize', doc: 'this id\'s row reads as zeros: below vocabSize, or null' }),
-      scale: { type: 'data', default: 'none', doc: 'rows times 1 (\'none\'), √dModel (\'sqrt\') or a number in [-1e6, 1e6]' },
-      weights: data('the table [vocabSize, dModel]; give this or init'),
-      init: data('a random table: { type: \'normal\', std, seed }'),
+      paddingIdx: integerIn(0, 'maxVocabSize', { optional: true, dependsOn: 'vocabSize', ts: 'number | null', doc: 'this id\'s row reads as zeros (and init zeroes it): below vocabSize, or null' }),
+      scale: SCALE('rows times 1 (\'none\'), √dModel (\'sqrt\') or a number in [-1e6, 1e6]'),
+      weights: data('the table [vocabSize, dModel]; give this or init', TENSOR),
+      init: data('a random table: { type: \'normal\', std, seed }', 'EmbeddingInitOptions'),
     },
   },
   learnedPositions: {
     doc: 'a learned [maxLength, dModel] position table looked up by position',
+    returns: 'LearnedPositions',
     options: {
       maxLength: integerIn(1, 'maxLength', { doc: 'rows: the positions it has' }),
       dModel: integerIn(1, 'maxDModel', { doc: 'columns' }),
-      weights: data('the table [maxLength, dModel]; give this or init'),
-      init: data('a random table: { type: \'normal\', std, seed }'),
+      weights: data('the table [maxLength, dModel]; give this or init', TENSOR),
+      init: data('a random table: { type: \'normal\', std, seed }', 'EmbeddingInitOptions'),
     },
   },
   interpolatePositions: {
     doc: 'a [length, dModel] table stretched to [newLength, dModel] by align-corners linear interpolation',
+    returns: TENSOR,
     arguments: {
-      table: requiredData('the table [length, dModel]'),
+      table: requiredData('the table [length, dModel]', TENSOR),
       newLength: integerIn(1, 'maxLength', { doc: 'rows of the result' }),
     },
     options: { out: OUT },
   },
   transformerEmbedding: {
     doc: 'the input layer: token rows × scale + positions, with dropout when training',
+    returns: 'TransformerEmbedding',
     options: {
       vocabSize: integerIn(1, 'maxVocabSize', { doc: 'token ids' }),
       dModel: integerIn(2, 'maxDModel', { doc: 'columns (even for sinusoidal positions)' }),
       maxLength: integerIn(1, 'maxLength', { doc: 'the longest sequence (rows of the position table)' }),
       positional: oneOfValues(['sinusoidal', 'learned', 'none'], { default: 'sinusoidal', doc: 'the positions added' }),
-      scale: { type: 'data', default: 'none', doc: 'token rows times 1 (\'none\'), √dModel (\'sqrt\') or a number' },
-      paddingIdx: integerIn(0, 'maxVocabSize', { optional: true, dependsOn: 'vocabSize', doc: 'this id\'s row reads as zeros' }),
+      scale: SCALE('token rows times 1 (\'none\'), √dModel (\'sqrt\') or a number'),
+      paddingIdx: integerIn(0, 'maxVocabSize', { optional: true, dependsOn: 'vocabSize', ts: 'number | null', doc: 'this id\'s row reads as zeros' }),
       dropout: numberIn(0, 0.999999, { default: 0, doc: 'inverted dropout\'s probability, applied only when training' }),
       seed: integerIn(0, Number.MAX_SAFE_INTEGER - 2, { default: 0, doc: 'seeds the token table (seed), learned positions (seed + 1) and dropout (seed + 2)' }),
-      weights: data('the token table [vocabSize, dModel]'),
-      positionWeights: data('the learned position table [maxLength, dModel] (positional: \'learned\')'),
+      weights: data('the token table [vocabSize, dModel]', TENSOR),
+      positionWeights: data('the learned position table [maxLength, dModel] (positional: \'learned\')', TENSOR),
     },
   },
   ropeInvFreq: {
     doc: 'RoPE\'s inverse frequencies [headDim / 2] under a scaling rule, and its attention factor',
+    returns: '{ invFreq: Tensor<Float32Array>; attentionFactor: number }',
     options: {
       headDim: integerIn(2, 'maxDModel', { even: true, doc: 'the rotated width' }),
       base: numberIn(1, 'maxBase', { exclusiveMin: true, default: 10000, doc: 'the frequencies\' base (rope_theta)' }),
-      scaling: data('the scaling rule and its parameters: { type: \'default\' | \'linear\' | \'dynamic\' | \'llama3\' | \'yarn\' | \'longrope\' | \'proportional\', ... }'),
+      scaling: data('the scaling rule and its parameters: { type: \'default\' | \'linear\' | \'dynamic\' | \'llama3\' | \'yarn\' | \'longrope\' | \'proportional\', ... }', 'RopeScaling'),
     },
   },
   applyRope: {
     doc: 'x [..., seq, headDim] with each vector turned by RoPE at its position',
-    arguments: { x: requiredData('the vectors: a tensor [..., seq, headDim]') },
+    returns: TENSOR,
+    arguments: { x: requiredData('the vectors: a tensor [..., seq, headDim]', TENSOR) },
     options: {
-      positions: data('one position per row of x (seq), in place of offset; with a spec [seq], or [batch, seq] for x [batch, heads, seq, headDim]'),
-      offset: integerIn(0, MAX_INT32, { optional: true, dependsOn: 'x', doc: 'positions offset, offset + 1, … (default 0)' }),
+      positions: data('one position per row of x (seq), in place of offset; with a spec [seq], or [batch, seq] for x [batch, heads, seq, headDim] (mRoPE: [3, batch, seq], or text positions [seq] / [batch, seq])', 'RopePositions'),
+      offset: integerIn(0, 'maxPosition', { optional: true, dependsOn: 'x', doc: 'positions offset, offset + 1, … (default 0)' }),
       rotaryDim: integerIn(2, 'maxDModel', { optional: true, even: true, dependsOn: 'x', doc: 'the rotated width, at most headDim (default headDim); the rest passes through' }),
       base: numberIn(1, 'maxBase', { exclusiveMin: true, default: 10000, doc: 'the frequencies\' base (rope_theta)' }),
       layout: oneOfValues(['half', 'interleaved'], { default: 'half', doc: 'GPT-NeoX/LLaMA\'s rotate_half, or GPT-J\'s interleaved pairs' }),
-      scaling: data('the scaling rule and its parameters (as ropeInvFreq\'s)'),
-      spec: data('a model\'s RopeSpec (modelPositions(config).rope), in place of offset, rotaryDim, base, layout and scaling'),
+      scaling: data('the scaling rule and its parameters (as ropeInvFreq\'s)', 'RopeScaling'),
+      spec: data('a model\'s RopeSpec (modelPositions(config).rope), in place of offset, rotaryDim, base, layout and scaling', 'RopeSpec'),
       precision: { ...PRECISION, doc: 'with a spec: its cache as the exact maths, or as a float32 computation (cast to bfloat16 or float16) gives it' },
       out: OUT,
     },
   },
   ropeCache: {
-    doc: 'the cos/sin cache of a RopeSpec at positions, in HF\'s layout [...positions\' shape, rotaryDim]',
-    arguments: { spec: requiredData('a model\'s RopeSpec (modelPositions(config).rope)') },
+    doc: 'the cos/sin cache of a RopeSpec at positions, in HF\'s layout [...positions\' shape (without mRoPE\'s 3), rotaryDim]; its precision (not enumerable: the result saves and spreads as its two tensors) is the precision applied',
+    returns: '{ cos: Tensor<Float32Array>; sin: Tensor<Float32Array>; readonly precision: RopePrecision }',
+    arguments: { spec: requiredData('a model\'s RopeSpec (modelPositions(config).rope)', 'RopeSpec') },
     options: {
-      positions: requiredData('the positions: [seq], [batch, seq] or, for mRoPE, [3, batch, seq]'),
-      precision: PRECISION,
-      out: OUT,
+      positions: requiredData('the positions: [seq], [batch, seq] or, for mRoPE, [3, batch, seq]', 'RopePositions'),
+      precision: { ...PRECISION, doc: 'the cache exact, or as a float32 computation (cast to bfloat16 or float16, where the model casts it) makes it; the result\'s precision says which was applied' },
+      out: data('two Float32Arrays of the cache\'s size to write into', '{ cos: Float32Array; sin: Float32Array }'),
     },
   },
   checkRopeCache: {
     doc: 'whether a runtime\'s cos/sin cache is the exact maths, a float32/bf16/f16 computation of it, or a mismatch (and why)',
-    arguments: { spec: requiredData('a model\'s RopeSpec (modelPositions(config).rope)') },
+    returns: 'RopeCheck',
+    arguments: { spec: requiredData('a model\'s RopeSpec (modelPositions(config).rope)', 'RopeSpec') },
     options: {
-      cos: requiredData('the runtime\'s cos cache [...positions\' shape, rotaryDim] (rotaryDim / 2 for a half-width cache, as vLLM and flash-attention keep it; headDim for a whole-head one)'),
-      sin: requiredData('its sin cache, the same shape'),
-      positions: data('the positions the cache was made for (default: 0 … rows − 1, one per row of a [rows, width] cache)'),
+      cos: requiredData('the runtime\'s cos cache [...positions\' shape, rotaryDim] (rotaryDim / 2 for a half-width cache, as vLLM and flash-attention keep it; headDim for a whole-head one)', 'RuntimeCache'),
+      sin: requiredData('its sin cache, the same shape', 'RuntimeCache'),
+      positions: data('the positions the cache was made for (default: 0 … rows − 1, one per row of a [rows, width] cache)', 'RopePositions'),
       precision: { ...PRECISION, default: undefined, optional: true, doc: 'the precision the cache is said to have (ropeCache\'s result carries it): a coarser verdict is pointed out' },
     },
   },
   similarity: {
     doc: 'the dot products or cosines of a\'s rows with b\'s [n, m]',
-    arguments: { a: requiredData('rows [n, d]'), b: data('rows [m, d] (default a)') },
+    returns: TENSOR,
+    arguments: { a: requiredData('rows [n, d]', TENSOR), b: data('rows [m, d] (default a)', 'Tensor<Float32Array> | null') },
     options: {
       metric: oneOfValues(['dot', 'cosine'], { default: 'dot', doc: 'dot product or cosine' }),
       out: OUT,
@@ -189,39 +207,42 @@ export const OP_SCHEMAS = {
   },
   pca: {
     doc: 'the centred rows of x projected on their principal axes [n, components]',
-    arguments: { x: requiredData('rows [n, d]') },
+    returns: TENSOR,
+    arguments: { x: requiredData('rows [n, d]', TENSOR) },
     options: {
-      components: integerIn(1, 65536, { default: 2, dependsOn: 'x', doc: 'axes kept, at most min(rows, columns)' }),
+      components: integerIn(1, 'maxDModel', { default: 2, dependsOn: 'x', doc: 'axes kept, at most min(rows, columns)' }),
       out: OUT,
     },
   },
   wordEmbeddings: {
     doc: 'skip-gram word vectors trained over a generated corpus or the caller\'s sentences',
     types: 'WordEmbeddingOptions',
+    returns: 'WordEmbeddings',
     options: {
-      corpus: { type: 'data', default: 'generated', doc: '\'generated\' (a small grammar\'s sentences) or an array of sentences' },
+      corpus: { type: 'data', default: 'generated', ts: '\'generated\' | string[]', doc: '\'generated\' (a small grammar\'s sentences: royalty, people, fruit, animals) or an array of sentences' },
       // 4000: enough for the corpus's rank, gender and age directions to come out on every seed tried (2000 missed one in 24).
       sentences: integerIn(10, 100000, { optional: true, whenGenerated: 4000, doc: 'sentences of the generated corpus (default 4000)' }),
-      dim: integerIn(2, 256, { default: 16, doc: 'numbers per word' }),
-      window: integerIn(1, 10, { default: 2, doc: 'words each side' }),
-      negatives: integerIn(1, 20, { default: 5, doc: 'random words per pair' }),
-      batchSize: integerIn(1, 4096, { default: 64, doc: 'centre words per step' }),
+      dim: integerIn('wordsMinDim', 'wordsMaxDim', { default: 16, doc: 'numbers per word' }),
+      window: integerIn(1, 'wordsMaxWindow', { default: 2, doc: 'words each side' }),
+      negatives: integerIn(1, 'wordsMaxNegatives', { default: 5, doc: 'random words per pair' }),
+      batchSize: integerIn(1, 'wordsMaxBatchSize', { default: 64, doc: 'centre words per step' }),
       learningRate: numberIn(0, 1, { exclusiveMin: true, default: 0.05, doc: 'plain SGD\'s rate' }),
       seed: integerIn(0, Number.MAX_SAFE_INTEGER, { default: 0, doc: 'the seed of the vectors, the corpus and the sampling' }),
     },
   },
   trainer: {
     doc: 'the tutorials\' toy transformer, trained in the page',
+    returns: 'Trainer',
     options: {
       task: oneOfValues(['max', 'min', 'first', 'mixed', 'copy'], { default: 'mixed', doc: 'what the model learns to answer' }),
       positional: oneOfValues(['none', 'sinusoidal', 'learned', 'rope', 'alibi'], { default: 'sinusoidal', doc: 'how the model knows positions' }),
-      dModel: integerIn(4, 512, { default: 64, doc: 'the model\'s width, a multiple of 2 × heads' }),
-      layers: integerIn(1, 8, { default: 1, doc: 'blocks' }),
-      heads: integerIn(1, 16, { default: 4, doc: 'attention heads' }),
-      maxLength: integerIn(4, 256, { default: 16, doc: 'the longest prompt, in tokens' }),
-      minItems: integerIn(1, 20, { default: 2, doc: 'the fewest numbers in a training list' }),
-      maxItems: integerIn(1, 20, { optional: true, dependsOn: 'minItems', doc: 'the most numbers in a training list, at least minItems (default max(5, minItems))' }),
-      batchSize: integerIn(1, 1024, { default: 32, doc: 'examples a step' }),
+      dModel: integerIn('trainerMinDModel', 'trainerMaxDModel', { default: 64, doc: 'the model\'s width, a multiple of 2 × heads' }),
+      layers: integerIn(1, 'trainerMaxLayers', { default: 1, doc: 'blocks' }),
+      heads: integerIn(1, 'trainerMaxHeads', { default: 4, doc: 'attention heads' }),
+      maxLength: integerIn('trainerMinLength', 'trainerMaxLength', { default: 16, doc: 'the longest prompt, in tokens' }),
+      minItems: integerIn(1, 'trainerMaxItems', { default: 2, doc: 'the fewest numbers in a training list' }),
+      maxItems: integerIn(1, 'trainerMaxItems', { optional: true, dependsOn: 'minItems', doc: 'the most numbers in a training list, at least minItems (default max(5, minItems))' }),
+      batchSize: integerIn(1, 'trainerMaxBatchSize', { default: 32, doc: 'examples a step' }),
       learningRate: numberIn(0, 1, { exclusiveMin: true, default: 3e-3, doc: 'AdamW\'s rate' }),
       weightDecay: numberIn(0, 1, { default: 0.01, doc: 'AdamW\'s decoupled weight decay' }),
       scale: oneOfValues(['sqrt', 'none'], { default: 'sqrt', doc: 'token rows times √dModel, or as they are' }),
@@ -230,25 +251,34 @@ export const OP_SCHEMAS = {
   },
 };
 
-// A spec with its bounds as numbers (a core limit's name read from `limits`).
-function withBounds(spec, limits) {
-  const bound = (value) => (typeof value === 'string' ? limits[value] : value);
+// A spec with its bounds as numbers (a core limit's name read from CORE_LIMITS).
+function withBounds(spec) {
+  const bound = (value) => (typeof value === 'string' ? CORE_LIMITS[value] : value);
   return spec.min === undefined ? spec : { ...spec, min: bound(spec.min), max: bound(spec.max) };
 }
 
 // What an op's option allows.
-export function resolvedOption(op, name, limits = {}) {
-  return withBounds(OP_SCHEMAS[op].options[name], limits);
+export function resolvedOption(op, name) {
+  return withBounds(OP_SCHEMAS[op].options[name]);
+}
+
+const withAllBounds = (specs) => Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, withBounds(spec)]));
+
+// Every op's schema with its bounds as numbers: what the declarations, the README and the command line state.
+export function resolvedSchemas() {
+  return Object.fromEntries(Object.entries(OP_SCHEMAS).map(([op, schema]) => [op, {
+    ...schema, options: withAllBounds(schema.options), ...(schema.arguments ? { arguments: withAllBounds(schema.arguments) } : {}),
+  }]));
 }
 
 // The op's options checked against its schema: every value, or its default; absent optional ones stay undefined
 // (the op decides), and data options are passed as given, as are those whose range depends on another option
-// (dependsOn: the op checks them, in their real range). `limits`: the core's (core.limits).
-export function readOptions(op, given, limits = {}) {
+// (dependsOn: the op checks them, in their real range).
+export function readOptions(op, given) {
   const o = options(`${op} options`, given, Object.keys(OP_SCHEMAS[op].options));
   const values = {};
   for (const name of Object.keys(OP_SCHEMAS[op].options)) {
-    const spec = resolvedOption(op, name, limits);
+    const spec = resolvedOption(op, name);
     const value = o[name] ?? spec.default;
     const absentAllowed = spec.optional || (spec.unless !== undefined && o[spec.unless] !== undefined);
     values[name] = (value === undefined && absentAllowed) || spec.dependsOn ? value : checkValue(name, value, spec);
@@ -257,8 +287,8 @@ export function readOptions(op, given, limits = {}) {
 }
 
 // An op's positional argument checked against its schema (data arguments are the op's to check).
-export function readArgument(op, name, value, limits = {}) {
-  return checkValue(name, value, withBounds(OP_SCHEMAS[op].arguments[name], limits));
+export function readArgument(op, name, value) {
+  return checkValue(name, value, withBounds(OP_SCHEMAS[op].arguments[name]));
 }
 
 function checkValue(name, value, spec) {
@@ -279,7 +309,7 @@ export function attributeName(op, name) {
 }
 
 export function optionAttribute(op, name, overrides = {}) {
-  const spec = OP_SCHEMAS[op].options[name];
+  const spec = resolvedOption(op, name);
   const type = spec.type === 'boolean' && spec.default === false ? 'flag' : spec.type;
   const { optional, unless, dependsOn, attribute, ...rest } = spec;
   return { ...rest, type, option: `${op}.${name}`, ...overrides };

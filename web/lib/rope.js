@@ -67,7 +67,7 @@ export function ropeScaling(value, sequenceLength, pairs) {
 }
 
 export function ropeInvFreq(core, opts) {
-  const { headDim, base, ...o } = readOptions('ropeInvFreq', opts, core.limits);
+  const { headDim, base, ...o } = readOptions('ropeInvFreq', opts);
   const scaling = ropeScaling(o.scaling, undefined, headDim / 2);
   const half = headDim / 2;
   const inDouble = core.produce({ elements: half, what: 'the inverse frequencies', type: Float64Array },
@@ -92,7 +92,7 @@ function positionsFor(o, seq) {
 // The checked options of applyRope. x is a tensor { data: Float32Array, shape } or, with allowGpu, a
 // GpuTensor (shape and type only).
 export function ropeParams(core, x, opts, { allowGpu = false } = {}) {
-  const { base, layout, ...o } = readOptions('applyRope', opts, core.limits);
+  const { base, layout, ...o } = readOptions('applyRope', opts);
   if (opts?.precision !== undefined) throw new TypeError('applyRope: precision is that of a spec\'s cache; give spec too, or leave precision out');
   const isGpu = allowGpu && x !== null && typeof x === 'object' && 'buffer' in x && typeof x.read === 'function';
   if (!isGpu && (x === null || typeof x !== 'object' || !(x.data instanceof Float32Array))) {
@@ -316,7 +316,7 @@ function applyRopeSpec(core, x, opts) {
   for (const key of ['offset', 'rotaryDim', 'base', 'layout', 'scaling']) {
     if (key in opts) throw new TypeError(`applyRope: ${key} comes from the spec; give spec or ${key}, not both`);
   }
-  const o = readOptions('applyRope', opts, core.limits);
+  const o = readOptions('applyRope', opts);
   const s = checkedRopeSpec(core, o.spec);
   if (x === null || typeof x !== 'object' || !(x.data instanceof Float32Array)) {
     throw new TypeError(`x must be a tensor { data: Float32Array, shape: [batch, heads, seq, headDim] or [..., seq, headDim] }, got ${describe(x)}`);

@@ -3,7 +3,7 @@ import { readOptions } from './op_schemas.js';
 import { sinusoidal } from './sinusoidal.js';
 
 export function sincos2dParams(core, opts) {
-  const o = readOptions('sincos2d', opts, core.limits);
+  const o = readOptions('sincos2d', opts);
   if (o.dModel % 4 !== 0) throw new RangeError(`dModel must be a multiple of 4 in [4, ${core.limits.maxDModel}], got ${o.dModel}`);
   return o;
 }

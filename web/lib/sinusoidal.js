@@ -7,7 +7,7 @@ import { STREAM_BLOCK, streamTarget } from './wasm.js';
 
 // The checked options: { length, dModel, base, layout, timescale, offset, positions (Int32Array or null) }.
 export function sinusoidalParams(core, opts) {
-  const o = readOptions('sinusoidal', opts, core.limits);
+  const o = readOptions('sinusoidal', opts);
   const { maxLength, maxPosition } = core.limits;
   let positions = null;
   if (o.positions !== undefined) {

@@ -28,7 +28,7 @@ export function t5Bucket(core, relative, opts) {
 }
 
 export function t5BucketsParams(core, opts) {
-  const o = readOptions('t5Buckets', opts, core.limits);
+  const o = readOptions('t5Buckets', opts);
   return { queryLength: o.queryLength, keyLength: o.keyLength, ...bucketParams(o), out: o.out };
 }
 
@@ -53,7 +53,7 @@ export function relativeBuckets(core, { queryLength, keyLength, numBuckets, maxD
 
 // table: [numBuckets, numHeads] (HF's relative_attention_bias weight) → [numHeads, queryLength, keyLength].
 export function t5BiasParams(core, table, opts) {
-  const o = readOptions('t5Bias', opts, core.limits);
+  const o = readOptions('t5Bias', opts);
   const { queryLength, keyLength } = o;
   // A decoder's cached step: its queries are positions queryOffset .. queryOffset + queryLength - 1, as HF slices
   // the bias of the whole sequence.

@@ -21,7 +21,7 @@ export class TokenEmbedding extends HeapTable {
   // stored: { fill, dtype } (HeapTable's), for the package's own readers: a table streamed from a file, kept as the
   // file stores it.
   constructor(core, opts, stored = {}) {
-    const { vocabSize, dModel, ...o } = readOptions('tokenEmbedding', opts, core.limits);
+    const { vocabSize, dModel, ...o } = readOptions('tokenEmbedding', opts);
     const paddingIdx = paddingIndex(o.paddingIdx, vocabSize);
     const scale = scaleFactor(core, o.scale, dModel);
     super(core, { name: 'tokenEmbedding', rows: vocabSize, columns: dModel, weights: o.weights, init: o.init, zeroRow: paddingIdx ?? -1, ...stored });

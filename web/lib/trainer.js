@@ -1,5 +1,6 @@
 // pe.trainer: the tutorials' toy transformer, trained in the page by the C++ core (cpp/src/trainer.cpp). The
 // core owns the parameters on the wasm heap; every tensor handed out here is a copy.
+import { CORE_LIMITS } from './core_limits.js';
 import { describe, integer, options } from './validate.js';
 import { OP_SCHEMAS, readOptions } from './op_schemas.js';
 import { CoreHandle } from './core_handle.js';
@@ -52,16 +53,17 @@ export class Trainer {
 
   // n AdamW steps on freshly generated batches: { step, loss } with the mean loss of those steps.
   step(n = 1) {
-    const { loss } = this.#handle.call('trainer', 'step', integer('n', n, 1, 100000));
+    const { loss } = this.#handle.call('trainer', 'step', integer('n', n, 1, CORE_LIMITS.maxTrainingSteps));
     return { step: this.steps, loss };
   }
 
   // Accuracy (every answer token right) and mean loss on `count` held-out examples, the same ones on every call.
   evaluate(opts) {
     const o = options('evaluate options', opts, ['count', 'minItems', 'maxItems']);
-    const count = integer('count', o.count ?? 512, 1, 65536);
-    const minItems = integer('minItems', o.minItems ?? this.config.minItems, 1, 20);
-    const maxItems = integer('maxItems', o.maxItems ?? Math.max(this.config.maxItems, minItems), minItems, 20);
+    const { maxEvaluationExamples, trainerMaxItems } = CORE_LIMITS;
+    const count = integer('count', o.count ?? 512, 1, maxEvaluationExamples);
+    const minItems = integer('minItems', o.minItems ?? this.config.minItems, 1, trainerMaxItems);
+    const maxItems = integer('maxItems', o.maxItems ?? Math.max(this.config.maxItems, minItems), minItems, trainerMaxItems);
     const { accuracy, loss } = this.#handle.call('trainer', 'evaluate', count, minItems, maxItems);
     return { accuracy, loss };
   }
@@ -104,8 +106,9 @@ export class Trainer {
 
   // The mean loss of one batch of prompts (their answers found by the task's rule) and every gradient.
   lossAndGradients(prompts) {
-    if (!Array.isArray(prompts) || prompts.length === 0 || prompts.length > 65536) {
-      throw new TypeError(`examples must be an array of 1 to 65536 prompts such as 'Max(1,6,2)', got ${describe(prompts)}`);
+    const most = CORE_LIMITS.maxEvaluationExamples;
+    if (!Array.isArray(prompts) || prompts.length === 0 || prompts.length > most) {
+      throw new TypeError(`examples must be an array of 1 to ${most} prompts such as 'Max(1,6,2)', got ${describe(prompts)}`);
     }
     const ids = prompts.map((prompt, i) => promptIds(prompt, `examples[${i}]`));
     const { core, handle } = this.#handle.live('trainer');

@@ -12,7 +12,7 @@ export class TransformerEmbedding {
   #randomState = null;  // the dropout generator's state, a uint64 on the heap
 
   constructor(core, opts) {
-    const { dModel, seed, ...o } = readOptions('transformerEmbedding', opts, core.limits);
+    const { dModel, seed, ...o } = readOptions('transformerEmbedding', opts);
     this.maxLength = o.maxLength;
     this.positional = o.positional;
     this.dropout = o.dropout;

@@ -1,5 +1,6 @@
 // pe.wordEmbeddings: skip-gram word vectors learned by the C++ core (cpp/src/word_embeddings.cpp), over the
 // corpus it generates from a small grammar or over the caller's sentences.
+import { CORE_LIMITS } from './core_limits.js';
 import { describe, integer, options } from './validate.js';
 import { OP_SCHEMAS, readOptions } from './op_schemas.js';
 import { CoreHandle } from './core_handle.js';
@@ -42,7 +43,7 @@ export class WordEmbeddings {
 
   // n steps of batchSize centre words: { step, loss }, the mean loss per (word, context) pair.
   step(n = 1) {
-    const { loss } = this.#handle.call('word embedding', 'step', integer('n', n, 1, 100000));
+    const { loss } = this.#handle.call('word embedding', 'step', integer('n', n, 1, CORE_LIMITS.maxTrainingSteps));
     return { step: this.steps, loss };
   }
 

@@ -10,8 +10,6 @@
 
 namespace posembed {
 
-inline constexpr int64_t kMaxAlibiHeads = 4096;
-
 // Slopes for any head count: 2^(-8/n * k), k = 1..n for the largest power of two n <= numHeads, then the
 // odd powers of 2^(-8/2n) for the remaining heads (the paper's rule, not a plain geometric series).
 Status alibi_slopes(int64_t num_heads, std::span<float> out);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -30,6 +31,15 @@ class [[nodiscard]] Status {
 // "dModel must be an even integer in [2, 65536], got 7": the parameter's public (JS) name, what is
 // allowed, and what was given.
 Status out_of_range(std::string_view parameter, std::string_view allowed, double got);
+
+// A parameter checked against its range, the message stating the bounds the check uses ("heads must be an integer in
+// [1, 16], got 17"), so that a bound is written once (a limits:: constant, or the value it depends on). `note`
+// follows the range in parentheses ("(0: the rule's own)"). Bounds are written as JavaScript writes numbers.
+Status check_integer(std::string_view parameter, int64_t value, int64_t low, int64_t high, std::string_view note = {});
+Status check_even_integer(std::string_view parameter, int64_t value, int64_t low, int64_t high, std::string_view note = {});
+enum class LowBound { kIncluded, kExcluded };
+Status check_number(std::string_view parameter, double value, double low, double high, LowBound low_bound = LowBound::kIncluded,
+                    std::string_view note = {});
 
 // "out must hold exactly 512 elements, got 100": a caller's buffer of the wrong size.
 Status output_size_error(std::size_t expected, std::size_t got);
