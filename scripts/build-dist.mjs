@@ -155,7 +155,7 @@ const { resolvedSchemas } = await import(pathToFileURL(join(dist, 'op_schemas.js
 writeFileSync(join(dist, 'index.d.ts'), withOpDeclarations(opDeclarations(resolvedSchemas(), coreLimits), readFileSync(join(dist, 'index.d.ts'), 'utf8')));
 
 // The elements' manifest and types, made from their attribute schema (as built: its bounds are the core's).
-const { ELEMENT_SCHEMAS } = await import(pathToFileURL(join(dist, 'components', 'attributes.js')).href);
+const { ELEMENT_SCHEMAS } = await import(pathToFileURL(join(dist, 'element_schemas.js')).href);
 writeFileSync(join(dist, 'custom-elements.json'), `${JSON.stringify(customElementsManifest(ELEMENT_SCHEMAS), null, 2)}\n`);
 writeFileSync(join(dist, 'elements.d.ts'), elementTypes(ELEMENT_SCHEMAS));
 for (const [file, text] of frameworkTypes(ELEMENT_SCHEMAS)) writeFileSync(join(dist, file), text);

@@ -1,4 +1,4 @@
-// Made at build time from the elements' attribute schema (components/attributes.js as built in dist/, whose bounds are
+// Made at build time from the elements' attribute schema (element_schemas.js as built in dist/, whose bounds are
 // the core's): custom-elements.json (the Custom Elements Manifest that editors and documentation tools read) and the
 // elements' TypeScript types
 // (dist/elements.d.ts: HTMLElementTagNameMap entries and JSX intrinsic elements with each element's attributes;
@@ -50,7 +50,7 @@ const PROPERTIES = {
 const elementType = (tag) => ({ 'posembed-model': 'PosembedModelElement', 'posembed-heatmap': 'PosembedHeatmapElement', 'posembed-bias': 'PosembedBiasElement' })[tag] ?? 'PosembedElement';
 
 export function elementTypes(schemas) {
-  const lines = ['// Made from the elements\' attribute schema (dist/components/attributes.js) by scripts/element-types.mjs.', ''];
+  const lines = ['// Made from the elements\' attribute schema (dist/element_schemas.js) by scripts/element-types.mjs.', ''];
   for (const [tag, schema] of Object.entries(schemas)) {
     lines.push(`/** <${tag}>: ${schema.summary}. */`, `export interface ${className(tag)}Attributes {`);
     const properties = PROPERTIES[tag] ?? {};

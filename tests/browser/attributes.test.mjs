@@ -4,7 +4,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { COMMON_ATTRIBUTES, ELEMENT_SCHEMAS } from '../../dist/components/attributes.js';
+import { COMMON_ATTRIBUTES, ELEMENT_SCHEMAS } from '../../dist/element_schemas.js';
 import { REPO } from '../pack.mjs';
 import { openWithAllElements, useSite } from './browser.mjs';
 

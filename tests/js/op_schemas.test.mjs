@@ -11,7 +11,7 @@ import { tempFolder } from '../temp_folders.mjs';
 import { mayBeLeftOut } from '../../scripts/op-types.mjs';
 import { load, Posembed } from '../../dist/index.js';
 import { OP_SCHEMAS, attributeName, readOptions, resolvedOption, resolvedSchemas } from '../../dist/op_schemas.js';
-import { ELEMENT_SCHEMAS, readValues } from '../../dist/components/attributes.js';
+import { ELEMENT_SCHEMAS, readValues } from '../../dist/element_schemas.js';
 
 // Where an element's default differs from its op's on purpose.
 const ELEMENT_DEFAULTS = { 'posembed-heatmap metric': 'cosines, drawn on [-1, 1] whatever d-model' };

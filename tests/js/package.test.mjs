@@ -228,7 +228,7 @@ describe('npm package', () => {
     const installedPackage = join(installed.project, 'node_modules/posembed');
     const pkg = JSON.parse(readFileSync(join(installedPackage, 'package.json'), 'utf8'));
     const manifest = JSON.parse(readFileSync(join(installedPackage, pkg.customElements), 'utf8'));
-    const { ELEMENT_SCHEMAS } = await import(join(installedPackage, 'dist/components/attributes.js'));
+    const { ELEMENT_SCHEMAS } = await import(join(installedPackage, 'dist/element_schemas.js'));
     const declared = Object.fromEntries(manifest.modules[0].declarations.map((d) => [d.tagName, d.attributes.map((a) => a.name)]));
     assert.deepEqual(Object.keys(declared), Object.keys(ELEMENT_SCHEMAS));
     for (const [tag, schema] of Object.entries(ELEMENT_SCHEMAS)) assert.deepEqual(declared[tag], Object.keys(schema.attributes), tag);

@@ -11,7 +11,7 @@ import { PNG } from './vendor/png.js';
 import { load, writeNpy, writeSafetensors } from './index.js';
 import { MODEL_PRESETS } from './model_presets.js';
 import { ENCODINGS, encodingFigure, encodingOptions } from './encoding_figures.js';
-import { ELEMENT_SCHEMAS, readValues } from './components/attributes.js';
+import { ELEMENT_SCHEMAS, readValues } from './element_schemas.js';
 import { colormap as colourMap, heatmapPixels, valueRange } from './colormap.js';
 import { estimatedWidth, heatmapScene, sceneShapes, shapesToSvg } from './scene.js';
 import { THEME_PROPERTIES } from './components/theme.js';

@@ -6,7 +6,7 @@
 // caption, axes, legend.
 import { MASKED, colormap as colourScale, valueRange } from '../colormap.js';
 import { Figure, colourBar } from './figure.js';
-import { ELEMENT_SCHEMAS, observedAttributes, problemsMessage } from './attributes.js';
+import { ELEMENT_SCHEMAS, observedAttributes, problemsMessage } from '../element_schemas.js';
 import { BASE_STYLE, LazyElement, adoptStyles, authorMatrix, define, onHost, posembed } from './shared.js';
 
 const TAG = 'posembed-bias';

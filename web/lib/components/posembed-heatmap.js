@@ -1,11 +1,11 @@
 // <posembed-heatmap encoding="sinusoidal" length="64" d-model="128">: a heatmap of an encoding, framed by the
 // figure layer (axes, colour bar, caption, keyboard readout); or of the author's own matrix, set as
 // element.data = { data, shape: [rows, columns], range?, caption?, x?, y? }. The attributes and what each encoding
-// reads are in attributes.js; every attribute change draws it again, and every problem with them is named at once.
+// reads are in element_schemas.js; every attribute change draws it again, and every problem with them is named at once.
 // Fires 'render' (detail: { encoding, shape, range }) once drawn.
 import { encodingFigure, encodingOptions } from '../encoding_figures.js';
 import { valueRange } from '../colormap.js';
-import { observedAttributes, problemsMessage } from './attributes.js';
+import { observedAttributes, problemsMessage } from '../element_schemas.js';
 import { Figure } from './figure.js';
 import { BASE_STYLE, LazyElement, adoptStyles, authorMatrix, define, posembed } from './shared.js';
 

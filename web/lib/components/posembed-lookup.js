@@ -3,7 +3,7 @@
 // scale ('sqrt' or 'none'), axes and legend ('false' leaves them out). Changing an attribute sets the controls
 // and draws again.
 import { mountLookup } from './lookup.js';
-import { observedAttributes, problemsMessage } from './attributes.js';
+import { observedAttributes, problemsMessage } from '../element_schemas.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, posembed } from './shared.js';
 
 const TAG = 'posembed-lookup';

@@ -9,7 +9,7 @@
 // layer, precision, caption, axes, legend.
 import { mropeStream } from '../rope.js';
 import { Figure, SERIES_COLOURS, formatValue } from './figure.js';
-import { observedAttributes, problemsMessage } from './attributes.js';
+import { observedAttributes, problemsMessage } from '../element_schemas.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, posembed } from './shared.js';
 
 const TAG = 'posembed-model';

@@ -9,7 +9,7 @@
 // high-freq-factor (llama3), beta-fast and beta-slow (yarn).
 import { BORDER, INK, MUTED, SURFACE } from '../scene.js';
 import { SERIES_COLOURS, drawPicture, formatValue } from './figure.js';
-import { observedAttributes, problemsMessage, readAttributes } from './attributes.js';
+import { observedAttributes, problemsMessage, readAttributes } from '../element_schemas.js';
 import { schemeFor } from './scheme.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, onHost, posembed } from './shared.js';
 

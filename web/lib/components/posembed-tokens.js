@@ -7,7 +7,7 @@
 // Attributes: model (a preset or a model folder URL), text, k (nearest tokens listed), analogy (a, b, c).
 import { Figure } from './figure.js';
 import { drawVocabularyMap } from '../vocabulary_map.js';
-import { observedAttributes, problemsMessage } from './attributes.js';
+import { observedAttributes, problemsMessage } from '../element_schemas.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define } from './shared.js';
 import { packageWorker } from './workers.js';
 

@@ -7,7 +7,7 @@
 import { TOY_VOCABULARY } from '../toy_vocabulary.js';
 import { Figure } from './figure.js';
 import { PLANE_AXES, PLANE_NOTE, TOKEN_KINDS, tokenKind, trainingWorker } from './training.js';
-import { ELEMENT_SCHEMAS, observedAttributes, problemsMessage } from './attributes.js';
+import { ELEMENT_SCHEMAS, observedAttributes, problemsMessage } from '../element_schemas.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define } from './shared.js';
 
 const TAG = 'posembed-train';
@@ -195,7 +195,7 @@ export class PosembedTrain extends LazyElement {
     return this.#latest?.running ?? false;
   }
 
-  // The options given to pe.trainer: the checked attributes that are its options (attributes.js takes them from its
+  // The options given to pe.trainer: the checked attributes that are its options (element_schemas.js takes them from its
   // schema), by the option's name.
   static #trainerOptions(values) {
     return Object.fromEntries(Object.entries(ELEMENT_SCHEMAS[TAG].attributes).filter(([, spec]) => spec.option?.startsWith('trainer.'))

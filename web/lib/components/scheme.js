@@ -5,7 +5,6 @@
 // The scheme is written as data-posembed-scheme on the themed element, which theme.js's styles key on.
 
 export const SCHEME_ATTRIBUTE = 'data-posembed-scheme';
-export const SCHEMES = ['light', 'dark', 'auto'];
 
 // A background at least this opaque decides; a fainter one lets the one behind it show through.
 const OPAQUE_ENOUGH = 0.5;

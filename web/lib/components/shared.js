@@ -4,9 +4,9 @@ import { load } from '../index.js';
 import { sharedInstance } from '../page_instance.js';
 import { loadPart } from '../parts.js';
 import { describe } from '../validate.js';
-import { ELEMENT_SCHEMAS, readAttributes, readValue, unknownAttributes } from './attributes.js';
+import { ELEMENT_SCHEMAS, SCHEMES, readAttributes, readValue, unknownAttributes } from '../element_schemas.js';
 import { figureOf } from './figure.js';
-import { SCHEMES, applyScheme, followPageScheme } from './scheme.js';
+import { applyScheme, followPageScheme } from './scheme.js';
 import { THEME_STYLE } from './theme.js';
 
 // A matrix an author hands an element as a property (`name`): { data, shape: [rows, columns] } of numbers (NaN

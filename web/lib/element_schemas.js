@@ -1,11 +1,14 @@
 // Every element's attributes, stated once: the name as written in HTML, its type, what it allows, its default and a
 // line of documentation. The elements read their attributes through readAttributes (every problem named as the
-// author wrote it, with what is allowed and the value, all at once), the README's attribute tables are checked
-// against this, and custom-elements.json and the JSX types are made from it.
-import { COLORMAPS } from '../colormap.js';
-import { ENCODINGS } from '../encoding_figures.js';
-import { OP_SCHEMAS, optionAttribute } from '../op_schemas.js';
-import { SCHEMES } from './scheme.js';
+// author wrote it, with what is allowed and the value, all at once), the command line's render flags and help are
+// the heatmap's, the README's attribute tables are checked against this, and custom-elements.json and the JSX types
+// are made from it.
+import { COLORMAPS } from './colormap.js';
+import { ENCODINGS } from './encoding_figures.js';
+import { OP_SCHEMAS, optionAttribute } from './op_schemas.js';
+
+// The schemes an element's theme attribute names: the page's ('auto') or one pinned.
+export const SCHEMES = ['light', 'dark', 'auto'];
 
 const MAX_INT32 = 2 ** 31 - 1;
 
