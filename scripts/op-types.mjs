@@ -1,7 +1,8 @@
 // The ops' TypeScript declarations, made at build time from the option registry (op_schemas.js as built in dist/, its
 // bounds the C++ core's): each op's options interface, every option with its type, whether it may be left out, and a
-// line of documentation with its range and default; the names of the core's limits; and PosembedOps, each op's method
-// with its positional arguments, in order, and its result. index.d.ts holds them where its marker line is.
+// line of documentation with its range and default; the names of the core's limits; PosembedOps, each op's method
+// with its positional arguments, in order, and its result; and PosembedGpuOps, the webgpu backend's form of the ops
+// it runs on the GPU. index.d.ts holds them where its marker line is.
 
 export const GENERATED_MARKER = '// @posembed-generated: op declarations';
 
@@ -54,6 +55,20 @@ export function opDeclarations(schemas, limits) {
     const optionsOptional = Object.values(schema.options).every(mayBeLeftOut);
     parameters.push(`options${optionsOptional ? '?' : ''}: ${optionsInterface(op, schema)}`);
     lines.push(`  /** ${schema.doc}. */`, `  ${op}(${parameters.join(', ')}): ${schema.returns};`);
+  }
+  lines.push('}');
+  // The webgpu backend's ops: its arguments that may be GpuTensors take Input (a tensor or a GpuTensor).
+  const onGpu = Object.entries(schemas).filter(([, schema]) => schema.webgpu);
+  lines.push('', '/** The ops the webgpu backend runs on the GPU. */', `export type GpuOpName = ${onGpu.map(([op]) => `'${op}'`).join(' | ')};`,
+    '/** Those ops on the webgpu backend: results stay on the GPU until read(); no `out`. */', 'export interface PosembedGpuOps {');
+  for (const [op, schema] of onGpu) {
+    const parameters = Object.entries(schema.arguments ?? {}).map(([name, spec]) => {
+      const type = schema.webgpu.gpuInputs?.includes(name) ? typeOf(spec).replace('Tensor<Float32Array>', 'Input') : typeOf(spec);
+      return `${name}${mayBeLeftOut(spec) ? '?' : ''}: ${type}`;
+    });
+    const optionsType = 'out' in schema.options ? `Omit<${optionsInterface(op, schema)}, 'out'>` : optionsInterface(op, schema);
+    parameters.push(`options${Object.values(schema.options).every(mayBeLeftOut) ? '?' : ''}: ${optionsType}`);
+    lines.push(`  ${op}(${parameters.join(', ')}): ${schema.webgpu.returns};`);
   }
   lines.push('}');
   return lines.join('\n');

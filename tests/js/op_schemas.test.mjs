@@ -12,6 +12,7 @@ import { mayBeLeftOut } from '../../scripts/op-types.mjs';
 import { load, Posembed } from '../../dist/index.js';
 import { OP_SCHEMAS, attributeName, readOptions, resolvedOption, resolvedSchemas } from '../../dist/op_schemas.js';
 import { ELEMENT_SCHEMAS, readValues } from '../../dist/element_schemas.js';
+import { HOST_OPS, PosembedGpu } from '../../dist/webgpu/backend.js';
 
 // Where an element's default differs from its op's on purpose.
 const ELEMENT_DEFAULTS = { 'posembed-heatmap metric': 'cosines, drawn on [-1, 1] whatever d-model' };
@@ -85,8 +86,12 @@ describe('one schema per op', () => {
   });
 
   // (The webgpu facade offers every op of this one: tests/js/webgpu.test.mjs.)
-  it('the facade offers every op the schemas describe', () => {
+  it('the facades offer every op the schemas describe: the webgpu backend its own form of each op the registry gives one, the wasm instance\'s of the rest', () => {
     for (const op of Object.keys(OP_SCHEMAS)) assert.equal(typeof Posembed.prototype[op], 'function', `Posembed lacks ${op}`);
+    for (const [op, schema] of Object.entries(OP_SCHEMAS)) {
+      assert.equal(Object.hasOwn(PosembedGpu.prototype, op), Boolean(schema.webgpu), `PosembedGpu's own ${op}`);
+      assert.equal(HOST_OPS.includes(op), !schema.webgpu, `${op} from the wasm instance`);
+    }
   });
 
   it('the elements\' attributes taken from an op keep its spelling, choices and default, within its range', () => {

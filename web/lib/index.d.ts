@@ -422,7 +422,7 @@ type Input = Tensor<Float32Array> | GpuTensor<Float32Array>;
 
 /** The webgpu backend: the large fills and gathers return GpuTensors; the other ops are the wasm ones.
  *  After a device loss, backend becomes 'wasm', fallbackReason says why, and ops keep returning tensors with read(). */
-export interface PosembedGpu extends Omit<Posembed, 'backend' | 'sinusoidal' | 'alibiBias' | 't5Buckets' | 't5Bias' | 'applyRope' | 'sincos2d' | 'similarity' | 'tokenEmbedding' | 'transformerEmbedding' | 'dispose'> {
+export interface PosembedGpu extends Omit<Posembed, 'backend' | GpuOpName | 'dispose'>, PosembedGpuOps {
   readonly backend: 'webgpu' | 'wasm';
   /** Ends the instance at once (as Posembed's); the device is destroyed once its queue's work is done. */
   dispose(): Promise<void>;
@@ -430,21 +430,12 @@ export interface PosembedGpu extends Omit<Posembed, 'backend' | 'sinusoidal' | '
   readonly device: any;
   /** GPU buffers held now, for leak checks. */
   readonly gpuBuffers: number;
-  sinusoidal(options: Omit<SinusoidalOptions, 'out'>): GpuResult;
-  alibiBias(options: Omit<AlibiBiasOptions, 'out'>): GpuResult;
-  t5Buckets(options: Omit<T5BucketsOptions, 'out'>): GpuResult<Int32Array>;
-  t5Bias(table: Tensor<Float32Array>, options: Omit<T5BiasOptions, 'out'>): GpuResult;
-  applyRope(x: Input, options?: Omit<ApplyRopeOptions, 'out'>): GpuResult;
-  sincos2d(options: Omit<Sincos2dOptions, 'out'>): GpuResult;
-  similarity(a: Input, b?: Input | null, options?: Omit<SimilarityOptions, 'out'>): GpuResult;
   /** Draws matrix `index` (default 0) of a float32 GpuTensor [..., rows, columns] on a canvas (one pixel per cell,
    *  resized to columns x rows) with a render pipeline that applies the colormap: nothing is read back.
    *  `range` spans the colormap (diverging maps: ±max |min|, |max|); non-finite cells are black. Resolves once
    *  the GPU took the work without error (an OffscreenCanvas can then be drawn onto a 2d canvas); rejects with
    *  the WebGPU error otherwise. */
   renderHeatmap(tensor: GpuTensor, canvas: HTMLCanvasElement | OffscreenCanvas, options: { range: { min: number; max: number }; colormap?: 'RdBu' | 'viridis'; index?: number }): Promise<void>;
-  tokenEmbedding(options: TokenEmbeddingOptions): Omit<TokenEmbedding, 'lookup'> & { lookup(ids: TokenIds): GpuResult };
-  transformerEmbedding(options: TransformerEmbeddingOptions): Omit<TransformerEmbedding, 'forward'> & { forward(ids: TokenIds, options?: { training?: boolean }): GpuResult };
 }
 
 export function load(options?: LoadOptions & { backend?: 'wasm' }): Promise<Posembed>;

@@ -18,6 +18,9 @@ const requiredData = (doc, ts) => ({ type: 'data', doc, ts });
 const TENSOR = 'Tensor<Float32Array>';
 const OUT = data('a Float32Array of exactly the result\'s size to write into', 'Float32Array');
 const INT_OUT = data('an Int32Array of exactly the result\'s size to write into', 'Int32Array');
+// The webgpu backend's form of an op that runs on the GPU: its result stays there (a GpuTensor: GpuResult), the
+// arguments named in `gpuInputs` may be GpuTensors too, and it takes no `out`.
+const ON_GPU = { returns: 'GpuResult' };
 const SCALE = (doc) => ({ type: 'data', default: 'none', doc, ts: '\'none\' | \'sqrt\' | number' });
 
 // T5's bucketing, shared by its three ops.
@@ -34,6 +37,7 @@ export const OP_SCHEMAS = {
   sinusoidal: {
     doc: 'sinusoidal positions [length, dModel]',
     returns: TENSOR,
+    webgpu: ON_GPU,
     options: {
       length: integerIn(1, 'maxLength', { unless: 'positions', doc: 'rows: positions offset … offset + length − 1 (not with positions)' }),
       dModel: integerIn(2, 'maxDModel', { even: true, doc: 'columns: sin/cos pairs × 2' }),
@@ -54,6 +58,7 @@ export const OP_SCHEMAS = {
   alibiBias: {
     doc: 'ALiBi\'s bias [numHeads, queryLength, keyLength]; queries are the last queryLength keys; -Infinity where causal masks',
     returns: TENSOR,
+    webgpu: ON_GPU,
     options: {
       numHeads: integerIn(1, 'maxHeads', { attribute: 'heads', doc: 'heads, each with its slope' }),
       queryLength: integerIn(1, 'maxLength', { optional: true, dependsOn: 'keyLength', doc: 'queries, the last of the keys: at most keyLength (default keyLength)' }),
@@ -72,6 +77,7 @@ export const OP_SCHEMAS = {
   t5Buckets: {
     doc: 'T5\'s relative position buckets [queryLength, keyLength], bucket(key − query)',
     returns: 'Tensor<Int32Array>',
+    webgpu: { returns: 'GpuResult<Int32Array>' },
     options: {
       queryLength: integerIn(1, 'maxLength', { doc: 'queries' }),
       keyLength: integerIn(1, 'maxLength', { doc: 'keys' }),
@@ -82,6 +88,7 @@ export const OP_SCHEMAS = {
   t5Bias: {
     doc: 'T5\'s bias [numHeads, queryLength, keyLength], gathered from a [numBuckets, numHeads] table by bucket',
     returns: TENSOR,
+    webgpu: ON_GPU,
     arguments: { table: requiredData('the learned table [numBuckets, numHeads]', TENSOR) },
     options: {
       queryLength: integerIn(1, 'maxLength', { doc: 'queries' }),
@@ -94,6 +101,7 @@ export const OP_SCHEMAS = {
   sincos2d: {
     doc: '2-D sin-cos positions of a patch grid [clsToken + gridH × gridW, dModel]',
     returns: TENSOR,
+    webgpu: ON_GPU,
     options: {
       gridH: integerIn(1, 'maxGridSide', { doc: 'patch rows' }),
       gridW: integerIn(1, 'maxGridSide', { doc: 'patch columns' }),
@@ -106,6 +114,7 @@ export const OP_SCHEMAS = {
   tokenEmbedding: {
     doc: 'a [vocabSize, dModel] token table looked up by id',
     returns: 'TokenEmbedding',
+    webgpu: { returns: 'Omit<TokenEmbedding, \'lookup\'> & { lookup(ids: TokenIds): GpuResult }' },
     options: {
       vocabSize: integerIn(1, 'maxVocabSize', { doc: 'rows: one per token id' }),
       dModel: integerIn(1, 'maxDModel', { doc: 'columns' }),
@@ -137,6 +146,7 @@ export const OP_SCHEMAS = {
   transformerEmbedding: {
     doc: 'the input layer: token rows × scale + positions, with dropout when training',
     returns: 'TransformerEmbedding',
+    webgpu: { returns: 'Omit<TransformerEmbedding, \'forward\'> & { forward(ids: TokenIds, options?: { training?: boolean }): GpuResult }' },
     options: {
       vocabSize: integerIn(1, 'maxVocabSize', { doc: 'token ids' }),
       dModel: integerIn(2, 'maxDModel', { doc: 'columns (even for sinusoidal positions)' }),
@@ -162,6 +172,7 @@ export const OP_SCHEMAS = {
   applyRope: {
     doc: 'x [..., seq, headDim] with each vector turned by RoPE at its position',
     returns: TENSOR,
+    webgpu: { ...ON_GPU, gpuInputs: ['x'] },
     arguments: { x: requiredData('the vectors: a tensor [..., seq, headDim]', TENSOR) },
     options: {
       positions: data('one position per row of x (seq), in place of offset; with a spec [seq], or [batch, seq] for x [batch, heads, seq, headDim] (mRoPE: [3, batch, seq], or text positions [seq] / [batch, seq])', 'RopePositions'),
@@ -199,6 +210,7 @@ export const OP_SCHEMAS = {
   similarity: {
     doc: 'the dot products or cosines of a\'s rows with b\'s [n, m]',
     returns: TENSOR,
+    webgpu: { ...ON_GPU, gpuInputs: ['a', 'b'] },
     arguments: { a: requiredData('rows [n, d]', TENSOR), b: data('rows [m, d] (default a)', 'Tensor<Float32Array> | null') },
     options: {
       metric: oneOfValues(['dot', 'cosine'], { default: 'dot', doc: 'dot product or cosine' }),

@@ -2,6 +2,7 @@
 // rest (and every exact angle the GPU must not compute) come from the wasm instance it keeps beside it.
 // After a device loss every op falls back to wasm, says so in fallbackReason, and keeps its interface.
 import { describe, integer, oneOf, options } from '../validate.js';
+import { OP_SCHEMAS } from '../op_schemas.js';
 import { floatMatrix, tokenIds } from '../tensor.js';
 import { sinusoidalParams } from '../sinusoidal.js';
 import { alibiParams } from '../alibi.js';
@@ -27,9 +28,11 @@ function isGpuTensor(value) {
   return value instanceof GpuTensor || value instanceof HostTensor;
 }
 
-// The CPU ops of the wasm instance, offered unchanged on the webgpu backend.
-const HOST_OPS = ['alibiSlopes', 't5Bucket', 'ropeInvFreq', 'ropeCache', 'checkRopeCache', 'checkGguf', 'openTokenizer', 'openModel', 'modelPositions', 'learnedPositions', 'interpolatePositions', 'pca', 'readNpy', 'readSafetensors', 'openSafetensors', 'openNpy', 'openCheckpoint', 'allocate', 'memory',
-  'trainer', 'wordEmbeddings'];
+// What the wasm instance does for the webgpu backend unchanged: every op the registry gives no GPU form (webgpu), and
+// the instance's other methods (models, weight files, the heap).
+const HOST_METHODS = ['checkGguf', 'openTokenizer', 'openModel', 'modelPositions', 'readNpy', 'readSafetensors', 'openSafetensors', 'openNpy', 'openCheckpoint',
+  'allocate', 'memory'];
+export const HOST_OPS = [...Object.keys(OP_SCHEMAS).filter((op) => !OP_SCHEMAS[op].webgpu), ...HOST_METHODS];
 
 export class PosembedGpu {
   #core;
