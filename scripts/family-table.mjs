@@ -1,11 +1,7 @@
 // The README's table of model families, made from the table in web/lib/model_families.js: `node
 // scripts/family-table.mjs --write` rewrites the README between its families markers; a test checks they agree.
-import { readFileSync, writeFileSync } from 'node:fs';
 import { FAMILIES, NOT_READ, NO_POSITIONS, WRAPPERS } from '../web/lib/model_families.js';
-
-const README = new URL('../README.md', import.meta.url);
-const START = '<!-- families:start -->';
-const END = '<!-- families:end -->';
+import { section, writeReadmeSection } from './readme-sections.mjs';
 
 const code = (names) => names.map((name) => `\`${name}\``).join(', ');
 
@@ -42,7 +38,6 @@ export function familyTable() {
   }
   const read = Object.keys(FAMILIES).length + Object.keys(WRAPPERS).length;
   const lines = [
-    START,
     `${read} model types read (${Object.keys(FAMILIES).length} families and ${Object.keys(WRAPPERS).length} multimodal or composite configs whose text model is one of them), of the ${read + Object.keys(NOT_READ).length} model types of HF transformers' main branch (November 2026) whose config carries a text model's positions; ${Object.keys(NOT_READ).length} read and refused, each with why (one table of positions cannot describe it, or its sources disagree); ${Object.keys(NO_POSITIONS).length} without attention (${code(Object.keys(NO_POSITIONS))}) refused as having no positions.`,
     '',
     '| positions (as HF reads them) | model_type |',
@@ -53,21 +48,10 @@ export function familyTable() {
     'Refused, and why (each with these words rather than read as a family it resembles):',
     '',
     ...Object.entries(NOT_READ).map(([type, reason]) => `- \`${type}\`: ${reason}`),
-    END,
   ];
-  return lines.join('\n');
-}
-
-export function readmeSection(text = readFileSync(README, 'utf8')) {
-  const start = text.indexOf(START);
-  const end = text.indexOf(END);
-  return start < 0 || end < 0 ? null : text.slice(start, end + END.length);
+  return section('families', lines.join('\n'));
 }
 
 if (process.argv[1] === new URL(import.meta.url).pathname && process.argv.includes('--write')) {
-  const text = readFileSync(README, 'utf8');
-  const section = readmeSection(text);
-  if (!section) throw new Error(`README.md has no ${START} … ${END} section to write`);
-  writeFileSync(README, text.replace(section, familyTable()));
-  console.log('README.md: the families table rewritten from web/lib/model_families.js');
+  writeReadmeSection('families', familyTable(), 'web/lib/model_families.js');
 }

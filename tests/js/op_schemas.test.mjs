@@ -76,6 +76,13 @@ describe('one schema per op', () => {
     assert.ok(lines.length >= 100, `${lines.length} wrong calls`);
   });
 
+  it('the README\'s table of every op\'s options is what scripts/option-table.mjs makes of the registry', async () => {
+    const { optionTable } = await import('../../scripts/option-table.mjs');
+    const { readmeSection } = await import('../../scripts/readme-sections.mjs');
+    assert.equal(readmeSection('options'), optionTable(), 'run node scripts/option-table.mjs --write');
+    for (const [op, schema] of Object.entries(OP_SCHEMAS)) for (const name of Object.keys(schema.options)) assert.ok(optionTable().includes(`| \`${name}\` |`), `${op}.${name}`);
+  });
+
   it('reads positional arguments in their range, in the op\'s words', () => {
     assert.throws(() => pe.alibiSlopes(4097), { name: 'RangeError', message: 'numHeads must be an integer in [1, 4096], got 4097' });
     assert.throws(() => pe.interpolatePositions({ data: new Float32Array(4), shape: [2, 2] }, 0), { name: 'RangeError', message: 'newLength must be an integer in [1, 16777216], got 0' });
