@@ -2,8 +2,6 @@
 // [rows, columns] host tensor, with a caption saying what to notice, its axes' labels, and the value range its
 // colormap spans.
 
-export const ENCODINGS = ['sinusoidal', 'learned', 'rope', 'similarity', 'alibi', 't5', 'sincos2d'];
-
 // A CPU tensor from either backend's result (a GpuTensor is read, then freed).
 export async function onHost(result) {
   if (result.data) return result;
@@ -34,11 +32,11 @@ function integerIn(name, value, low, high) {
   return value;
 }
 
-// o: { length = 64, dModel, base, layout, timescale, offset, seed, newLength, headDim, scaling, factor, of, metric,
-// heads, head, causal, buckets, maxDistance, bidirectional, gridH, gridW }. Masked attention cells come back as NaN.
-export async function encodingFigure(pe, encoding, o = {}) {
-  const length = o.length ?? 64;
-  if (encoding === 'sinusoidal') {
+// Each encoding's figure: (pe, o, length) → its tensor, axes, range, colormap and caption. o: { dModel, base, layout,
+// timescale, offset, seed, newLength, scaling, factor, metric, heads, head, causal, buckets, maxDistance,
+// bidirectional, gridH, gridW }. Masked attention cells come back as NaN.
+const ENCODING_FIGURES = {
+  sinusoidal: async (pe, o, length) => {
     const options = { length, dModel: o.dModel ?? 128, base: o.base ?? 10000, layout: o.layout ?? 'interleaved', timescale: o.timescale ?? 'standard', offset: o.offset ?? 0 };
     return {
       ...POSITION_BY_DIMENSION, y: { label: 'position', names: (row) => String(options.offset + row) },
@@ -46,8 +44,8 @@ export async function encodingFigure(pe, encoding, o = {}) {
       caption: `Sinusoidal positions ${options.offset ? `${options.offset}–${options.offset + length - 1} ` : ''}[${length} × ${options.dModel}], ${options.layout} sin/cos columns`
         + `${options.timescale === 't2t' ? ', tensor2tensor\'s timescale' : ''}. Left columns change fast down the rows, right ones slowly: every row is a different mix.`,
     };
-  }
-  if (encoding === 'learned') {
+  },
+  learned: async (pe, o, length) => {
     const dModel = o.dModel ?? 64;
     const table = pe.learnedPositions({ maxLength: length, dModel, init: { type: 'normal', std: 1, seed: o.seed ?? 0 } });
     try {
@@ -60,8 +58,8 @@ export async function encodingFigure(pe, encoding, o = {}) {
     } finally {
       table.dispose();
     }
-  }
-  if (encoding === 'rope') {
+  },
+  rope: async (pe, o, length) => {
     // The rotation of every pair at each position: RoPE applied to a query of ones.
     const headDim = o.dModel ?? 64;
     const ones = { data: new Float32Array(length * headDim).fill(1), shape: [length, headDim] };
@@ -73,8 +71,8 @@ export async function encodingFigure(pe, encoding, o = {}) {
       ...POSITION_BY_DIMENSION, tensor, range: { min: -1.5, max: 1.5 }, colormap: 'RdBu',
       caption: `RoPE turning a query of ones, [${length} positions × ${headDim}]${scaling ? `, ${scaling.type} scaling ×${scaling.factor}` : ''}. Each pair of dimensions turns at its own speed: fast on the left, slow on the right.`,
     };
-  }
-  if (encoding === 'similarity') {
+  },
+  similarity: async (pe, o, length) => {
     const dModel = o.dModel ?? 128;
     const table = await onHost(pe.sinusoidal({ length, dModel, base: o.base ?? 10000 }));
     const metric = o.metric === 'dot' ? 'dot' : 'cosine';
@@ -84,8 +82,8 @@ export async function encodingFigure(pe, encoding, o = {}) {
       range: metric === 'dot' ? { min: -dModel / 2, max: dModel / 2 } : { min: -1, max: 1 },
       caption: `${metric === 'dot' ? 'Dot products' : 'Cosine similarity'} of sinusoidal positions (d = ${dModel}). Highest on the diagonal, falling with distance, the same along every diagonal: it depends only on how far apart two positions are.`,
     };
-  }
-  if (encoding === 'alibi') {
+  },
+  alibi: async (pe, o, length) => {
     const heads = o.heads ?? 8;
     const head = integerIn('head', o.head ?? 0, 0, heads - 1);
     const bias = await onHost(pe.alibiBias({ numHeads: heads, keyLength: length, causal: o.causal ?? false }));
@@ -94,22 +92,31 @@ export async function encodingFigure(pe, encoding, o = {}) {
       ...QUERY_BY_KEY, colour: { label: 'bias' }, tensor: { data, shape: [length, length] }, colormap: 'viridis',
       caption: `ALiBi bias, head ${head} of ${heads}${o.causal ? ', causal' : ''}: minus the head's slope times the distance between query and key. Farther keys get lower scores.`,
     };
-  }
-  if (encoding === 't5') {
+  },
+  t5: async (pe, o, length) => {
     const options = { queryLength: length, keyLength: length, numBuckets: o.buckets ?? 32, maxDistance: o.maxDistance ?? 128, bidirectional: o.bidirectional ?? true };
     const buckets = await onHost(pe.t5Buckets(options));
     return {
       ...QUERY_BY_KEY, colour: { label: 'bucket' }, tensor: { data: new Float32Array(buckets.data), shape: buckets.shape }, colormap: 'viridis',
       caption: `T5 buckets of key − query (${options.numBuckets} buckets). Near distances each get a bucket; far ones share buckets that widen with the distance.`,
     };
-  }
-  if (encoding === 'sincos2d') {
+  },
+  sincos2d: async (pe, o, length) => {
     const options = { gridH: o.gridH ?? 8, gridW: o.gridW ?? 8, dModel: o.dModel ?? 64, base: o.base ?? 10000 };
     return {
       x: { label: 'dimension' }, y: { label: 'patch (row-major)' }, colour: { label: 'value' },
       tensor: await onHost(pe.sincos2d(options)), range: { min: -1, max: 1 }, colormap: 'RdBu',
       caption: `2-D sin-cos positions of a ${options.gridH} × ${options.gridW} patch grid (d = ${options.dModel}): one half of the columns encodes the patch's row, the other half its column, each as a 1-D sinusoidal table.`,
     };
+  },
+};
+
+export const ENCODINGS = Object.keys(ENCODING_FIGURES);
+
+// An encoding's figure; o.length (default 64): the rows, or queries and keys.
+export async function encodingFigure(pe, encoding, o = {}) {
+  if (!Object.hasOwn(ENCODING_FIGURES, encoding)) {
+    throw new RangeError(`encoding must be one of ${ENCODINGS.map((e) => `'${e}'`).join(', ')}, got '${encoding}'`);
   }
-  throw new RangeError(`encoding must be one of ${ENCODINGS.map((e) => `'${e}'`).join(', ')}, got '${encoding}'`);
+  return ENCODING_FIGURES[encoding](pe, o, o.length ?? 64);
 }
