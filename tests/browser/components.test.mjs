@@ -63,7 +63,7 @@ describe('site pages and components', () => {
       return { width: canvas.width, height: canvas.height, data: Array.from(canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data) };
     });
     const file = join(tempFolder('figure'), 'heatmap.png');
-    execFileSync(process.execPath, [join(REPO, 'dist/cli.js'), 'render', 'sinusoidal', '--length', '32', '--d-model', '64', '--colormap', 'RdBu', '--scale', '1', '--bare', '-o', file]);
+    execFileSync(process.execPath, [join(REPO, 'dist/cli.js'), 'render', 'sinusoidal', '--length', '32', '--d-model', '64', '--colormap', 'RdBu', '--cell-size', '1', '--bare', '-o', file]);
     const png = pngjs.PNG.sync.read(readFileSync(file));
     assert.deepEqual([png.width, png.height], [onPage.width, onPage.height]);
     assert.deepEqual(Array.from(png.data), onPage.data);

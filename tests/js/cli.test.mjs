@@ -38,8 +38,8 @@ describe('posembed render (command line)', () => {
 
   it('writes a framed PNG (axes, colour bar and caption drawn as the SVG has them); --bare: the heatmap of the package values, scaled', () => {
     const framedFile = join(dir, 'framed.png');
-    assert.equal(run('render', 'sinusoidal', '--length', '16', '--d-model', '32', '--scale', '3', '-o', framedFile).status, 0);
-    assert.equal(run('render', 'sinusoidal', '--length', '16', '--d-model', '32', '--scale', '3', '-o', join(dir, 'framed.svg')).status, 0);
+    assert.equal(run('render', 'sinusoidal', '--length', '16', '--d-model', '32', '--cell-size', '3', '-o', framedFile).status, 0);
+    assert.equal(run('render', 'sinusoidal', '--length', '16', '--d-model', '32', '--cell-size', '3', '-o', join(dir, 'framed.svg')).status, 0);
     const framed = pngjs.PNG.sync.read(readFileSync(framedFile));
     const [, width, height] = readFileSync(join(dir, 'framed.svg'), 'utf8').match(/^<svg [^>]*width="(\d+)" height="(\d+)"/).map(Number);
     assert.deepEqual([framed.width, framed.height], [width, height]);
@@ -54,11 +54,11 @@ describe('posembed render (command line)', () => {
     assert.ok(inked(0, left - 8, top, top + cellsHeight) > 40, 'the y axis has no labels');
     assert.ok(inked(0, framed.width, framed.height - 40, framed.height) > 100, 'the caption has no text');
     const file = join(dir, 'pe.png');
-    const { status, stdout } = run('render', 'sinusoidal', '--length', '16', '--d-model', '32', '--offset', '5', '--scale', '3', '--bare', '-o', file);
+    const { status, stdout } = run('render', 'sinusoidal', '--length', '16', '--d-model', '32', '--offset', '5', '--cell-size', '3', '--bare', '-o', file);
     assert.equal(status, 0, stdout);
     const png = pngjs.PNG.sync.read(readFileSync(file));
     assert.deepEqual([png.width, png.height], [96, 48]);
-    const expected = heatmapPixels(pe.sinusoidal({ length: 16, dModel: 32, offset: 5 }), { colormap: 'RdBu', range: { min: -1, max: 1 }, scale: 3 });
+    const expected = heatmapPixels(pe.sinusoidal({ length: 16, dModel: 32, offset: 5 }), { colormap: 'RdBu', range: { min: -1, max: 1 }, cellSize: 3 });
     assert.deepEqual(new Uint8Array(png.data), new Uint8Array(expected.pixels.buffer));
   });
 
@@ -73,17 +73,17 @@ describe('posembed render (command line)', () => {
     assert.deepEqual(rows.flat(), Array.from(pe.t5Buckets({ queryLength: 5, keyLength: 5, numBuckets: 8, maxDistance: 16 }).data));
     // SVG: framed by default (axes, ticks, colour bar in words, caption), the cells one embedded image; --bare: the cells alone.
     const svg = join(dir, 'grid.svg');
-    assert.equal(run('render', 'sincos2d', '--grid-h', '2', '--grid-w', '3', '--d-model', '8', '--scale', '2', '-o', svg).status, 0);
+    assert.equal(run('render', 'sincos2d', '--grid-h', '2', '--grid-w', '3', '--d-model', '8', '--cell-size', '2', '-o', svg).status, 0);
     const framed = readFileSync(svg, 'utf8');
     assert.equal(framed.match(/<image /g).length, 1);
     for (const text of ['>dimension<', '>patch (row-major)<', 'red = negative, white = 0, blue = positive', '2-D sin-cos positions']) {
       assert.ok(framed.includes(text), `the framed SVG lacks ${text}`);
     }
-    assert.equal(run('render', 'sincos2d', '--grid-h', '2', '--grid-w', '3', '--d-model', '8', '--scale', '2', '--bare', '-o', svg).status, 0);
+    assert.equal(run('render', 'sincos2d', '--grid-h', '2', '--grid-w', '3', '--d-model', '8', '--cell-size', '2', '--bare', '-o', svg).status, 0);
     const bare = readFileSync(svg, 'utf8');
     assert.match(bare, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="16" height="12"><image width="16" height="12" /);
     const cells = pngjs.PNG.sync.read(Buffer.from(bare.match(/base64,([^"]+)"/)[1], 'base64'));
-    assert.deepEqual([cells.width, cells.height], [16, 12]);  // each cell 2 × 2 pixels: drawn at scale 2, scaled by no viewer
+    assert.deepEqual([cells.width, cells.height], [16, 12]);  // each cell 2 × 2 pixels: drawn at cell size 2, scaled by no viewer
     const large = join(dir, 'large.svg');
     assert.equal(run('render', 'sinusoidal', '--length', '256', '--d-model', '128', '-o', large).status, 0);
     assert.ok(readFileSync(large).length < 200000, 'a 32,768-cell figure is kilobytes, not megabytes');
@@ -125,8 +125,8 @@ describe('posembed render (command line)', () => {
     assert.match(out, /pe\.png: Sinusoidal positions \[8 × 128\]/);
     assert.equal(pngjs.PNG.sync.read(readFileSync(join(project, 'pe.png'))).width, 128 * 4);
     // A framed PNG from the plain install (its renderer is a dependency), its cells crisp: each cell one uniform
-    // block of scale × scale pixels of the colour the page paints, the grid found in the picture.
-    const framed = spawnSync('npx', ['--no-install', 'posembed', 'render', 'alibi', '--length', '8', '--heads', '2', '--causal', '--scale', '10', '-o', 'framed.png'], { cwd: project, encoding: 'utf8' });
+    // block of cellSize × cellSize pixels of the colour the page paints, the grid found in the picture.
+    const framed = spawnSync('npx', ['--no-install', 'posembed', 'render', 'alibi', '--length', '8', '--heads', '2', '--causal', '--cell-size', '10', '-o', 'framed.png'], { cwd: project, encoding: 'utf8' });
     assert.equal(framed.status, 0, framed.stderr);
     const image = pngjs.PNG.sync.read(readFileSync(join(project, 'framed.png')));
     const pe = await load();

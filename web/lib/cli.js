@@ -36,7 +36,7 @@ Renders an encoding as a heatmap (rows × columns, one cell per value), the same
 
 Options, as <posembed-heatmap>'s attributes (defaults in brackets):
 ${RENDER_FLAGS.map(flagLine).join('\n')}
-${helpLine('--scale N', 'image pixels per cell [4 for png and svg]')}
+${helpLine('--cell-size N', 'image pixels along a cell\'s side [4 for png and svg]')}
 ${helpLine('--font FAMILY', 'svg, png: the text\'s font family [a sans font of this system]')}
 ${helpLine('--font-size N', 'svg, png: px of the axis titles and caption [12, more for wide figures]')}
 ${helpLine('--bare', 'svg, png: the cells alone, without the frame')}
@@ -72,7 +72,7 @@ Examples: npx posembed rope --config config.json --positions 0:131072 --precisio
 
 const OPTIONS = {
   ...Object.fromEntries(RENDER_FLAGS.map((name) => [name, { type: HEATMAP[name].type === 'flag' ? 'boolean' : 'string' }])),
-  output: { type: 'string', short: 'o' }, scale: { type: 'string' }, bare: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  output: { type: 'string', short: 'o' }, 'cell-size': { type: 'string' }, bare: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
   font: { type: 'string' }, 'font-size': { type: 'string' },
   config: { type: 'string' }, layer: { type: 'string' }, positions: { type: 'string' }, precision: { type: 'string' }, cache: { type: 'string' },
   gguf: { type: 'string' }, as: { type: 'string' },
@@ -134,7 +134,7 @@ function hasFamily(Resvg) {
   return (family) => width(family) !== missing;
 }
 
-// The cells as a PNG file: one pixel a cell, or scale × scale.
+// The cells as a PNG file: one pixel a cell, or cellSize × cellSize.
 function png({ pixels, width, height }) {
   const image = new PNG({ width, height });
   image.data = Buffer.from(pixels.buffer);
@@ -309,8 +309,8 @@ export async function main(argv) {
   if (read.problems.length) throw new RangeError(read.problems.join('; '));
   const pe = await load();
   const figure = await encodingFigure(pe, encoding, encodingOptions(read.values, (name) => values[name] !== undefined));
-  const scale = numeric(values, 'scale') ?? 4;
-  if (!Number.isInteger(scale) || scale < 1 || scale > 64) throw new RangeError(`--scale must be an integer in [1, 64], got ${scale}`);
+  const cellSize = numeric(values, 'cell-size') ?? 4;
+  if (!Number.isInteger(cellSize) || cellSize < 1 || cellSize > 64) throw new RangeError(`--cell-size must be an integer in [1, 64], got ${cellSize}`);
   const colours = { colormap: read.values.colormap ?? figure.colormap, range: figure.range ?? valueRange(figure.tensor.data) };
   const [rows, columns] = figure.tensor.shape;
   const fontSize = numeric(values, 'font-size');
@@ -321,14 +321,14 @@ export async function main(argv) {
     x: { ...figure.x, label: read.values['x-label'] ?? figure.x.label }, y: { ...figure.y, label: read.values['y-label'] ?? figure.y.label },
   };
   if (format === 'png' && values.bare) {
-    writeFileSync(output, png(heatmapPixels(figure.tensor, { ...colours, scale })));
+    writeFileSync(output, png(heatmapPixels(figure.tensor, { ...colours, cellSize })));
   } else if (format === 'png' || format === 'svg') {
-    // The cells one embedded image at their drawn size (scale × scale pixels a cell: crisp in any renderer),
+    // The cells one embedded image at their drawn size (cellSize × cellSize pixels a cell: crisp in any renderer),
     // framed unless --bare.
-    const cells = png(heatmapPixels(figure.tensor, { ...colours, scale })).toString('base64');
+    const cells = png(heatmapPixels(figure.tensor, { ...colours, cellSize })).toString('base64');
     const svg = values.bare
-      ? `<svg xmlns="http://www.w3.org/2000/svg" width="${columns * scale}" height="${rows * scale}"><image width="${columns * scale}" height="${rows * scale}" preserveAspectRatio="none" style="image-rendering:pixelated" href="data:image/png;base64,${cells}"/></svg>\n`
-      : framedHeatmapSvg(framed, cells, { cell: scale, ...colours, title: title ?? '', theme: theme === 'dark' ? 'dark' : 'light', font: values.font, fontSize });
+      ? `<svg xmlns="http://www.w3.org/2000/svg" width="${columns * cellSize}" height="${rows * cellSize}"><image width="${columns * cellSize}" height="${rows * cellSize}" preserveAspectRatio="none" style="image-rendering:pixelated" href="data:image/png;base64,${cells}"/></svg>\n`
+      : framedHeatmapSvg(framed, cells, { cell: cellSize, ...colours, title: title ?? '', theme: theme === 'dark' ? 'dark' : 'light', font: values.font, fontSize });
     writeFileSync(output, format === 'svg' ? svg : await rasterised(svg, values.font));
   } else if (format === 'csv') {
     writeFileSync(output, csv(figure.tensor));

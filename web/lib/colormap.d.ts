@@ -9,6 +9,6 @@ export const MASKED: { rgb: [number, number, number]; word: string };
 export function colormap(name: 'RdBu' | 'viridis', range: { min: number; max: number }): Colormap;
 /** The range of the finite values, without copying or spreading the array (any length works); { min: Infinity, max: -Infinity } where none is finite. */
 export function valueRange(data: ArrayLike<number>): { min: number; max: number };
-/** RGBA pixels of a [rows, columns] tensor, one pixel (or scale × scale) per cell; NaN cells black. */
-export function heatmapPixels(tensor: Tensor, options?: { colormap?: 'RdBu' | 'viridis'; range?: { min: number; max: number }; scale?: number }):
+/** RGBA pixels of a [rows, columns] tensor, one pixel (or cellSize × cellSize) per cell; NaN cells black. */
+export function heatmapPixels(tensor: Tensor, options?: { colormap?: 'RdBu' | 'viridis'; range?: { min: number; max: number }; cellSize?: number }):
   { pixels: Uint8ClampedArray; width: number; height: number; map: Colormap };

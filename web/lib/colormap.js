@@ -64,21 +64,21 @@ export function valueRange(data) {
   return { min, max };
 }
 
-// RGBA pixels of a [rows, columns] tensor, one pixel per cell, each cell `scale` pixels wide and high:
+// RGBA pixels of a [rows, columns] tensor, one pixel per cell, each cell `cellSize` pixels wide and high:
 // the picture the site's canvases and the command line's figures share. Non-finite values (masked
 // attention) are MASKED's grey.
-export function heatmapPixels(tensor, { colormap: name = 'RdBu', range = valueRange(tensor.data), scale = 1 } = {}) {
+export function heatmapPixels(tensor, { colormap: name = 'RdBu', range = valueRange(tensor.data), cellSize = 1 } = {}) {
   const [rows, columns] = tensor.shape;
   const map = colormap(name, range);
-  const width = columns * scale;
-  const pixels = new Uint8ClampedArray(width * rows * scale * 4);
+  const width = columns * cellSize;
+  const pixels = new Uint8ClampedArray(width * rows * cellSize * 4);
   for (let row = 0; row < rows; row++) {
     for (let column = 0; column < columns; column++) {
       const value = tensor.data[row * columns + column];
       const c = Number.isFinite(value) ? map.index(value) * 3 : -1;
-      for (let dy = 0; dy < scale; dy++) {
-        for (let dx = 0; dx < scale; dx++) {
-          const p = 4 * ((row * scale + dy) * width + column * scale + dx);
+      for (let dy = 0; dy < cellSize; dy++) {
+        for (let dx = 0; dx < cellSize; dx++) {
+          const p = 4 * ((row * cellSize + dy) * width + column * cellSize + dx);
           pixels[p] = c < 0 ? MASKED.rgb[0] : map.rgb[c];
           pixels[p + 1] = c < 0 ? MASKED.rgb[1] : map.rgb[c + 1];
           pixels[p + 2] = c < 0 ? MASKED.rgb[2] : map.rgb[c + 2];
@@ -87,5 +87,5 @@ export function heatmapPixels(tensor, { colormap: name = 'RdBu', range = valueRa
       }
     }
   }
-  return { pixels, width, height: rows * scale, map };
+  return { pixels, width, height: rows * cellSize, map };
 }

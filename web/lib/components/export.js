@@ -148,9 +148,9 @@ function nextAfter(walker) {
   return null;
 }
 
-// The shapes painted on a canvas, `scale` device pixels per CSS pixel.
-export function paintShapes({ width, height, shapes }, scale, background) {
-  const canvas = new OffscreenCanvas(Math.ceil(width * scale), Math.ceil(height * scale));
+// The shapes painted on a canvas, `pixelRatio` device pixels per CSS pixel.
+export function paintShapes({ width, height, shapes }, pixelRatio, background) {
+  const canvas = new OffscreenCanvas(Math.ceil(width * pixelRatio), Math.ceil(height * pixelRatio));
   const ctx = canvas.getContext('2d');
   if (background) {
     ctx.fillStyle = background;
@@ -158,7 +158,7 @@ export function paintShapes({ width, height, shapes }, scale, background) {
   }
   for (const s of shapes) {
     ctx.save();
-    ctx.scale(scale, scale);
+    ctx.scale(pixelRatio, pixelRatio);
     if (s.kind === 'image') {
       ctx.imageSmoothingEnabled = false;
       ctx.drawImage(s.canvas, s.x, s.y, s.width, s.height);
