@@ -45,8 +45,10 @@ else console.warn('build: no threaded module with this Emscripten (see CMakeList
 for (const name of modules) {
   for (const extension of ['.mjs', '.wasm']) cpSync(join(wasm, name + extension), join(dist, name + extension));
 }
-// The C++ core's limits (limits::kLimits), read from the module just built, as the module dist/core_limits.js that
-// the option registry (op_schemas.js) names its bounds from: each bound is stated once, in the core.
+// The C++ core's tables, read from the module just built, as the module dist/core_tables.js: its limits
+// (limits::kLimits), which the option registry (op_schemas.js) names its bounds from, and its RoPE scaling rules'
+// parameters (rope_parameters, rope_rules), which rope.js checks a scaling object by and model_positions.js reads a
+// config's rope_scaling by. Each bound, parameter and spelling is stated once, in the core.
 const scalarModule = await (await import(pathToFileURL(join(dist, 'posembed-scalar.mjs')).href)).default({
   instantiateWasm(imports, receive) {
     WebAssembly.instantiate(readFileSync(join(dist, 'posembed-scalar.wasm')), imports).then(({ instance, module }) => receive(instance, module));
@@ -54,9 +56,10 @@ const scalarModule = await (await import(pathToFileURL(join(dist, 'posembed-scal
   },
 });
 const { sinusoidalBlockRows, ...coreLimits } = scalarModule.limits();
-writeFileSync(join(dist, 'core_limits.js'), [
-  '// Written by scripts/build-dist.mjs from the C++ core\'s limits::kLimits (cpp/include/posembed/limits.hpp).',
-  `export const CORE_LIMITS = Object.freeze(${JSON.stringify(coreLimits, null, 2)});`, '',
+writeFileSync(join(dist, 'core_tables.js'), [
+  '// Written by scripts/build-dist.mjs from the C++ core\'s tables (limits.hpp\'s kLimits; rope.hpp\'s rope_parameters and rope_rules).',
+  `export const CORE_LIMITS = Object.freeze(${JSON.stringify(coreLimits, null, 2)});`,
+  `export const CORE_ROPE_RULES = Object.freeze(${JSON.stringify(scalarModule.ropeRules(), null, 2)});`, '',
 ].join('\n'));
 if (modules.includes('posembed-threads')) {
   cpSync(join(wasm, 'posembed-threads.worker.js'), join(dist, 'posembed-threads.worker.js'));

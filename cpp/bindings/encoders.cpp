@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -125,36 +127,74 @@ val js_t5_bias_rows(uintptr_t table, double table_count, double num_buckets, dou
                             heap_span<float>(out, row_count * key_length)));
 }
 
-// The package has checked the scaling object's keys and types; absent keys take the core's defaults.
+// The package has checked the scaling object's keys and types; absent keys take the core's defaults. Its keys are
+// the parameters' names in the core's table.
 std::optional<RopeScaling> rope_scaling(const val& js) {
   const auto kind = parse_rope_scaling(js["type"].as<std::string>());
   if (!kind) return std::nullopt;
   RopeScaling s{.kind = *kind};
-  auto number = [&](const char* key, double fallback) { return js[key].isUndefined() ? fallback : js[key].as<double>(); };
-  auto numbers = [&](const char* key) { return js[key].isUndefined() ? std::vector<double>() : vecFromJSArray<double>(js[key]); };
-  s.factor = number("factor", s.factor);
-  s.original_max_positions = to_int64(number("originalMaxPositions", 0));
-  s.sequence_length = to_int64(number("sequenceLength", 0));
-  s.low_freq_factor = number("lowFreqFactor", s.low_freq_factor);
-  s.high_freq_factor = number("highFreqFactor", s.high_freq_factor);
-  s.beta_fast = number("betaFast", s.beta_fast);
-  s.beta_slow = number("betaSlow", s.beta_slow);
-  s.attention_factor = number("attentionFactor", s.attention_factor);
-  s.mscale = number("mscale", s.mscale);
-  s.mscale_all_dim = number("mscaleAllDim", s.mscale_all_dim);
-  s.truncate = js["truncate"].isUndefined() ? s.truncate : js["truncate"].as<bool>();
-  s.short_factor = numbers("shortFactor");
-  s.long_factor = numbers("longFactor");
-  s.rotated_pairs = to_int64(number("rotatedPairs", 0));
+  for (const RopeParameter& p : rope_parameters()) {
+    const val value = js[std::string(p.name)];
+    if (value.isUndefined()) continue;
+    std::visit([&](auto field) {
+      using Value = std::remove_cvref_t<decltype(s.*field)>;
+      if constexpr (std::is_same_v<Value, std::vector<double>>) {
+        s.*field = vecFromJSArray<double>(value);
+      } else if constexpr (std::is_same_v<Value, int64_t>) {
+        s.*field = to_int64(value.as<double>());
+      } else {
+        s.*field = value.as<Value>();
+      }
+    }, p.field);
+  }
   return s;
 }
 
-const Status kUnknownScaling =
-    Status::type_error("scaling.type must be one of 'default', 'linear', 'dynamic', 'llama3', 'yarn', 'longrope', 'proportional'");
+// The scaling rules' parameters, for the package's build (core_tables.js): { parameters: { name: { hfKey, type, min,
+// max, exclusiveMin, note } }, rules: { name: { required, optional } } }.
+val js_rope_rules() {
+  val parameters = val::object();
+  for (const RopeParameter& p : rope_parameters()) {
+    val entry = val::object();
+    entry.set("hfKey", std::string(p.hf_key));
+    entry.set("type", std::visit([&](auto field) -> std::string {
+      using Value = std::remove_cvref_t<decltype(std::declval<RopeScaling>().*field)>;
+      if constexpr (std::is_same_v<Value, std::vector<double>>) return "list";
+      else if constexpr (std::is_same_v<Value, int64_t>) return "integer";
+      else if constexpr (std::is_same_v<Value, bool>) return "boolean";
+      else return "number";
+    }, p.field));
+    entry.set("min", p.low);
+    entry.set("max", p.high);
+    entry.set("exclusiveMin", p.low_bound == LowBound::kExcluded);
+    entry.set("note", std::string(p.note));
+    parameters.set(std::string(p.name), entry);
+  }
+  val rules = val::object();
+  for (const RopeRuleParameters& rule : rope_rules()) {
+    val required = val::array(), optional = val::array();
+    for (std::size_t i = 0; i < rule.parameters.size(); ++i) (i < rule.required ? required : optional).call<void>("push", std::string(rule.parameters[i]));
+    val entry = val::object();
+    entry.set("required", required);
+    entry.set("optional", optional);
+    rules.set(std::string(rule.name), entry);
+  }
+  val out = val::object();
+  out.set("parameters", parameters);
+  out.set("rules", rules);
+  return out;
+}
+
+// The error for a scaling type the core has no rule for, naming those it has.
+Status unknown_scaling() {
+  std::string message = "scaling.type must be one of ";
+  for (const RopeRuleParameters& rule : rope_rules()) message.append(message.ends_with(' ') ? "'" : ", '").append(rule.name).append("'");
+  return Status::type_error(std::move(message));
+}
 
 val js_rope_inv_freq(double rotary_dim, double base, const val& scaling, uintptr_t out) {
   const auto parsed = rope_scaling(scaling);
-  if (!parsed) return to_js(kUnknownScaling);
+  if (!parsed) return to_js(unknown_scaling());
   return to_js(rope_inv_freq(to_int64(rotary_dim), base, *parsed, heap_span<double>(out, rotary_dim / 2)));
 }
 
@@ -168,7 +208,7 @@ val js_apply_rope(double head_dim, double rotary_dim, double base, const std::st
   const auto parsed_layout = parse_rope_layout(layout);
   const auto parsed_scaling = rope_scaling(scaling);
   if (!parsed_layout) return to_js(Status::type_error("layout must be 'half' or 'interleaved', got '" + layout + "'"));
-  if (!parsed_scaling) return to_js(kUnknownScaling);
+  if (!parsed_scaling) return to_js(unknown_scaling());
   const RopeParams params{to_int64(head_dim), to_int64(rotary_dim), base, *parsed_layout, *parsed_scaling};
   const double elements = rows * seq * head_dim;
   return to_js(apply_rope(params, heap_span<const float>(x, elements), to_int64(rows), heap_span<const int32_t>(positions, seq),
@@ -236,7 +276,7 @@ val js_rope_cache(double rotary_dim, double base, const std::string& layout, con
   const auto parsed_scaling = rope_scaling(scaling);
   const auto parsed_precision = parse_rope_precision(precision);
   if (!parsed_layout) return to_js(Status::type_error("layout must be 'half' or 'interleaved', got '" + layout + "'"));
-  if (!parsed_scaling) return to_js(kUnknownScaling);
+  if (!parsed_scaling) return to_js(unknown_scaling());
   if (!parsed_precision) return to_js(Status::type_error("precision must be one of 'exact', 'float32', 'bfloat16', 'float16', got '" + precision + "'"));
   RopeCacheParams params{.rotary_dim = to_int64(rotary_dim), .base = base, .layout = *parsed_layout, .scaling = *parsed_scaling,
                          .precision = *parsed_precision, .sequence_length = to_int64(sequence_length)};
@@ -250,13 +290,13 @@ val js_rope_cache(double rotary_dim, double base, const std::string& layout, con
 // HF's float32 buffer of the frequencies, for the port checker's bounds.
 val js_rope_inv_freq_float32(double rotary_dim, double base, const val& scaling, uintptr_t out) {
   const auto parsed = rope_scaling(scaling);
-  if (!parsed) return to_js(kUnknownScaling);
+  if (!parsed) return to_js(unknown_scaling());
   return to_js(rope_inv_freq_float32(to_int64(rotary_dim), base, *parsed, heap_span<float>(out, rotary_dim / 2)));
 }
 
 val js_rope_table(double head_dim, double rotary_dim, double base, const val& scaling, uintptr_t positions, double seq, uintptr_t out) {
   const auto parsed_scaling = rope_scaling(scaling);
-  if (!parsed_scaling) return to_js(kUnknownScaling);
+  if (!parsed_scaling) return to_js(unknown_scaling());
   const RopeParams params{to_int64(head_dim), to_int64(rotary_dim), base, RopeLayout::kHalf, *parsed_scaling};
   return to_js(rope_table(params, heap_span<const int32_t>(positions, seq), heap_span<float>(out, seq * rotary_dim)));
 }
@@ -284,6 +324,7 @@ val js_limits() {
 EMSCRIPTEN_BINDINGS(posembed_encoders) {
   using namespace emscripten;
   function("sinusoidal", &posembed::js_sinusoidal);
+  function("ropeRules", &posembed::js_rope_rules);
   function("sinusoidalAt", &posembed::js_sinusoidal_at);
   function("sinusoidalBlocks", &posembed::js_sinusoidal_blocks);
   function("initEmbeddingTable", &posembed::js_init_embedding_table);

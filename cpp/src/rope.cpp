@@ -9,7 +9,9 @@
 #include <memory>
 #include <new>
 #include <numbers>
+#include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "angle_reduction.hpp"
@@ -38,15 +40,61 @@ double yarn_correction_dim(double num_rotations, int64_t dim, double base, int64
 // YaRN's get_mscale: 0.1 * mscale * ln(scale) + 1 past a scale of 1.
 double yarn_mscale(double scale, double mscale) { return scale <= 1.0 ? 1.0 : 0.1 * mscale * std::log(scale) + 1.0; }
 
-Status factor_in_range(const RopeScaling& s) {
-  return check_number("scaling.factor", s.factor, 1.0, limits::kMaxScalingValue);
+constexpr double kMaxValue = limits::kMaxScalingValue;
+constexpr double kMaxPosition = static_cast<double>(limits::kMaxPosition);
+
+constexpr std::array kParameters{
+    RopeParameter{"factor", "factor", &RopeScaling::factor, 1.0, kMaxValue},
+    RopeParameter{"originalMaxPositions", "original_max_position_embeddings", &RopeScaling::original_max_positions, 1.0, kMaxPosition},
+    RopeParameter{"sequenceLength", "", &RopeScaling::sequence_length, 0.0, kMaxPosition, LowBound::kIncluded, "0: max(positions) + 1"},
+    RopeParameter{"lowFreqFactor", "low_freq_factor", &RopeScaling::low_freq_factor, 0.0, kMaxValue, LowBound::kExcluded},
+    RopeParameter{"highFreqFactor", "high_freq_factor", &RopeScaling::high_freq_factor, 0.0, kMaxValue, LowBound::kExcluded},
+    // HF accepts any positive betas (Kimi K2 sets both to 1): equal ones meet at one pair, which the ramp's 0.001 widens.
+    RopeParameter{"betaFast", "beta_fast", &RopeScaling::beta_fast, 0.0, kMaxValue, LowBound::kExcluded},
+    RopeParameter{"betaSlow", "beta_slow", &RopeScaling::beta_slow, 0.0, kMaxValue, LowBound::kExcluded},
+    RopeParameter{"attentionFactor", "attention_factor", &RopeScaling::attention_factor, 0.0, kMaxValue, LowBound::kIncluded, "0: the rule's own"},
+    RopeParameter{"mscale", "mscale", &RopeScaling::mscale, 0.0, kMaxValue, LowBound::kIncluded, "0: absent"},
+    RopeParameter{"mscaleAllDim", "mscale_all_dim", &RopeScaling::mscale_all_dim, 0.0, kMaxValue, LowBound::kIncluded, "0: absent"},
+    RopeParameter{"truncate", "truncate", &RopeScaling::truncate},
+    RopeParameter{"shortFactor", "short_factor", &RopeScaling::short_factor, 1.0, kMaxValue},
+    RopeParameter{"longFactor", "long_factor", &RopeScaling::long_factor, 1.0, kMaxValue},
+    RopeParameter{"rotatedPairs", "", &RopeScaling::rotated_pairs, 0.0, static_cast<double>(limits::kMaxDModel / 2), LowBound::kIncluded, "0: all"},
+};
+
+const RopeParameter* parameter_named(std::string_view name) {
+  for (const RopeParameter& p : kParameters) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
 }
 
-Status original_in_range(const RopeScaling& s) {
-  return check_integer("scaling.originalMaxPositions", s.original_max_positions, 1, limits::kMaxPosition);
+// A parameter's value in s checked against its range, named as the API spells it (scaling.factor).
+Status check_parameter(const RopeParameter& p, const RopeScaling& s) {
+  const std::string name = "scaling." + std::string(p.name);
+  return std::visit([&](auto field) -> Status {
+    using Value = std::remove_cvref_t<decltype(s.*field)>;
+    if constexpr (std::is_same_v<Value, double>) {
+      return check_number(name, s.*field, p.low, p.high, p.low_bound, p.note);
+    } else if constexpr (std::is_same_v<Value, int64_t>) {
+      return check_integer(name, s.*field, static_cast<int64_t>(p.low), static_cast<int64_t>(p.high), p.note);
+    } else if constexpr (std::is_same_v<Value, std::vector<double>>) {
+      const auto& values = s.*field;
+      for (std::size_t i = 0; i < values.size(); ++i) POSEMBED_RETURN_IF_ERROR(check_number(name + "[" + std::to_string(i) + "]", values[i], p.low, p.high));
+      return {};
+    } else {
+      return {};
+    }
+  }, p.field);
 }
 
-Status no_checks(const RopeScaling&, int64_t) { return {}; }
+// Every parameter the rule reads, checked against its range; then the rule's own checks, which join parameters.
+template <class Rule>
+Status checked(const RopeScaling& s, int64_t dim) {
+  for (const std::string_view name : Rule::parameters) POSEMBED_RETURN_IF_ERROR(check_parameter(*parameter_named(name), s));
+  return Rule::joint_checks(s, dim);
+}
+
+Status no_joint_checks(const RopeScaling&, int64_t) { return {}; }
 double unit_attention(const RopeScaling&) { return 1.0; }
 
 // One rule of HF's ROPE_INIT_FUNCTIONS: its checks, its frequencies (written once over the float type: double
@@ -54,7 +102,9 @@ double unit_attention(const RopeScaling&) { return 1.0; }
 struct DefaultRule {
   static constexpr RopeScalingKind kind = RopeScalingKind::kDefault;
   static constexpr std::string_view name = "default";
-  static Status validate(const RopeScaling& s, int64_t dim) { return no_checks(s, dim); }
+  static constexpr std::array<std::string_view, 0> parameters{};
+  static constexpr std::size_t required = 0;
+  static Status joint_checks(const RopeScaling& s, int64_t dim) { return no_joint_checks(s, dim); }
   template <class Real>
   static void inv_freq(const RopeScaling&, int64_t dim, double base, Real* out) {
     for (int64_t i = 0; i < dim / 2; ++i) out[i] = plain_inv_freq(static_cast<Real>(base), i, dim);
@@ -65,7 +115,9 @@ struct DefaultRule {
 struct LinearRule {
   static constexpr RopeScalingKind kind = RopeScalingKind::kLinear;
   static constexpr std::string_view name = "linear";
-  static Status validate(const RopeScaling& s, int64_t) { return factor_in_range(s); }
+  static constexpr std::array<std::string_view, 1> parameters{"factor"};
+  static constexpr std::size_t required = 1;
+  static Status joint_checks(const RopeScaling& s, int64_t dim) { return no_joint_checks(s, dim); }
   template <class Real>
   static void inv_freq(const RopeScaling& s, int64_t dim, double base, Real* out) {
     for (int64_t i = 0; i < dim / 2; ++i) out[i] = plain_inv_freq(static_cast<Real>(base), i, dim) / static_cast<Real>(s.factor);
@@ -77,11 +129,11 @@ struct LinearRule {
 struct DynamicRule {
   static constexpr RopeScalingKind kind = RopeScalingKind::kDynamic;
   static constexpr std::string_view name = "dynamic";
-  static Status validate(const RopeScaling& s, int64_t) {
-    POSEMBED_RETURN_IF_ERROR(factor_in_range(s));
-    POSEMBED_RETURN_IF_ERROR(original_in_range(s));
-    return check_integer("scaling.sequenceLength", s.sequence_length, 1, limits::kMaxPosition);
-  }
+  static constexpr std::array<std::string_view, 3> parameters{"factor", "originalMaxPositions", "sequenceLength"};
+  static constexpr std::size_t required = 2;
+  // The frequencies are those of a sequence of sequence_length (rope_cache fills it in from the positions; 0, within
+  // the trained length, leaves the base as it is).
+  static Status joint_checks(const RopeScaling& s, int64_t dim) { return no_joint_checks(s, dim); }
   template <class Real>
   static void inv_freq(const RopeScaling& s, int64_t dim, double base, Real* out) {
     double grown = base;  // in double, as HF's Python float
@@ -98,12 +150,11 @@ struct DynamicRule {
 struct Llama3Rule {
   static constexpr RopeScalingKind kind = RopeScalingKind::kLlama3;
   static constexpr std::string_view name = "llama3";
-  static Status validate(const RopeScaling& s, int64_t) {
-    POSEMBED_RETURN_IF_ERROR(factor_in_range(s));
-    POSEMBED_RETURN_IF_ERROR(original_in_range(s));
-    if (!(s.low_freq_factor > 0.0 && s.high_freq_factor >= s.low_freq_factor && s.high_freq_factor <= 1e6)) {
-      return Status::range_error("scaling.lowFreqFactor and scaling.highFreqFactor must satisfy 0 < lowFreqFactor <= highFreqFactor <= 1000000, got " +
-                                 std::to_string(s.low_freq_factor) + " and " + std::to_string(s.high_freq_factor));
+  static constexpr std::array<std::string_view, 4> parameters{"factor", "originalMaxPositions", "lowFreqFactor", "highFreqFactor"};
+  static constexpr std::size_t required = 2;
+  static Status joint_checks(const RopeScaling& s, int64_t) {
+    if (s.low_freq_factor > s.high_freq_factor) {
+      return out_of_range("scaling.lowFreqFactor", "at most scaling.highFreqFactor = " + js_number(s.high_freq_factor), s.low_freq_factor);
     }
     return {};
   }
@@ -135,16 +186,10 @@ struct Llama3Rule {
 struct YarnRule {
   static constexpr RopeScalingKind kind = RopeScalingKind::kYarn;
   static constexpr std::string_view name = "yarn";
-  static Status validate(const RopeScaling& s, int64_t) {
-    POSEMBED_RETURN_IF_ERROR(factor_in_range(s));
-    POSEMBED_RETURN_IF_ERROR(original_in_range(s));
-    // HF accepts any positive betas (Kimi K2 sets both to 1): equal ones meet at one pair, which the ramp's 0.001 widens.
-    POSEMBED_RETURN_IF_ERROR(check_number("scaling.betaFast", s.beta_fast, 0.0, limits::kMaxScalingValue, LowBound::kExcluded));
-    POSEMBED_RETURN_IF_ERROR(check_number("scaling.betaSlow", s.beta_slow, 0.0, limits::kMaxScalingValue, LowBound::kExcluded));
-    POSEMBED_RETURN_IF_ERROR(check_number("scaling.attentionFactor", s.attention_factor, 0.0, limits::kMaxScalingValue, LowBound::kIncluded, "0: the rule's own"));
-    POSEMBED_RETURN_IF_ERROR(check_number("scaling.mscale", s.mscale, 0.0, limits::kMaxScalingValue, LowBound::kIncluded, "0: absent"));
-    return check_number("scaling.mscaleAllDim", s.mscale_all_dim, 0.0, limits::kMaxScalingValue, LowBound::kIncluded, "0: absent");
-  }
+  static constexpr std::array<std::string_view, 8> parameters{"factor", "originalMaxPositions", "attentionFactor", "betaFast", "betaSlow", "mscale",
+                                                              "mscaleAllDim", "truncate"};
+  static constexpr std::size_t required = 2;
+  static Status joint_checks(const RopeScaling& s, int64_t dim) { return no_joint_checks(s, dim); }
   template <class Real>
   static void inv_freq(const RopeScaling& s, int64_t dim, double base, Real* out) {
     double low = yarn_correction_dim(s.beta_fast, dim, base, s.original_max_positions);
@@ -177,17 +222,12 @@ struct YarnRule {
 struct LongropeRule {
   static constexpr RopeScalingKind kind = RopeScalingKind::kLongrope;
   static constexpr std::string_view name = "longrope";
-  static Status validate(const RopeScaling& s, int64_t dim) {
-    POSEMBED_RETURN_IF_ERROR(factor_in_range(s));
-    POSEMBED_RETURN_IF_ERROR(original_in_range(s));
-    POSEMBED_RETURN_IF_ERROR(check_integer("scaling.sequenceLength", s.sequence_length, 0, limits::kMaxPosition));
-    POSEMBED_RETURN_IF_ERROR(check_number("scaling.attentionFactor", s.attention_factor, 0.0, limits::kMaxScalingValue, LowBound::kIncluded, "0: the rule's own"));
+  static constexpr std::array<std::string_view, 6> parameters{"factor", "originalMaxPositions", "shortFactor", "longFactor", "attentionFactor", "sequenceLength"};
+  static constexpr std::size_t required = 4;
+  static Status joint_checks(const RopeScaling& s, int64_t dim) {
     for (const auto& [list, field] : {std::pair{&s.short_factor, "scaling.shortFactor"}, std::pair{&s.long_factor, "scaling.longFactor"}}) {
       if (list->size() != static_cast<std::size_t>(dim / 2)) {
         return Status::range_error(std::string(field) + " must hold rotaryDim / 2 = " + std::to_string(dim / 2) + " numbers, got " + std::to_string(list->size()));
-      }
-      for (std::size_t i = 0; i < list->size(); ++i) {
-        POSEMBED_RETURN_IF_ERROR(check_number(std::string(field) + "[" + std::to_string(i) + "]", (*list)[i], 1.0, limits::kMaxScalingValue));
       }
     }
     return {};
@@ -209,9 +249,10 @@ struct LongropeRule {
 struct ProportionalRule {
   static constexpr RopeScalingKind kind = RopeScalingKind::kProportional;
   static constexpr std::string_view name = "proportional";
-  static Status validate(const RopeScaling& s, int64_t dim) {
-    POSEMBED_RETURN_IF_ERROR(factor_in_range(s));
-    if (s.rotated_pairs < 0 || s.rotated_pairs > dim / 2) {
+  static constexpr std::array<std::string_view, 2> parameters{"factor", "rotatedPairs"};
+  static constexpr std::size_t required = 0;
+  static Status joint_checks(const RopeScaling& s, int64_t dim) {
+    if (s.rotated_pairs > dim / 2) {
       return out_of_range("scaling.rotatedPairs", "an integer in [0, rotaryDim / 2] = [0, " + std::to_string(dim / 2) + "] (0: all)",
                           static_cast<double>(s.rotated_pairs));
     }
@@ -229,6 +270,8 @@ struct ProportionalRule {
 struct RopeRule {
   RopeScalingKind kind;
   std::string_view name;
+  std::span<const std::string_view> parameters;  // by name (kParameters), the first `required` required
+  std::size_t required;
   Status (*validate)(const RopeScaling&, int64_t dim);
   void (*inv_freq_double)(const RopeScaling&, int64_t dim, double base, double* out);
   void (*inv_freq_float)(const RopeScaling&, int64_t dim, double base, float* out);
@@ -237,7 +280,8 @@ struct RopeRule {
 
 template <class Rule>
 constexpr RopeRule rule_entry() {
-  return {Rule::kind, Rule::name, &Rule::validate, &Rule::template inv_freq<double>, &Rule::template inv_freq<float>, &Rule::attention};
+  return {Rule::kind, Rule::name, Rule::parameters, Rule::required, &checked<Rule>, &Rule::template inv_freq<double>, &Rule::template inv_freq<float>,
+          &Rule::attention};
 }
 
 constexpr std::array kRopeRules{rule_entry<DefaultRule>(), rule_entry<LinearRule>(), rule_entry<DynamicRule>(), rule_entry<Llama3Rule>(),
@@ -299,6 +343,17 @@ std::optional<RopeScalingKind> parse_rope_scaling(std::string_view name) {
 }
 
 std::string_view rope_scaling_name(RopeScalingKind kind) { return rule_of(kind).name; }
+
+std::span<const RopeParameter> rope_parameters() { return kParameters; }
+
+std::span<const RopeRuleParameters> rope_rules() {
+  static const auto rules = [] {
+    std::array<RopeRuleParameters, kRopeRules.size()> out;
+    for (std::size_t i = 0; i < kRopeRules.size(); ++i) out[i] = {kRopeRules[i].name, kRopeRules[i].parameters, kRopeRules[i].required};
+    return out;
+  }();
+  return rules;
+}
 
 std::optional<RopeLayout> parse_rope_layout(std::string_view name) {
   if (name == "half") return RopeLayout::kHalf;

@@ -21,10 +21,6 @@ Status out_of_range(std::string_view parameter, std::string_view allowed, double
   return Status::range_error(std::move(message));
 }
 
-namespace {
-
-// A bound as JavaScript's String(number) writes it: integers in full (1e12 as 1000000000000), others in their
-// shortest exact form.
 std::string js_number(double value) {
   char text[32];
   if (value == std::floor(value) && std::abs(value) < 1e21) {
@@ -37,6 +33,8 @@ std::string js_number(double value) {
   }
   return text;
 }
+
+namespace {
 
 Status range_check(bool ok, std::string_view parameter, double value, std::string_view kind, char open, const std::string& low,
                    const std::string& high, std::string_view note) {

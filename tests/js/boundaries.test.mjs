@@ -11,6 +11,7 @@ import { sincos2dParams } from '../../dist/sincos2d.js';
 import { ropeInvFreq, ropeParams, ropeScaling } from '../../dist/rope.js';
 import { readArgument, readOptions } from '../../dist/op_schemas.js';
 import { pca } from '../../dist/analysis.js';
+import { CORE_ROPE_RULES } from '../../dist/core_tables.js';
 
 const MAX_INT32 = 2 ** 31 - 1;
 
@@ -108,7 +109,7 @@ describe('the package and the C++ core agree at every boundary', () => {
 
   it('tokenEmbedding: vocabSize, dModel; pca: components', () => {
     const { maxVocabSize, maxDModel } = core.limits;
-    const options = (o) => readOptions('tokenEmbedding', { init: {}, ...o }, core.limits);
+    const options = (o) => readOptions('tokenEmbedding', { init: {}, ...o });
     // One id looked up: the probe's output holds the one row the core writes for a shape it accepts.
     const lookup = (vocabSize, dModel, out, inputs) => {
       core.view(Int32Array, inputs, 1)[0] = 0;  // id 0: its row is the probe's own memory, whatever the table's size
@@ -152,6 +153,23 @@ describe('the package and the C++ core agree at every boundary', () => {
       (v) => ropeScaling({ ...rules.yarn, betaSlow: v }), (v, out) => frequencies({ ...rules.yarn, betaSlow: v }, out), 'scaling.betaSlow');
     agree('longrope shortFactor[0]', [0.5, 1, 1e6, 2e6],
       (v) => ropeScaling({ ...rules.longrope, shortFactor: [v, 1, 1, 1] }), (v, out) => frequencies({ ...rules.longrope, shortFactor: [v, 1, 1, 1] }, out), 'scaling.shortFactor');
+    // Every parameter of every rule, at the bounds of the core's table (core_tables.js), one step inside and past each.
+    const given = { ...rules, default: { type: 'default' }, proportional: { type: 'proportional' } };
+    let tried = 0;
+    for (const [type, { required, optional }] of Object.entries(CORE_ROPE_RULES.rules)) {
+      for (const key of [...required, ...optional]) {
+        const { type: kind, min, max } = CORE_ROPE_RULES.parameters[key];
+        if (kind === 'boolean' || (type === 'proportional' && key === 'rotatedPairs')) continue;  // rotatedPairs: at most rotaryDim / 2, below
+        const step = kind === 'integer' ? 1 : Math.max(1e-9 * max, 1e-6);
+        const values = [min - step, min, min + step, max - step, max, max + step];
+        const scaling = (v) => ({ ...given[type], [key]: kind === 'list' ? [v, 1, 1, 1] : v });
+        agree(`${type} ${key}`, values, (v) => ropeScaling(scaling(v), undefined, 4), (v, out) => frequencies(scaling(v), out), `scaling.${key}`);
+        tried++;
+      }
+    }
+    assert.ok(tried >= 20, `${tried} parameters tried`);
+    agree('proportional rotatedPairs (at most rotaryDim / 2 = 4)', [-1, 0, 4, 5],
+      (v) => ropeScaling({ type: 'proportional', rotatedPairs: v }, undefined, 4), (v, out) => frequencies({ type: 'proportional', rotatedPairs: v }, out), 'scaling.rotatedPairs');
     agree('longrope longFactor length', [3, 4, 5],
       (n) => ropeScaling({ ...rules.longrope, longFactor: Array(n).fill(2) }, undefined, 4), (n, out) => frequencies({ ...rules.longrope, longFactor: Array(n).fill(2) }, out), 'scaling.longFactor');
   });

@@ -6,6 +6,7 @@
 // it), and a position key the family does not read is named in `warnings`.
 import { describe } from './validate.js';
 import { ropeScaling } from './rope.js';
+import { CORE_ROPE_RULES } from './core_tables.js';
 import { MODEL_PRESETS } from './model_presets.js';
 import { FAMILIES, NO_POSITIONS, NOT_READ, WRAPPERS } from './model_families.js';
 
@@ -16,24 +17,18 @@ class ConfigError extends TypeError {
   }
 }
 
-// The keys of a v4 rope_scaling / v5 rope_parameters entry, by what reads them; posembed's option names beside.
+// The keys of a v4 rope_scaling / v5 rope_parameters entry: those of the core's scaling parameters (CORE_ROPE_RULES:
+// each parameter's HF key beside posembed's option name), and those read elsewhere (null).
+const PARAMETER_KEYS = Object.fromEntries(Object.entries(CORE_ROPE_RULES.parameters).filter(([, p]) => p.hfKey).map(([option, p]) => [p.hfKey, option]));
 const ROPE_KEYS = {
   rope_type: null, type: null, rope_theta: null, partial_rotary_factor: null, mrope_section: null, mrope_interleaved: null, llama_4_scaling_beta: null,
-  factor: 'factor', original_max_position_embeddings: 'originalMaxPositions', attention_factor: 'attentionFactor', beta_fast: 'betaFast',
-  beta_slow: 'betaSlow', mscale: 'mscale', mscale_all_dim: 'mscaleAllDim', truncate: 'truncate', short_factor: 'shortFactor',
-  long_factor: 'longFactor', low_freq_factor: 'lowFreqFactor', high_freq_factor: 'highFreqFactor', alpha: null, interleaved: null,
+  alpha: null, interleaved: null, ...PARAMETER_KEYS,
 };
-const OPTION_KEYS = Object.fromEntries(Object.entries(ROPE_KEYS).filter(([, option]) => option).map(([key, option]) => [option, key]));
-// Which of those each rule reads (HF's _validate_*_rope_parameters); any other is refused as not applying.
-const RULE_KEYS = {
-  default: [],
-  linear: ['factor'],
-  dynamic: ['factor', 'original_max_position_embeddings'],
-  llama3: ['factor', 'original_max_position_embeddings', 'low_freq_factor', 'high_freq_factor'],
-  yarn: ['factor', 'original_max_position_embeddings', 'attention_factor', 'beta_fast', 'beta_slow', 'mscale', 'mscale_all_dim', 'truncate'],
-  longrope: ['factor', 'original_max_position_embeddings', 'attention_factor', 'short_factor', 'long_factor'],
-  proportional: ['factor'],
-};
+const OPTION_KEYS = Object.fromEntries(Object.entries(PARAMETER_KEYS).map(([key, option]) => [option, key]));
+// Which of those each rule reads (HF's _validate_*_rope_parameters): the rule's parameters that HF spells; any other
+// is refused as not applying.
+const RULE_KEYS = Object.fromEntries(Object.entries(CORE_ROPE_RULES.rules).map(([rule, { required, optional }]) => [rule,
+  [...required, ...optional].map((option) => CORE_ROPE_RULES.parameters[option].hfKey).filter(Boolean)]));
 const COMMON_KEYS = ['rope_type', 'type', 'rope_theta', 'partial_rotary_factor', 'mrope_section', 'mrope_interleaved', 'interleaved', 'llama_4_scaling_beta'];
 // Remote-code model types whose code follows an HF family (its config class is that family's).
 const REMOTE_CODE = { kimi_k2: 'deepseek_v3', phi4mm: 'phi4_multimodal', hunyuan: 'hunyuan_v1_moe' };

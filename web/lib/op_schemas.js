@@ -3,9 +3,9 @@
 // through readOptions (messages name the option, what is allowed and the value); the elements take their attributes
 // from here (optionAttribute), and tests check index.d.ts, the elements, the facades and the C++ core's own checks
 // against these. A range bound given as a name ('maxLength') is the C++ core's limit of that name (limits::kLimits,
-// written into core_limits.js when the package is built), so that the bound is stated once, in the core. `arguments`
+// written into core_tables.js when the package is built), so that the bound is stated once, in the core. `arguments`
 // are an op's positional ones, in order, checked through readArgument.
-import { CORE_LIMITS } from './core_limits.js';
+import { CORE_LIMITS } from './core_tables.js';
 import { boolean, integer, number, oneOf, options } from './validate.js';
 
 const integerIn = (min, max, rest = {}) => ({ type: 'integer', min, max, ...rest });

@@ -3,37 +3,32 @@ import { boolean, describe, integer, lengthOf, number, oneOf, options, outBuffer
 import { checkedShape, elementCount, MAX_INT32 } from './tensor.js';
 import { STREAM_BLOCK, streamTarget } from './wasm.js';
 import { readOptions } from './op_schemas.js';
+import { CORE_ROPE_RULES } from './core_tables.js';
 
-// Per scaling type (the C++ table of rules in cpp/src/rope.cpp): its required and optional parameters.
-export const SCALINGS = {
-  default: { required: [], optional: [] },
-  linear: { required: ['factor'], optional: [] },
-  dynamic: { required: ['factor', 'originalMaxPositions'], optional: ['sequenceLength'] },
-  llama3: { required: ['factor', 'originalMaxPositions'], optional: ['lowFreqFactor', 'highFreqFactor'] },
-  yarn: { required: ['factor', 'originalMaxPositions'], optional: ['betaFast', 'betaSlow', 'attentionFactor', 'mscale', 'mscaleAllDim', 'truncate'] },
-  longrope: { required: ['factor', 'originalMaxPositions', 'shortFactor', 'longFactor'], optional: ['attentionFactor', 'sequenceLength'] },
-  proportional: { required: [], optional: ['factor', 'rotatedPairs'] },
-};
-const INTEGER_KEYS = new Set(['originalMaxPositions', 'sequenceLength']);
+// Per scaling type, its required and optional parameters, and each parameter's kind and range: the C++ core's table
+// of rules (cpp/src/rope.cpp), as the build wrote it into core_tables.js.
+export const SCALINGS = CORE_ROPE_RULES.rules;
 
 function checkedValue(key, value) {
-  if (INTEGER_KEYS.has(key)) return integer(`scaling.${key}`, value, 1, MAX_INT32);
-  if (key === 'rotatedPairs') return integer(`scaling.${key}`, value, 0, 32768);
-  if (key === 'truncate') return boolean(`scaling.${key}`, value);
-  if (key === 'factor') return number(`scaling.${key}`, value, 1, 1e6);
-  if (key === 'betaFast' || key === 'betaSlow') return number(`scaling.${key}`, value, 0, 1e6, { exclusiveMin: true });
-  if (key === 'shortFactor' || key === 'longFactor') {
-    if (!Array.isArray(value) && !ArrayBuffer.isView(value)) throw new TypeError(`scaling.${key} must be an array of numbers (one per pair), got ${describe(value)}`);
-    return Array.from(value, (v, i) => number(`scaling.${key}[${i}]`, v, 1, 1e6));
+  const { type, min, max, exclusiveMin } = CORE_ROPE_RULES.parameters[key];
+  const name = `scaling.${key}`;
+  if (type === 'integer') return integer(name, value, min, max);
+  if (type === 'boolean') return boolean(name, value);
+  if (type === 'list') {
+    if (!Array.isArray(value) && !ArrayBuffer.isView(value)) throw new TypeError(`${name} must be an array of numbers (one per pair), got ${describe(value)}`);
+    return Array.from(value, (v, i) => number(`${name}[${i}]`, v, min, max));
   }
-  return number(`scaling.${key}`, value, 0, 1e6);
+  return number(name, value, min, max, { exclusiveMin });
 }
 
 // The checks that join two parameters (the core's rules, in its words).
 function checkPairs(s, pairs) {
   if (s.type === 'llama3') {
     const [low, high] = [s.lowFreqFactor ?? 1, s.highFreqFactor ?? 4];
-    if (!(low > 0 && high >= low)) throw new RangeError(`scaling.lowFreqFactor and scaling.highFreqFactor must satisfy 0 < lowFreqFactor <= highFreqFactor <= 1000000, got ${low} and ${high}`);
+    if (low > high) throw new RangeError(`scaling.lowFreqFactor must be at most scaling.highFreqFactor = ${high}, got ${low}`);
+  }
+  if (s.type === 'proportional' && pairs !== undefined && s.rotatedPairs > pairs) {
+    throw new RangeError(`scaling.rotatedPairs must be an integer in [0, rotaryDim / 2] = [0, ${pairs}] (0: all), got ${s.rotatedPairs}`);
   }
   if (s.type === 'longrope' && pairs !== undefined) {
     for (const key of ['shortFactor', 'longFactor']) {

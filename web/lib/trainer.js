@@ -1,6 +1,6 @@
 // pe.trainer: the tutorials' toy transformer, trained in the page by the C++ core (cpp/src/trainer.cpp). The
 // core owns the parameters on the wasm heap; every tensor handed out here is a copy.
-import { CORE_LIMITS } from './core_limits.js';
+import { CORE_LIMITS } from './core_tables.js';
 import { describe, integer, options } from './validate.js';
 import { OP_SCHEMAS, readOptions } from './op_schemas.js';
 import { CoreHandle } from './core_handle.js';

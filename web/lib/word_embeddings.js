@@ -1,6 +1,6 @@
 // pe.wordEmbeddings: skip-gram word vectors learned by the C++ core (cpp/src/word_embeddings.cpp), over the
 // corpus it generates from a small grammar or over the caller's sentences.
-import { CORE_LIMITS } from './core_limits.js';
+import { CORE_LIMITS } from './core_tables.js';
 import { describe, integer, options } from './validate.js';
 import { OP_SCHEMAS, readOptions } from './op_schemas.js';
 import { CoreHandle } from './core_handle.js';

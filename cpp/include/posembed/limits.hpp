@@ -1,6 +1,6 @@
 // The ranges public parameters are checked against, each stated once. The core's checks and their messages use
 // these constants, and kLimits gives them by name to the JS package (cpp/bindings; the package's build writes them
-// into dist/core_limits.js), whose option registry (web/lib/op_schemas.js) names them: the layers cannot disagree
+// into dist/core_tables.js), whose option registry (web/lib/op_schemas.js) names them: the layers cannot disagree
 // about what is allowed.
 #pragma once
 

@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "posembed/status.hpp"
@@ -40,6 +41,29 @@ struct RopeScaling {
 };
 
 Status validate(const RopeScaling& scaling, int64_t rotary_dim);
+
+// A scaling rule's parameter, stated once: its name in the API and its key in HF's rope_scaling (empty where HF has
+// none), the RopeScaling field it sets, and its range (a list's: each value's; none for a boolean). The rules name
+// the parameters they read, the first `required` of them required (rope_rules, in RopeScalingKind's order); the
+// core checks each against its range, and the bindings read and the package checks a scaling object by this table.
+struct RopeParameter {
+  using Field = std::variant<double RopeScaling::*, int64_t RopeScaling::*, bool RopeScaling::*, std::vector<double> RopeScaling::*>;
+  std::string_view name;
+  std::string_view hf_key;
+  Field field;
+  double low = 0.0;
+  double high = 0.0;
+  LowBound low_bound = LowBound::kIncluded;
+  std::string_view note = {};
+};
+std::span<const RopeParameter> rope_parameters();
+
+struct RopeRuleParameters {
+  std::string_view name;
+  std::span<const std::string_view> parameters;
+  std::size_t required = 0;
+};
+std::span<const RopeRuleParameters> rope_rules();
 
 // inv_freq[i] for i < rotary_dim / 2, in double precision.
 Status rope_inv_freq(int64_t rotary_dim, double base, const RopeScaling& scaling, std::span<double> inv_freq);

@@ -41,6 +41,10 @@ enum class LowBound { kIncluded, kExcluded };
 Status check_number(std::string_view parameter, double value, double low, double high, LowBound low_bound = LowBound::kIncluded,
                     std::string_view note = {});
 
+// A number as JavaScript's String(number) writes it: integers in full (1e12 as 1000000000000), others in their
+// shortest exact form.
+std::string js_number(double value);
+
 // "out must hold exactly 512 elements, got 100": a caller's buffer of the wrong size.
 Status output_size_error(std::size_t expected, std::size_t got);
 
