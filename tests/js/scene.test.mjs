@@ -1,7 +1,7 @@
 // The figure layer's scenes, laid out without a page: what every view of a figure (live, SVG, PNG, CLI) is drawn from.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { heatmapScene } from '../../dist/scene.js';
+import { heatmapScene, proseNumber } from '../../dist/scene.js';
 
 describe('heatmap scenes', () => {
   it('give every cell the same whole number of device pixels where cells span two or more (no seams from 6- and 7-pixel columns by turns)', () => {
@@ -24,5 +24,20 @@ describe('heatmap scenes', () => {
     assert.equal(cells.width, cells.height);
     const fixed = heatmapScene(10, 20, {}, { cell: 3, legend: false });
     assert.deepEqual([fixed.cells.width, fixed.cells.height], [60, 30]);
+  });
+});
+
+describe('numbers in sentences', () => {
+  it('proseNumber: integers in full, others to a few significant digits, tiny and huge ones as m × 10ⁿ, zero as 0', () => {
+    assert.equal(proseNumber(0), '0');
+    assert.equal(proseNumber(8), '8');
+    assert.equal(proseNumber(3000000), '3,000,000');
+    assert.equal(proseNumber(Math.sqrt(8), 4), '2.828');
+    assert.equal(proseNumber(0.5623413), '0.562');
+    assert.equal(proseNumber(-1.349412), '−1.35');
+    assert.equal(proseNumber(1e-6, 2), '1.0 × 10⁻⁶');
+    assert.equal(proseNumber(-2.384e-7), '−2.38 × 10⁻⁷');
+    assert.equal(proseNumber(12345678.9), '1.23 × 10⁷');
+    assert.equal(proseNumber(NaN), 'missing');
   });
 });

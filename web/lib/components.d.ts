@@ -95,6 +95,8 @@ export function colourBar(map: Colormap, colormap: 'RdBu' | 'viridis', width: nu
 /** "red = negative, white = 0, blue = positive" for RdBu; "dark purple = low, yellow = high" for viridis. */
 export function colourWords(colormap: 'RdBu' | 'viridis'): string;
 export function formatValue(value: number): string;
+/** A number in a sentence: an integer in full (thousands separated), others to `digits` (default 3) significant digits, tiny or huge ones as m × 10ⁿ. */
+export function proseNumber(value: number, digits?: number): string;
 
 /** The heatmaps the components and the command line draw: each encoding's table with its caption and axes. */
 export const ENCODINGS: readonly string[];

@@ -44,7 +44,7 @@ export function defineElements(root) {
 if (typeof document !== 'undefined') defineElements(document);
 
 export { drawGpuHeatmap, drawHeatmap, paintPixels, valueRange } from './components/heatmap.js';
-export { Figure, SERIES_COLOURS, colourBar, colourWords, formatValue } from './components/figure.js';
+export { Figure, SERIES_COLOURS, colourBar, colourWords, formatValue, proseNumber } from './components/figure.js';
 export { createLookup, mountLookup } from './components/lookup.js';
 export { PLANE_AXES, PLANE_NOTE, TOKEN_KINDS, tokenKind, trainingWorker } from './components/training.js';
 export { ENCODINGS, encodingFigure, onHost } from './encoding_figures.js';

@@ -50,6 +50,19 @@ export function formatValue(value) {
   return magnitude !== 0 && (magnitude < 1e-3 || magnitude >= 1e6) ? value.toExponential(3) : value.toFixed(4);
 }
 
+const SUPERSCRIPTS = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+
+// A number in a sentence (a caption, a verdict): an integer in full, with thousands separated; others to `digits`
+// significant digits, and a tiny or huge one as m × 10ⁿ; exact zero as 0. Readouts keep formatValue's fixed decimals.
+export function proseNumber(value, digits = 3) {
+  if (!Number.isFinite(value)) return formatValue(value);
+  if (Number.isInteger(value)) return value.toLocaleString('en');
+  const magnitude = Math.abs(value);
+  if (magnitude >= 1e-3 && magnitude < 1e6) return String(Number(value.toPrecision(digits))).replace('-', '−');
+  const [mantissa, exponent] = value.toExponential(digits - 1).split('e');
+  return `${mantissa.replace('-', '−')} × 10${[...exponent.replace('+', '')].map((c) => SUPERSCRIPTS[c]).join('')}`;
+}
+
 // The lengths of a figure whose text is `fontSize` px (axis titles; ticks a little smaller).
 function metrics(fontSize = BASE_SIZE, axes = true) {
   const k = fontSize / BASE_SIZE;

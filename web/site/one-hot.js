@@ -1,7 +1,7 @@
 // Before tables: one-hot vectors. A token as a row of the vocabulary's size with a single 1; every two tokens the
 // same distance apart; and the lookup as the product one-hot × table, computed both ways by the package.
 import { load } from 'posembed';
-import { Figure, TOY_VOCABULARY, toyIds, toyTokens } from 'posembed/components';
+import { Figure, TOY_VOCABULARY, proseNumber, toyIds, toyTokens } from 'posembed/components';
 import { redrawOnChange } from './controls.js';
 
 const D_MODEL = 8;
@@ -49,7 +49,7 @@ export async function mountOneHot(section) {
     const nearest = distances.reduce((a, b) => Math.min(a, b), Infinity);
     const farthest = distances.reduce((a, b) => Math.max(a, b), -Infinity);
     oneHotFigure.caption = `${ids.length} tokens, ${ids.length} rows of ${TOY_VOCABULARY.length} numbers, each all zeros but one 1. `
-      + (distances.length ? `Any two different tokens are the same distance apart: measured here, from ${nearest.toFixed(4)} to ${farthest.toFixed(4)} (√2 = 1.4142). `
+      + (distances.length ? `Any two different tokens are the same distance apart: measured here, from ${proseNumber(nearest, 4)} to ${proseNumber(farthest, 4)} (√2 = ${proseNumber(Math.SQRT2, 4)}). `
         : '') + 'Nothing says that 1 is nearer 2 than Max: one-hot rows hold no meaning, and grow as long as the vocabulary.';
     const product = pe.similarity(oneHot, transposed, { metric: 'dot' });
     const looked = embedding.lookup(ids);
@@ -62,7 +62,7 @@ export async function mountOneHot(section) {
     section.dataset.largestDifference = String(largest);
     section.dataset.distances = distances.length ? `${nearest} ${farthest}` : '';
     productFigure.caption = `Multiplying [${ids.length} × ${TOY_VOCABULARY.length}] one-hot rows by the [${TOY_VOCABULARY.length} × ${D_MODEL}] table picks out one table row per token.`;
-    lookupFigure.caption = `Reading row id of the table directly gives the same [${ids.length} × ${D_MODEL}]: largest difference ${largest}. `
+    lookupFigure.caption = `Reading row id of the table directly gives the same [${ids.length} × ${D_MODEL}]: largest difference ${proseNumber(largest)}. `
       + 'That is what an embedding layer is: the product, without ever making the one-hot rows.';
   };
   redrawOnChange(form, draw);

@@ -6,12 +6,12 @@
 // scene's marks; the legend, title and caption as the page's text. The exports draw the same scene.
 import { create } from '../vendor/plotting.js';
 import { colormap, colourWords, valueRange } from '../colormap.js';
-import { MAX_HEIGHT, SERIES_COLOURS, barsScene, colourBarScene, formatValue, heatmapScene, linesScene, pointsScene } from '../scene.js';
+import { MAX_HEIGHT, SERIES_COLOURS, barsScene, colourBarScene, formatValue, heatmapScene, linesScene, pointsScene, proseNumber } from '../scene.js';
 import { drawHeatmap } from './heatmap.js';
 import { followPageScheme } from './scheme.js';
 import { THEME_STYLE } from './theme.js';
 
-export { SERIES_COLOURS, formatValue };
+export { SERIES_COLOURS, formatValue, proseNumber };
 
 export const FIGURE_STYLE = `${THEME_STYLE}
   .pe-figure { margin: 0.75rem 0; max-width: 100%; font-family: var(--posembed-font);

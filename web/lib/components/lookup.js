@@ -4,7 +4,7 @@
 // The rows, the scaled rows and the encoding come from the package; the walkthrough lays them out.
 import { onHost } from '../encoding_figures.js';
 import { TOY_PADDING, TOY_VOCABULARY, toyIds, toyTokens } from '../toy_vocabulary.js';
-import { Figure, formatValue } from './figure.js';
+import { Figure, formatValue, proseNumber } from './figure.js';
 
 const RANGE = { min: -3, max: 3 };  // one scale for every step: unscaled rows (std 1/√d) read pale beside the rest
 
@@ -107,14 +107,14 @@ export function createLookup(pe, container, { axes = true, legend = true } = {})
     rows.caption = `An untrained (random) table, [${TOY_VOCABULARY.length} tokens × ${dModel}], values drawn with standard deviation 1/√${dModel} = ${(1 / Math.sqrt(dModel)).toFixed(3)}: pale, and meaningless until trained.`
       + (padded.length ? ` Rows ${padded[0]}–${padded.at(-1)} are <pad>: its row is kept at zero, so they are white.` : '');
     scaled.caption = scaling
-      ? `×√${dModel} = ×${factor.toFixed(4)}: the same pattern, now with values about as large as the positions' ±1.`
+      ? `×√${dModel} = ×${proseNumber(factor, 4)}: the same pattern, now with values about as large as the positions' ±1.`
       : 'Scaling is off: the rows stay small beside the positions, which would drown them out.';
     position.caption = 'Each row is one position: the same for every sentence, whatever its tokens. Left columns change fast down the rows, right ones slowly.';
     const repeated = tokens.findIndex((t, i) => t !== TOY_VOCABULARY[TOY_PADDING] && tokens.indexOf(t) !== i);
     if (repeated >= 0) {
       const first = tokens.indexOf(tokens[repeated]);
-      scaledNote.textContent = `Rows ${first} and ${repeated} are both '${tokens[repeated]}': identical so far (largest difference ${formatValue(largestDifference(times, first, repeated))}).`;
-      sumNote.textContent = `After adding positions, rows ${first} and ${repeated} ('${tokens[repeated]}') differ (largest difference ${formatValue(largestDifference(total, first, repeated))}): the model can tell the two apart.`;
+      scaledNote.textContent = `Rows ${first} and ${repeated} are both '${tokens[repeated]}': identical so far (largest difference ${proseNumber(largestDifference(times, first, repeated))}).`;
+      sumNote.textContent = `After adding positions, rows ${first} and ${repeated} ('${tokens[repeated]}') differ (largest difference ${proseNumber(largestDifference(total, first, repeated))}): the model can tell the two apart.`;
     } else {
       scaledNote.textContent = '';
       sumNote.textContent = '';

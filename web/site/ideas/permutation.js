@@ -1,7 +1,7 @@
 // Permutation invariance: one attention layer (queries, keys and values all the input rows, as in the
 // tutorials' sketch) over First(1,6,2) and First(6,2,1). Without positions the outputs are the same rows in
 // another order, so "which number came first" cannot be read off; with positions added they differ.
-import { TOY_VOCABULARY, onHost, toyIds, toyTokens } from 'posembed/components';
+import { TOY_VOCABULARY, onHost, proseNumber, toyIds, toyTokens } from 'posembed/components';
 import { figures, integerField, mountIdea, rows, seededVector } from './idea.js';
 
 const D_MODEL = 16;
@@ -108,7 +108,7 @@ export function mountPermutation(pe, section) {
     const limit = Math.max(difference, 1e-6);
     change.heatmap(differences, { range: { min: -limit, max: limit }, x: { label: 'dimension' },
       y: { label: 'position · token', names: tokens[1].map((t, p) => `${p} ${t}`) }, colour: { label: 'difference' } });
-    const scale = `Colours from −${limit.toPrecision(2)} to ${limit.toPrecision(2)}, ${Math.round(3 / limit)} times finer than the outputs above`;
+    const scale = `Colours from −${proseNumber(limit, 2)} to ${proseNumber(limit, 2)}, ${proseNumber(Math.round(3 / limit))} times finer than the outputs above`;
     change.caption = !form.positions
       ? `${scale}: what is left is float32 rounding (the same numbers summed in another order); the rows are the same, reordered.`
       : `${scale}, where the difference is too small to see: positions change every row a little, differently at each position.`;
@@ -128,8 +128,8 @@ export function mountPermutation(pe, section) {
       + `the last token is ${apart.at(-1).toFixed(3)} apart for the two expressions, since the order went into it step by step. That is why an RNN needs `
       + 'no positional encoding; the price is reading one token at a time, where attention reads them all at once.';
     verdict.textContent = form.positions
-      ? `With positions: the rows are no longer a reordering (largest difference ${difference.toFixed(4)} between a token's rows), and the last rows differ by ${lastDifference.toFixed(4)}: the model can tell which number came first.`
-      : `Without positions: each row of the second output is the row of the same token in the first (largest difference ${difference.toFixed(6)}), and the last rows are identical (difference ${lastDifference.toFixed(6)}). Attention cannot see order, so First is unanswerable. `
-        + `In words: attention is permutation-equivariant (reorder the tokens and its outputs reorder with them), and a summary of all its outputs, such as their mean, is permutation-invariant (here it moves by ${meanGap.toFixed(6)}).`;
+      ? `With positions: the rows are no longer a reordering (largest difference ${proseNumber(difference)} between a token's rows), and the last rows differ by ${proseNumber(lastDifference)}: the model can tell which number came first.`
+      : `Without positions: each row of the second output is the row of the same token in the first (largest difference ${proseNumber(difference)}), and the last rows are identical (difference ${proseNumber(lastDifference)}). Attention cannot see order, so First is unanswerable. `
+        + `In words: attention is permutation-equivariant (reorder the tokens and its outputs reorder with them), and a summary of all its outputs, such as their mean, is permutation-invariant (here it moves by ${proseNumber(meanGap)}).`;
   });
 }
