@@ -32,6 +32,21 @@ describe('the guided tour (index.html)', () => {
   });
   after(() => page?.close());
 
+  it('on a phone (390 px), every idea is at most about three screens long (its own content, without the ideas within it), and an idea within a section opens with its own heading', async () => {
+    const phone = await site.open('index.html', { width: 390 });
+    const ideas = await phone.page.evaluate(() => [...document.querySelectorAll('main section[id], main .idea[id]')].map((idea) => {
+      const nested = [...idea.querySelectorAll('.idea[id]')].reduce((sum, inner) => sum + inner.getBoundingClientRect().height, 0);
+      const first = [...idea.children].find((child) => !child.matches('form, p.idea-error'));
+      return { id: idea.id, height: idea.getBoundingClientRect().height - nested, nested: Boolean(idea.parentElement.closest('section[id]')), heading: first?.matches('h2, h3') ?? false };
+    }));
+    await phone.page.close();
+    assert.ok(ideas.length >= 18, `${ideas.length} ideas`);
+    for (const idea of ideas) {
+      assert.ok(idea.height <= 2700, `${idea.id}: ${Math.round(idea.height)} px at 390 px wide (more than about three screens of 844 px)`);
+      assert.ok(idea.heading, `${idea.id} opens without a heading`);
+    }
+  });
+
   it('12 · what a positional encoding should do, each property measured on each encoding', async () => {
     const cell = (property, encoding) => page.locator(`#desiderata tbody tr:nth-child(${property}) td[data-encoding="${encoding}"]`);
     const holds = async (property, encoding) => (await cell(property, encoding).getAttribute('data-holds')) === 'true';
