@@ -12,7 +12,8 @@ function allowed(spec) {
   if (spec.type === 'enum') return spec.values.map((v) => `\`'${v}'\``).join(', ');
   if (spec.type === 'boolean') return 'true or false';
   if (spec.type === 'integer' || spec.type === 'number') {
-    return `${spec.type === 'number' ? 'number' : spec.even ? 'even integer' : 'integer'} in ${spec.exclusiveMin ? '(' : '['}${spec.min.toLocaleString('en')}, ${spec.max.toLocaleString('en')}]`;
+    const bound = (value) => value.toLocaleString('en', { maximumFractionDigits: 20 });
+    return `${spec.type === 'number' ? 'number' : spec.even ? 'even integer' : 'integer'} in ${spec.exclusiveMin ? '(' : '['}${bound(spec.min)}, ${bound(spec.max)}]`;
   }
   return `\`${cell(spec.ts)}\``;
 }

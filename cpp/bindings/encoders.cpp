@@ -187,9 +187,9 @@ val js_rope_rules() {
 
 // The error for a scaling type the core has no rule for, naming those it has.
 Status unknown_scaling() {
-  std::string message = "scaling.type must be one of ";
-  for (const RopeRuleParameters& rule : rope_rules()) message.append(message.ends_with(' ') ? "'" : ", '").append(rule.name).append("'");
-  return Status::type_error(std::move(message));
+  std::string names;
+  for (const RopeRuleParameters& rule : rope_rules()) names.append(names.empty() ? "'" : ", '").append(rule.name).append("'");
+  return Status::type_error("scaling.type must be one of " + names);
 }
 
 val js_rope_inv_freq(double rotary_dim, double base, const val& scaling, uintptr_t out) {

@@ -73,7 +73,9 @@ Status alibi_bias_rows(const AlibiBiasParams& params, int64_t first_row, std::sp
       return Status::range_error("slopes must hold numHeads = " + std::to_string(heads) + " values, got " + std::to_string(params.slopes.size()));
     }
     for (std::size_t h = 0; h < heads; ++h) {
-      POSEMBED_RETURN_IF_ERROR(check_number("slopes[" + std::to_string(h) + "]", params.slopes[h], 0.0, limits::kMaxScalingValue));
+      if (!check_number("slopes", params.slopes[h], 0.0, limits::kMaxScalingValue).ok()) {
+        return check_number("slopes[" + std::to_string(h) + "]", params.slopes[h], 0.0, limits::kMaxScalingValue);
+      }
     }
     std::copy(params.slopes.begin(), params.slopes.end(), slopes.get());
   }

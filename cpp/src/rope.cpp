@@ -40,28 +40,29 @@ double yarn_correction_dim(double num_rotations, int64_t dim, double base, int64
 // YaRN's get_mscale: 0.1 * mscale * ln(scale) + 1 past a scale of 1.
 double yarn_mscale(double scale, double mscale) { return scale <= 1.0 ? 1.0 : 0.1 * mscale * std::log(scale) + 1.0; }
 
-constexpr double kMaxValue = limits::kMaxScalingValue;
-constexpr double kMaxPosition = static_cast<double>(limits::kMaxPosition);
+// The table's bounds as doubles, the type its rows hold them in.
+constexpr double kScalingBound = limits::kMaxScalingValue;
+constexpr double kPositionBound = static_cast<double>(limits::kMaxPosition);
 
 constexpr std::array kParameters{
-    RopeParameter{"factor", "factor", &RopeScaling::factor, 1.0, kMaxValue},
-    RopeParameter{"originalMaxPositions", "original_max_position_embeddings", &RopeScaling::original_max_positions, 1.0, kMaxPosition},
-    RopeParameter{"sequenceLength", "", &RopeScaling::sequence_length, 0.0, kMaxPosition, LowBound::kIncluded, "0: max(positions) + 1"},
-    RopeParameter{"lowFreqFactor", "low_freq_factor", &RopeScaling::low_freq_factor, 0.0, kMaxValue, LowBound::kExcluded},
-    RopeParameter{"highFreqFactor", "high_freq_factor", &RopeScaling::high_freq_factor, 0.0, kMaxValue, LowBound::kExcluded},
+    RopeParameter{"factor", "factor", &RopeScaling::factor, 1.0, kScalingBound},
+    RopeParameter{"originalMaxPositions", "original_max_position_embeddings", &RopeScaling::original_max_positions, 1.0, kPositionBound},
+    RopeParameter{"sequenceLength", "", &RopeScaling::sequence_length, 0.0, kPositionBound, LowBound::kIncluded, "0: the positions' own, within the trained length without them"},
+    RopeParameter{"lowFreqFactor", "low_freq_factor", &RopeScaling::low_freq_factor, 0.0, kScalingBound, LowBound::kExcluded},
+    RopeParameter{"highFreqFactor", "high_freq_factor", &RopeScaling::high_freq_factor, 0.0, kScalingBound, LowBound::kExcluded},
     // HF accepts any positive betas (Kimi K2 sets both to 1): equal ones meet at one pair, which the ramp's 0.001 widens.
-    RopeParameter{"betaFast", "beta_fast", &RopeScaling::beta_fast, 0.0, kMaxValue, LowBound::kExcluded},
-    RopeParameter{"betaSlow", "beta_slow", &RopeScaling::beta_slow, 0.0, kMaxValue, LowBound::kExcluded},
-    RopeParameter{"attentionFactor", "attention_factor", &RopeScaling::attention_factor, 0.0, kMaxValue, LowBound::kIncluded, "0: the rule's own"},
-    RopeParameter{"mscale", "mscale", &RopeScaling::mscale, 0.0, kMaxValue, LowBound::kIncluded, "0: absent"},
-    RopeParameter{"mscaleAllDim", "mscale_all_dim", &RopeScaling::mscale_all_dim, 0.0, kMaxValue, LowBound::kIncluded, "0: absent"},
+    RopeParameter{"betaFast", "beta_fast", &RopeScaling::beta_fast, 0.0, kScalingBound, LowBound::kExcluded},
+    RopeParameter{"betaSlow", "beta_slow", &RopeScaling::beta_slow, 0.0, kScalingBound, LowBound::kExcluded},
+    RopeParameter{"attentionFactor", "attention_factor", &RopeScaling::attention_factor, 0.0, kScalingBound, LowBound::kIncluded, "0: the rule's own"},
+    RopeParameter{"mscale", "mscale", &RopeScaling::mscale, 0.0, kScalingBound, LowBound::kIncluded, "0: absent"},
+    RopeParameter{"mscaleAllDim", "mscale_all_dim", &RopeScaling::mscale_all_dim, 0.0, kScalingBound, LowBound::kIncluded, "0: absent"},
     RopeParameter{"truncate", "truncate", &RopeScaling::truncate},
-    RopeParameter{"shortFactor", "short_factor", &RopeScaling::short_factor, 1.0, kMaxValue},
-    RopeParameter{"longFactor", "long_factor", &RopeScaling::long_factor, 1.0, kMaxValue},
+    RopeParameter{"shortFactor", "short_factor", &RopeScaling::short_factor, 1.0, kScalingBound},
+    RopeParameter{"longFactor", "long_factor", &RopeScaling::long_factor, 1.0, kScalingBound},
     RopeParameter{"rotatedPairs", "", &RopeScaling::rotated_pairs, 0.0, static_cast<double>(limits::kMaxDModel / 2), LowBound::kIncluded, "0: all"},
 };
 
-const RopeParameter* parameter_named(std::string_view name) {
+constexpr const RopeParameter* parameter_named(std::string_view name) {
   for (const RopeParameter& p : kParameters) {
     if (p.name == name) return &p;
   }
@@ -79,7 +80,10 @@ Status check_parameter(const RopeParameter& p, const RopeScaling& s) {
       return check_integer(name, s.*field, static_cast<int64_t>(p.low), static_cast<int64_t>(p.high), p.note);
     } else if constexpr (std::is_same_v<Value, std::vector<double>>) {
       const auto& values = s.*field;
-      for (std::size_t i = 0; i < values.size(); ++i) POSEMBED_RETURN_IF_ERROR(check_number(name + "[" + std::to_string(i) + "]", values[i], p.low, p.high));
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        const Status status = check_number(name, values[i], p.low, p.high, p.low_bound, p.note);
+        if (!status.ok()) return check_number(name + "[" + std::to_string(i) + "]", values[i], p.low, p.high, p.low_bound, p.note);
+      }
       return {};
     } else {
       return {};
@@ -278,8 +282,18 @@ struct RopeRule {
   double (*attention)(const RopeScaling&);
 };
 
+// Whether every parameter a rule names is a row of kParameters.
+template <class Rule>
+constexpr bool names_known_parameters() {
+  for (const std::string_view name : Rule::parameters) {
+    if (parameter_named(name) == nullptr) return false;
+  }
+  return true;
+}
+
 template <class Rule>
 constexpr RopeRule rule_entry() {
+  static_assert(names_known_parameters<Rule>(), "a rule reads a parameter that kParameters has no row for");
   return {Rule::kind, Rule::name, Rule::parameters, Rule::required, &checked<Rule>, &Rule::template inv_freq<double>, &Rule::template inv_freq<float>,
           &Rule::attention};
 }
@@ -396,7 +410,7 @@ Status rope_table(const RopeParams& params, std::span<const int32_t> positions, 
   if (seq < 1) return Status::range_error("positions must hold at least one position");
   if (table.size() != 2 * seq * half) return output_size_error(2 * seq * half, table.size());
   for (std::size_t s = 0; s < seq; ++s) {
-    POSEMBED_RETURN_IF_ERROR(check_integer("positions[" + std::to_string(s) + "]", positions[s], 0, limits::kMaxPosition));
+    if (positions[s] < 0) return check_integer("positions[" + std::to_string(s) + "]", positions[s], 0, limits::kMaxPosition);
   }
   std::unique_ptr<double[]> inv_freq(new (std::nothrow) double[half]);
   if (!inv_freq) return Status::range_error("applyRope: out of memory for its frequencies");
@@ -685,7 +699,7 @@ Status rope_cache(const RopeCacheParams& given, std::span<const int32_t> positio
   }
   int32_t largest = 0;
   for (std::size_t i = 0; i < positions.size(); ++i) {
-    POSEMBED_RETURN_IF_ERROR(check_integer("positions[" + std::to_string(i) + "]", positions[i], 0, limits::kMaxPosition));
+    if (positions[i] < 0) return check_integer("positions[" + std::to_string(i) + "]", positions[i], 0, limits::kMaxPosition);
     largest = std::max(largest, positions[i]);
   }
   // Dynamic NTK and LongRoPE choose their frequencies from the longest sequence the positions make, as HF's

@@ -67,7 +67,7 @@ Status sinusoidal_at_positions(const SinusoidalParams& params, std::span<const i
   const auto half = static_cast<std::size_t>(params.d_model / 2);
   if (out.size() != positions.size() * 2 * half) return output_size_error(positions.size() * 2 * half, out.size());
   for (std::size_t r = 0; r < positions.size(); ++r) {
-    POSEMBED_RETURN_IF_ERROR(check_integer("positions[" + std::to_string(r) + "]", positions[r], 0, limits::kMaxPosition));
+    if (positions[r] < 0) return check_integer("positions[" + std::to_string(r) + "]", positions[r], 0, limits::kMaxPosition);
   }
   const auto frequencies = frequencies_of(params);
   if (!frequencies) return Status::range_error("sinusoidal: out of memory for its frequencies");

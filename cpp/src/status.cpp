@@ -1,5 +1,6 @@
 #include "posembed/status.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -22,23 +23,40 @@ Status out_of_range(std::string_view parameter, std::string_view allowed, double
 }
 
 std::string js_number(double value) {
-  char text[32];
-  if (value == std::floor(value) && std::abs(value) < 1e21) {
-    std::snprintf(text, sizeof text, "%.0f", value);
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
+  if (value == 0.0) return "0";  // -0 too, as String(-0) is
+  char text[40];
+  int digits = 1;  // the fewest significant digits that give the value back (17 always do)
+  for (;; ++digits) {
+    std::snprintf(text, sizeof text, "%.*e", digits - 1, value);
+    if (digits == 17 || std::strtod(text, nullptr) == value) break;
+  }
+  const int exponent = static_cast<int>(std::floor(std::log10(std::abs(value))));
+  if (std::abs(value) >= 1e-6 && std::abs(value) < 1e21) {
+    // Fixed notation, as JavaScript writes numbers in this range: the significant digits, then zeros to the point.
+    if (exponent >= digits - 1) {
+      std::string written(text);  // d.ddde+x
+      std::string significant = written.substr(0, written.find('e'));
+      significant.erase(std::remove(significant.begin(), significant.end(), '.'), significant.end());
+      return significant + std::string(static_cast<std::size_t>(exponent - (digits - 1)), '0');
+    }
+    std::snprintf(text, sizeof text, "%.*f", digits - 1 - exponent, value);
     return text;
   }
-  for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(text, sizeof text, "%.*g", digits, value);
-    if (std::strtod(text, nullptr) == value) break;
-  }
-  return text;
+  // Else m.mmm e±x, with JavaScript's exponent: its sign always, no leading zeros.
+  std::snprintf(text, sizeof text, "%.*e", digits - 1, value);
+  std::string written(text);
+  const auto e = written.find('e');
+  const int power = std::atoi(written.c_str() + e + 1);
+  return written.substr(0, e) + (power < 0 ? "e-" : "e+") + std::to_string(std::abs(power));
 }
 
 namespace {
 
-Status range_check(bool ok, std::string_view parameter, double value, std::string_view kind, char open, const std::string& low,
-                   const std::string& high, std::string_view note) {
-  if (ok) return {};
+// The message of a value outside [low, high] (or (low, high]), made only when a check fails.
+Status range_error(std::string_view parameter, double value, std::string_view kind, char open, const std::string& low, const std::string& high,
+                   std::string_view note) {
   std::string allowed(kind);
   allowed.append(" in ").append(1, open).append(low).append(", ").append(high).append("]");
   if (!note.empty()) allowed.append(" (").append(note).append(")");
@@ -48,18 +66,19 @@ Status range_check(bool ok, std::string_view parameter, double value, std::strin
 }  // namespace
 
 Status check_integer(std::string_view parameter, int64_t value, int64_t low, int64_t high, std::string_view note) {
-  return range_check(value >= low && value <= high, parameter, static_cast<double>(value), "an integer", '[', std::to_string(low), std::to_string(high), note);
+  if (value >= low && value <= high) return {};
+  return range_error(parameter, static_cast<double>(value), "an integer", '[', std::to_string(low), std::to_string(high), note);
 }
 
 Status check_even_integer(std::string_view parameter, int64_t value, int64_t low, int64_t high, std::string_view note) {
-  return range_check(value >= low && value <= high && value % 2 == 0, parameter, static_cast<double>(value), "an even integer", '[', std::to_string(low),
-                     std::to_string(high), note);
+  if (value >= low && value <= high && value % 2 == 0) return {};
+  return range_error(parameter, static_cast<double>(value), "an even integer", '[', std::to_string(low), std::to_string(high), note);
 }
 
 Status check_number(std::string_view parameter, double value, double low, double high, LowBound low_bound, std::string_view note) {
-  const bool above = low_bound == LowBound::kIncluded ? value >= low : value > low;
-  return range_check(above && value <= high, parameter, value, "a number", low_bound == LowBound::kIncluded ? '[' : '(', js_number(low), js_number(high),
-                     note);
+  const bool included = low_bound == LowBound::kIncluded;
+  if ((included ? value >= low : value > low) && value <= high) return {};
+  return range_error(parameter, value, "a number", included ? '[' : '(', js_number(low), js_number(high), note);
 }
 
 Status check_row_run(int64_t first_row, std::size_t out_size, std::size_t row_size, std::size_t total_rows, std::string_view total_name,

@@ -54,10 +54,7 @@ Status validate(const T5BucketParams& params) {
   POSEMBED_RETURN_IF_ERROR(check_integer("numBuckets", params.num_buckets, params.bidirectional ? 4 : 2, limits::kMaxBuckets,
                                          params.bidirectional ? "bidirectional" : ""));
   const int64_t max_exact = (params.bidirectional ? params.num_buckets / 2 : params.num_buckets) / 2;
-  if (params.max_distance <= max_exact || params.max_distance > limits::kMaxPosition) {
-    return out_of_range("maxDistance", "an integer in [" + std::to_string(max_exact + 1) + ", 2147483647] (above the exact buckets)",
-                        static_cast<double>(params.max_distance));
-  }
+  POSEMBED_RETURN_IF_ERROR(check_integer("maxDistance", params.max_distance, max_exact + 1, limits::kMaxPosition, "above the exact buckets"));
   return {};
 }
 

@@ -149,6 +149,25 @@ describe('element.toBlob: framed SVG and PNG', () => {
     });
   }
 
+  it('an element with nothing drawn (attributes in error) says so when asked for a file, whatever it holds before its first drawing', async () => {
+    const message = await page.evaluate(async () => {
+      const el = document.createElement('posembed-rope');
+      el.setAttribute('head-dim', '3');
+      document.body.prepend(el);
+      await new Promise((resolve) => { setTimeout(resolve, 300); });
+      try {
+        await el.toBlob();
+        return 'exported';
+      } catch (error) {
+        return error.message;
+      } finally {
+        el.remove();
+      }
+    });
+    assert.match(message, /has drawn nothing to export yet/);
+    assert.deepEqual(problems, []);
+  });
+
   it('elements of several figures export them all; options are checked', async () => {
     const svg = await exported('posembed-bias', { heads: '2', length: '8' }, async () => (await window.exported.toBlob()).text());
     assert.equal(svg.match(/<image /g).length, 2);

@@ -39,5 +39,8 @@ describe('numbers in sentences', () => {
     assert.equal(proseNumber(-2.384e-7), '−2.38 × 10⁻⁷');
     assert.equal(proseNumber(12345678.9), '1.23 × 10⁷');
     assert.equal(proseNumber(NaN), 'missing');
+    assert.equal(proseNumber(-0), '0');
+    assert.equal(proseNumber(-5), '−5');
+    assert.equal(proseNumber(1234.5), '1,230');
   });
 });

@@ -71,7 +71,6 @@ describe('the README\'s recipes, followed in a scratch copy', () => {
       }
       writeFileSync(join(copy, file), text);
     }
-    assert.equal(Object.keys(RECIPE).length, 3, 'the README says three files');
     const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
     assert.match(readme, /A RoPE variant is three files:/);
     const step = (command, args) => {
@@ -79,8 +78,8 @@ describe('the README\'s recipes, followed in a scratch copy', () => {
       assert.equal(run.status, 0, `${command} ${args.join(' ')}\n${run.stdout.slice(-4000)}${run.stderr.slice(-4000)}`);
       return run.stdout;
     };
-    step('cmake', ['-G', 'Ninja', '-S', '.', '-B', 'build', '-DCMAKE_BUILD_TYPE=Release', `-DPOSEMBED_VECTORS_DIR=${VECTORS}`]);
-    step('ninja', ['-C', 'build', 'posembed_tests']);
+    step('cmake', ['-S', '.', '-B', 'build', '-DCMAKE_BUILD_TYPE=Release', `-DPOSEMBED_VECTORS_DIR=${VECTORS}`]);
+    step('cmake', ['--build', 'build', '--target', 'posembed_tests', '--parallel', '2']);
     assert.match(step(join(copy, 'build/posembed_tests'), ['[recipe]']), /All tests passed/);
     assert.match(step(join(copy, 'build/posembed_tests'), ['[rope]']), /All tests passed/);
   });

@@ -17,8 +17,8 @@ export interface HeatmapOptions {
   /** 'RdBu' (diverging: zero is white, ±the largest magnitude of the range at the ends) or 'viridis'. */
   colormap?: 'RdBu' | 'viridis';
   range?: { min: number; max: number };
-  /** Canvas pixels per cell (default 1: CSS scales the canvas). */
-  scale?: number;
+  /** Canvas pixels along a cell's side (default 1: CSS scales the canvas). */
+  cellSize?: number;
 }
 
 /** Paints a host tensor [rows, columns] onto a canvas with canvas 2D, one pixel per cell. */

@@ -5,9 +5,9 @@ import { STREAM_BLOCK, streamTarget } from './wasm.js';
 import { readOptions } from './op_schemas.js';
 import { CORE_ROPE_RULES } from './core_tables.js';
 
-// Per scaling type, its required and optional parameters, and each parameter's kind and range: the C++ core's table
-// of rules (cpp/src/rope.cpp), as the build wrote it into core_tables.js.
-export const SCALINGS = CORE_ROPE_RULES.rules;
+// Per scaling type, its required and optional parameters (the C++ core's table of rules, cpp/src/rope.cpp, as the
+// build wrote it into core_tables.js); each parameter's kind and range are in CORE_ROPE_RULES.parameters.
+const SCALINGS = CORE_ROPE_RULES.rules;
 
 function checkedValue(key, value) {
   const { type, min, max, exclusiveMin } = CORE_ROPE_RULES.parameters[key];
@@ -16,7 +16,7 @@ function checkedValue(key, value) {
   if (type === 'boolean') return boolean(name, value);
   if (type === 'list') {
     if (!Array.isArray(value) && !ArrayBuffer.isView(value)) throw new TypeError(`${name} must be an array of numbers (one per pair), got ${describe(value)}`);
-    return Array.from(value, (v, i) => number(`${name}[${i}]`, v, min, max));
+    return Array.from(value, (v, i) => number(`${name}[${i}]`, v, min, max, { exclusiveMin }));
   }
   return number(name, value, min, max, { exclusiveMin });
 }

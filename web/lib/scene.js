@@ -56,9 +56,11 @@ const SUPERSCRIPTS = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴'
 // significant digits, and a tiny or huge one as m × 10ⁿ; exact zero as 0. Readouts keep formatValue's fixed decimals.
 export function proseNumber(value, digits = 3) {
   if (!Number.isFinite(value)) return formatValue(value);
-  if (Number.isInteger(value)) return value.toLocaleString('en');
+  if (value === 0) return '0';  // -0 too
   const magnitude = Math.abs(value);
-  if (magnitude >= 1e-3 && magnitude < 1e6) return String(Number(value.toPrecision(digits))).replace('-', '−');
+  if (Number.isInteger(value) || (magnitude >= 1e-3 && magnitude < 1e6)) {
+    return value.toLocaleString('en', Number.isInteger(value) ? {} : { maximumSignificantDigits: digits }).replace('-', '−');
+  }
   const [mantissa, exponent] = value.toExponential(digits - 1).split('e');
   return `${mantissa.replace('-', '−')} × 10${[...exponent.replace('+', '')].map((c) => SUPERSCRIPTS[c]).join('')}`;
 }

@@ -54,7 +54,7 @@ export function paintPixels(canvas, { pixels, width, height }) {
   return canvas;
 }
 
-// Paints a host tensor with canvas 2D; options: { colormap, range, scale }.
+// Paints a host tensor with canvas 2D; options: { colormap, range, cellSize }.
 export function drawHeatmap(canvas, tensor, options = {}) {
   const { pixels, width, height, map } = heatmapPixels(tensor, options);
   paintPixels(canvas, { pixels, width, height });

@@ -108,13 +108,14 @@ export class PosembedRope extends LazyElement {
     const root = this.attachShadow({ mode: 'open' });
     adoptStyles(root, BASE_STYLE, STYLE);
     root.innerHTML = `<p class="caption" part="caption"></p>
-      <svg class="dims" role="img"></svg>
       <div class="dials" tabindex="0" role="img"></div>
       <div class="controls" part="controls"><button part="button" type="button" class="play"></button>
         <button part="button" type="button" class="back" data-string="back"></button>
         <button part="button" type="button" class="forward" data-string="forward"></button></div>
       <p class="readout" aria-live="off"></p>
       <p class="error" role="alert" part="error" hidden></p>`;
+    // The dimension strip, empty until the first drawing (a picture: the exports draw it from its marks).
+    root.querySelector('.caption').after(drawPicture({ width: 0, height: 0, marks: [] }, { class: 'dims', 'aria-hidden': 'true' }));
     this.button = root.querySelector('.play');
     this.dials = root.querySelector('.dials');
     this.button.addEventListener('click', () => this.#toggle());
