@@ -149,6 +149,18 @@ describe('element.toBlob: framed SVG and PNG', () => {
     });
   }
 
+  it('pictures beside the figures take the file\'s theme as figures do: the RoPE dials\' words in dark ink for light, light ink for dark', async () => {
+    const inks = await exported('posembed-rope', { 'head-dim': '16', pairs: '2', position: '3' }, async () => {
+      const el = window.exported;
+      if (el.playing) el.shadowRoot.querySelector('.play').click();
+      const ink = async (theme) => (await (await el.toBlob({ theme })).text()).match(/<text [^>]*fill="([^"]+)"[^>]*>pair 0: /)[1];
+      return { light: await ink('light'), dark: await ink('dark') };
+    });
+    const lightness = (css) => { const [r, g, b] = css.match(/\d+/g).map(Number); return (r + g + b) / 765; };
+    assert.ok(lightness(inks.light) < 0.4 && lightness(inks.dark) > 0.6, JSON.stringify(inks));
+    assert.deepEqual(problems, []);
+  });
+
   it('an element with nothing drawn (attributes in error) says so when asked for a file, whatever it holds before its first drawing', async () => {
     const message = await page.evaluate(async () => {
       const el = document.createElement('posembed-rope');
