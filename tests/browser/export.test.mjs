@@ -93,12 +93,13 @@ describe('element.toBlob: framed SVG and PNG', () => {
     });
   }
 
-  // One scene per figure (and one picture per drawing beside the figures: the RoPE dials and strip, a shared colour
-  // bar), drawn three ways: the live SVG's texts (ticks, axis titles, labels) are the exported SVG's, in the same
+  // One scene per figure (and one picture per drawing beside the figures: the RoPE dials and strip, the lookup's token
+  // chips, a shared colour bar), drawn three ways: the live SVG's texts (ticks, axis titles, labels) are the exported SVG's, in the same
   // order, and the PNG is the SVG drawn (Chromium's own picture of the exported SVG, pixel by pixel).
   const SAME_SCENE = [
     ['posembed-heatmap', { length: '24', 'd-model': '32', title: 'Twenty-four positions' }], ['posembed-model', { config: 'Llama-3.1-8B' }],
     ['posembed-rope', { 'head-dim': '16', pairs: '3', scaling: 'linear', factor: '4', position: '5' }], ['posembed-bias', { heads: '2', length: '8' }],
+    ['posembed-lookup', { text: 'Max(1,2)', 'd-model': '8' }],
   ];
   for (const [tag, attributes] of SAME_SCENE) {
     it(`<${tag}>: the live view, the SVG and the PNG draw the same scene`, async () => {

@@ -1,25 +1,18 @@
 // An element as a file: each of its figures drawn from the figure's scene (scene.js: title, plot with its axes, marks
 // and the heatmap's cells as one image, colour bar or legend, caption), its other pictures from their marks (the RoPE
-// dials and dimension strip, a colour bar shared by several figures), and its text (headings, token chips, notes)
-// where the page lays it out, into one list of shapes, then
+// dials and dimension strip, the lookup's token chips, a colour bar shared by several figures), and its prose
+// (headings, notes, a summary) where the page lays it out, into one list of shapes, then
 // written as SVG text or painted on a canvas for PNG. Painting draws the shapes itself (no <img> of the SVG), so it
 // works under a strict Content-Security-Policy too.
 
 import { cssFont, movedShapes, pictureShapes, sceneShapes, shapesToSvg, translation, wrapWords } from '../scene.js';
-import { figureOf, pictureOf } from './figure.js';
+import { figureOf, pictureOf, textWidth } from './figure.js';
 import { SCHEME_ATTRIBUTE, cssColour, schemeFor } from './scheme.js';
 
 const GAP = 8;
 // A colour as the page's computed colours are written.
 const rgbText = ([r, g, b, a]) => (a === 1 ? `rgb(${r}, ${g}, ${b})` : `rgba(${r}, ${g}, ${b}, ${Math.round(a * 1000) / 1000})`);
 const fontOf = (style) => ({ family: style.fontFamily, size: parseFloat(style.fontSize), weight: style.fontWeight });
-
-let measurer = null;
-function textWidth(text, font) {
-  measurer ??= new OffscreenCanvas(1, 1).getContext('2d');
-  measurer.font = font;
-  return measurer.measureText(text).width;
-}
 
 // How the writers draw marks in `element`'s place: the theme's colours and the font the page gives it now.
 function drawingStyle(element) {
@@ -80,17 +73,9 @@ function svgPictureShapes(svg, origin) {
   return pictureShapes(picture, drawingStyle(svg), { x: box.left - origin.left, y: box.top - origin.top, scale: picture.width > 0 ? box.width / picture.width : 1 });
 }
 
-// A box the page paints (a token's chip): its background as a rectangle.
-function boxShape(el, origin) {
-  const colour = getComputedStyle(el).backgroundColor;
-  if (cssColour(colour)[3] === 0 || !visible(el)) return [];
-  const box = el.getBoundingClientRect();
-  return [{ kind: 'path', transform: translation(0, 0), d: `M${box.left - origin.left},${box.top - origin.top}h${box.width}v${box.height}h${-box.width}Z`, fill: colour, stroke: 'none', strokeWidth: 0, dash: null, opacity: 1 }];
-}
-
 // Everything the element shows in its shadow root, in the page's order and places: its framed figures whole (each
-// drawn from its scene), its other pictures (the RoPE dials, a colour bar shared by several figures), and its text
-// (titles, headings, a summary, the lookup's token chips); not its controls or readouts. A figure whose file form
+// drawn from its scene), its other pictures (the RoPE dials, the lookup's token chips, a colour bar shared by several
+// figures), and its prose (headings, notes, a summary); not its controls or readouts. A figure whose file form
 // is taller than the page's (its legend and caption laid out by the writer) moves what lies below it down as much.
 export function elementShapes(root, host) {
   const origin = host.getBoundingClientRect();
@@ -117,8 +102,6 @@ export function elementShapes(root, host) {
       add(svgPictureShapes(node, origin), node);
       skip();
     } else {
-      const box = boxShape(node, origin);
-      if (box.length) parts.push({ top: box.top - origin.top, right: 0, bottom: 0, shapes: box });
       node = walker.nextNode();
     }
   }

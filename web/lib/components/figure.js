@@ -121,6 +121,14 @@ function drawMarks(parent, marks) {
   }
 }
 
+let measurer = null;
+// The width in px of `text` in a CSS `font`, as a canvas draws it (the exports' writers too).
+export function textWidth(text, font) {
+  measurer ??= new OffscreenCanvas(1, 1).getContext('2d');
+  measurer.font = font;
+  return measurer.measureText(text).width;
+}
+
 const PICTURES = new WeakMap();  // <svg> -> the picture drawn in it
 
 // A picture (scene.js: marks with no frame) drawn live as an <svg> with `attributes`; the exports draw the same one.
@@ -162,14 +170,15 @@ export class Figure {
   #moveCursor = null;
   #describe = null;
 
-  // readout: an element of the page to write the readout into, instead of the figure's own.
-  constructor(parent, { label, title = '', caption = '', axes = true, legend = true, maxHeight = MAX_HEIGHT, readout } = {}) {
+  // readout: an element of the page to write the readout into, instead of the figure's own; heading: the title's
+  // heading level (2–6) where the title heads a part of the page, else it is a plain line.
+  constructor(parent, { label, title = '', heading, caption = '', axes = true, legend = true, maxHeight = MAX_HEIGHT, readout } = {}) {
     adoptFigureStyle(parent.getRootNode());
     this.label = label;
     this.axes = axes;
     this.legend = legend;
     this.maxHeight = maxHeight;
-    this.titleLine = element('p', { class: 'pe-title', part: 'title' }, title);
+    this.titleLine = element(heading ? `h${heading}` : 'p', { class: 'pe-title', part: 'title' }, title);
     this.titleLine.hidden = !title;
     this.plot = element('div', { class: 'pe-plot', tabindex: '0', role: 'img', part: 'plot', 'aria-label': `${label}: not drawn yet` });
     this.legendBox = element('div', { class: 'pe-legend', part: 'legend' });

@@ -3,10 +3,28 @@
 // as colour, the padding rows as white, and repeated tokens as identical rows until positions are added.
 // The rows, the scaled rows and the encoding come from the package; the walkthrough lays them out.
 import { onHost } from '../encoding_figures.js';
+import { BORDER, INK, MUTED, cssFont } from '../scene.js';
 import { TOY_PADDING, TOY_VOCABULARY, toyIds, toyTokens } from '../toy_vocabulary.js';
-import { Figure, formatValue, proseNumber } from './figure.js';
+import { Figure, drawPicture, formatValue, proseNumber, textWidth } from './figure.js';
 
 const RANGE = { min: -3, max: 3 };  // one scale for every step: unscaled rows (std 1/√d) read pale beside the rest
+const CHIP = { size: 13, idSize: 11, padding: 6, gap: 4, height: 22, baseline: 15 };
+
+// A token's chip as a picture (drawn live and in the exports from the same marks): the token and, smaller, its id,
+// in a bordered box sized to them in the font `family`.
+function tokenChip(token, id, family) {
+  const idText = `→ ${id}`;
+  const tokenWidth = textWidth(token, cssFont({ family, size: CHIP.size, weight: 400 }));
+  const width = Math.ceil(2 * CHIP.padding + tokenWidth + CHIP.gap + textWidth(idText, cssFont({ family, size: CHIP.idSize, weight: 400 })));
+  return {
+    width, height: CHIP.height,
+    marks: [
+      { kind: 'rect', x: 0.5, y: 0.5, width: width - 1, height: CHIP.height - 1, fill: 'none', stroke: BORDER },
+      { kind: 'text', x: CHIP.padding, y: CHIP.baseline, text: token, size: CHIP.size, fill: INK },
+      { kind: 'text', x: CHIP.padding + tokenWidth + CHIP.gap, y: CHIP.baseline, text: idText, size: CHIP.idSize, fill: MUTED },
+    ],
+  };
+}
 
 function element(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
@@ -42,20 +60,16 @@ function largestDifference(tensor, a, b) {
 export function createLookup(pe, container, { axes = true, legend = true } = {}) {
   const chips = element('div', { class: 'tokens' });
   const ids = element('p', { class: 'ids' });
-  const section = (title, ...content) => {
-    const box = element('section', { class: 'step' }, element('h3', {}, title), ...content);
-    container.append(box);
-    return box;
-  };
-  // A step: its heading, its figure and, withNote, a line under the figure for what the numbers show.
+  container.append(element('section', { class: 'step' }, element('h3', {}, '1 · Text → tokens → ids'), chips, ids));
+  // A step: its figure, headed by its title, and, withNote, a line under the figure for what the numbers show.
   const step = (title, label, withNote = false) => {
-    const box = section(title);
-    const figure = new Figure(box, { label, axes, legend });
+    const box = element('section', { class: 'step' });
+    container.append(box);
+    const figure = new Figure(box, { label, title, heading: 3, axes, legend });
     const note = element('p', { class: 'note' });
     if (withNote) box.append(note);
     return [figure, note];
   };
-  section('1 · Text → tokens → ids', chips, ids);
   const [rows] = step('2 · Each id picks its row of the embedding table E', 'Rows of the embedding table for each token');
   const [scaled, scaledNote] = step('3 · × √d_model', 'The rows multiplied by the square root of d_model', true);
   const [position] = step('4 · The positional encoding PE(position)', 'The sinusoidal encoding of each position');
@@ -92,7 +106,8 @@ export function createLookup(pe, container, { axes = true, legend = true } = {})
     if (current !== generation) return;
     const total = { data: times.data.map((v, i) => v + positions.data[i]), shape: [n, dModel] };
 
-    chips.replaceChildren(...tokens.map((t, i) => element('span', { class: 'token', 'data-index': String(i) }, t, ' ', element('small', {}, `→ ${tokenIds[i]}`))));
+    const family = getComputedStyle(chips).fontFamily;
+    chips.replaceChildren(...tokens.map((t, i) => drawPicture(tokenChip(t, tokenIds[i], family), { class: 'token-chip', role: 'img', 'aria-label': `${t} → ${tokenIds[i]}`, 'data-index': String(i) })));
     ids.textContent = `ids = [${tokenIds.join(', ')}]`;
     const labels = tokens.map((t, i) => `${i} ${t}`);
     const y = { label: 'position · token', names: labels };
