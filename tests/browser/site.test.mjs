@@ -173,8 +173,8 @@ describe('site: positional encoding explorer', () => {
     assert.match(await readouts.nth(0).textContent(), /^E\[id\], position 9 \(<pad>\), dimension \d+: 0$/);
     emb.dispose();
     // The two commas (rows 3 and 5) are identical until positions are added.
-    assert.match(await page.locator('#lookup-steps .note').nth(0).textContent(), /Rows 3 and 5 are both ',': identical so far \(largest difference 0\)/);
-    assert.match(await page.locator('#lookup-steps .note').nth(1).textContent(), /rows 3 and 5 \(','\) differ \(largest difference [1-9]/);
+    assert.match(await page.locator('#lookup-steps figcaption').nth(1).textContent(), /Rows 3 and 5 are both ',': identical so far \(largest difference 0\)/);
+    assert.match(await page.locator('#lookup-steps figcaption').nth(3).textContent(), /rows 3 and 5 \(','\) differ \(largest difference [1-9]/);
   });
 
   it('lookup panel follows its controls (d_model 8, other text) and reports unknown symbols next to them', async () => {

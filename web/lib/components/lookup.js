@@ -61,19 +61,16 @@ export function createLookup(pe, container, { axes = true, legend = true } = {})
   const chips = element('div', { class: 'tokens' });
   const ids = element('p', { class: 'ids' });
   container.append(element('section', { class: 'step' }, element('h3', {}, '1 · Text → tokens → ids'), chips, ids));
-  // A step: its figure, headed by its title, and, withNote, a line under the figure for what the numbers show.
-  const step = (title, label, withNote = false) => {
+  // A step: its figure, headed by its title; its caption says what the numbers show.
+  const step = (title, label) => {
     const box = element('section', { class: 'step' });
     container.append(box);
-    const figure = new Figure(box, { label, title, heading: 3, axes, legend });
-    const note = element('p', { class: 'note' });
-    if (withNote) box.append(note);
-    return [figure, note];
+    return new Figure(box, { label, title, heading: 3, axes, legend });
   };
-  const [rows] = step('2 · Each id picks its row of the embedding table E', 'Rows of the embedding table for each token');
-  const [scaled, scaledNote] = step('3 · × √d_model', 'The rows multiplied by the square root of d_model', true);
-  const [position] = step('4 · The positional encoding PE(position)', 'The sinusoidal encoding of each position');
-  const [sum, sumNote] = step('5 · Input to the first layer = E[id]·√d_model + PE(position)', 'The sum of the scaled rows and the positions', true);
+  const rows = step('2 · Each id picks its row of the embedding table E', 'Rows of the embedding table for each token');
+  const scaled = step('3 · × √d_model', 'The rows multiplied by the square root of d_model');
+  const position = step('4 · The positional encoding PE(position)', 'The sinusoidal encoding of each position');
+  const sum = step('5 · Input to the first layer = E[id]·√d_model + PE(position)', 'The sum of the scaled rows and the positions');
   const figures = [rows, scaled, position, sum];
 
   let embedding = null;
@@ -121,20 +118,15 @@ export function createLookup(pe, container, { axes = true, legend = true } = {})
     const padded = tokens.flatMap((t, i) => (t === TOY_VOCABULARY[TOY_PADDING] ? [i] : []));
     rows.caption = `An untrained (random) table, [${TOY_VOCABULARY.length} tokens × ${dModel}], values drawn with standard deviation 1/√${dModel} = ${(1 / Math.sqrt(dModel)).toFixed(3)}: pale, and meaningless until trained.`
       + (padded.length ? ` Rows ${padded[0]}–${padded.at(-1)} are <pad>: its row is kept at zero, so they are white.` : '');
-    scaled.caption = scaling
-      ? `×√${dModel} = ×${proseNumber(factor, 4)}: the same pattern, now with values about as large as the positions' ±1.`
-      : 'Scaling is off: the rows stay small beside the positions, which would drown them out.';
-    position.caption = 'Each row is one position: the same for every sentence, whatever its tokens. Left columns change fast down the rows, right ones slowly.';
     const repeated = tokens.findIndex((t, i) => t !== TOY_VOCABULARY[TOY_PADDING] && tokens.indexOf(t) !== i);
-    if (repeated >= 0) {
-      const first = tokens.indexOf(tokens[repeated]);
-      scaledNote.textContent = `Rows ${first} and ${repeated} are both '${tokens[repeated]}': identical so far (largest difference ${proseNumber(largestDifference(times, first, repeated))}).`;
-      sumNote.textContent = `After adding positions, rows ${first} and ${repeated} ('${tokens[repeated]}') differ (largest difference ${proseNumber(largestDifference(total, first, repeated))}): the model can tell the two apart.`;
-    } else {
-      scaledNote.textContent = '';
-      sumNote.textContent = '';
-    }
-    sum.caption = 'What the first attention layer sees: token identity and position mixed into one vector per row.';
+    const first = tokens.indexOf(tokens[repeated]);
+    scaled.caption = (scaling
+      ? `×√${dModel} = ×${proseNumber(factor, 4)}: the same pattern, now with values about as large as the positions' ±1.`
+      : 'Scaling is off: the rows stay small beside the positions, which would drown them out.')
+      + (repeated >= 0 ? ` Rows ${first} and ${repeated} are both '${tokens[repeated]}': identical so far (largest difference ${proseNumber(largestDifference(times, first, repeated))}).` : '');
+    position.caption = 'Each row is one position: the same for every sentence, whatever its tokens. Left columns change fast down the rows, right ones slowly.';
+    sum.caption = 'What the first attention layer sees: token identity and position mixed into one vector per row.'
+      + (repeated >= 0 ? ` After adding positions, rows ${first} and ${repeated} ('${tokens[repeated]}') differ (largest difference ${proseNumber(largestDifference(total, first, repeated))}): the model can tell the two apart.` : '');
   }
 
   return {

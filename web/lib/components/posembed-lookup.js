@@ -17,7 +17,7 @@ const STYLE = `
   input[name="text"] { width: 11rem; font-family: var(--posembed-mono, ui-monospace, monospace); }
   .step h3 { font-size: 0.95rem; margin: 0.75rem 0 0.2rem; }
   .tokens { display: flex; flex-wrap: wrap; gap: 0.3rem; }
-  .ids, .note { font-family: var(--posembed-mono, ui-monospace, monospace); font-size: 0.8rem; margin: 0.3rem 0; }
+  .ids { font-family: var(--posembed-mono, ui-monospace, monospace); font-size: 0.8rem; margin: 0.3rem 0; }
 `;
 
 // attribute → form field
