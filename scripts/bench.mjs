@@ -18,6 +18,7 @@ import { create } from 'webgpu';
 import { load } from '../dist/index.js';
 import { GPU_SIZE_OPS, OPS } from './bench/ops.mjs';
 import { maxError, sampledIndices } from '../web/bench/cases.js';
+import { benchPageLoad } from './bench/page-load.mjs';
 import { benchTraining } from './bench/training.mjs';
 import { benchBf16Vocabulary, benchVocabulary } from './bench/vocabulary.mjs';
 
@@ -186,10 +187,16 @@ if (!args['gpu-sizes'] && (!args.op || 'vocabulary'.includes(args.op))) {
   vocabulary = { rows: [...vocabulary.rows, ...bf16.rows], goals: [...vocabulary.goals, ...bf16.goals] };
 }
 
-const unmet = [...results.map((r) => [r.op, r.goals]), ...(vocabulary ? [['vocabulary', vocabulary.goals]] : [])]
+// The site's pages opening: the longest task on the page's thread.
+let pageLoad = null;
+if (!args['gpu-sizes'] && (!args.op || 'page-load'.includes(args.op)) && existsSync('build/site/index.html')) {
+  pageLoad = await benchPageLoad({ siteRoot: 'build/site', quick: args.quick });
+}
+
+const unmet = [...results.map((r) => [r.op, r.goals]), ...(vocabulary ? [['vocabulary', vocabulary.goals]] : []), ...(pageLoad ? [['page load', pageLoad.goals]] : [])]
   .flatMap(([op, goals]) => goals.filter((g) => !g.met).map((g) => `${op}: ${g.goal} (${g.value})`));
 if (!args['gpu-sizes']) console.log(unmet.length ? `goals not met in this run:\n  ${unmet.join('\n  ')}` : 'every goal met in this run');
 
 mkdirSync(dirname(args.json), { recursive: true });
-writeFileSync(args.json, JSON.stringify({ date: new Date().toISOString(), node: process.version, results, training, vocabulary }, null, 2));
+writeFileSync(args.json, JSON.stringify({ date: new Date().toISOString(), node: process.version, results, training, vocabulary, pageLoad }, null, 2));
 console.log(`results written to ${args.json} (errors: max over ${SAMPLES} sampled elements per output)`);

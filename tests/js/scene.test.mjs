@@ -2,6 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { heatmapScene, proseNumber } from '../../dist/scene.js';
+import { MASKED, colormap, heatmapPixels } from '../../dist/colormap.js';
 
 describe('heatmap scenes', () => {
   it('give every cell the same whole number of device pixels where cells span two or more (no seams from 6- and 7-pixel columns by turns)', () => {
@@ -24,6 +25,29 @@ describe('heatmap scenes', () => {
     assert.equal(cells.width, cells.height);
     const fixed = heatmapScene(10, 20, {}, { cell: 3, legend: false });
     assert.deepEqual([fixed.cells.width, fixed.cells.height], [60, 30]);
+  });
+});
+
+describe('heatmap pixels', () => {
+  it('paint each cell its value\'s colour (masked cells grey), cellSize × cellSize pixels, opaque', () => {
+    const data = Float32Array.from([-2, -0.5, 0, 0.25, NaN, 1.5, -Infinity, 2, 0.7, Infinity, -1e-9, 1.9999]);
+    for (const name of ['RdBu', 'viridis']) {
+      for (const cellSize of [1, 3]) {
+        const range = { min: -2, max: 2 };
+        const { pixels, width, height } = heatmapPixels({ data, shape: [3, 4] }, { colormap: name, range, cellSize });
+        assert.deepEqual([width, height], [4 * cellSize, 3 * cellSize]);
+        const map = colormap(name, range);
+        for (let y = 0; y < height; y++) {
+          for (let x = 0; x < width; x++) {
+            const value = data[Math.floor(y / cellSize) * 4 + Math.floor(x / cellSize)];
+            const at = map.index(value) * 3;
+            const expected = Number.isFinite(value) ? [map.rgb[at], map.rgb[at + 1], map.rgb[at + 2], 255] : [...MASKED.rgb, 255];
+            const p = 4 * (y * width + x);
+            assert.deepEqual(Array.from(pixels.subarray(p, p + 4)), expected, `${name}, cellSize ${cellSize}, pixel (${x}, ${y}) of value ${value}`);
+          }
+        }
+      }
+    }
   });
 });
 

@@ -72,20 +72,37 @@ export function heatmapPixels(tensor, { colormap: name = 'RdBu', range = valueRa
   const map = colormap(name, range);
   const width = columns * cellSize;
   const pixels = new Uint8ClampedArray(width * rows * cellSize * 4);
+  // One 32-bit store per pixel (a million-cell table is painted on the page's thread).
+  const out = new Uint32Array(pixels.buffer);
+  const colours = packedColours(map.rgb);
+  const masked = packedColour(MASKED.rgb, 0);
+  const { data } = tensor;
+  const { low, span, steps } = map;
   for (let row = 0; row < rows; row++) {
     for (let column = 0; column < columns; column++) {
-      const value = tensor.data[row * columns + column];
-      const c = Number.isFinite(value) ? map.index(value) * 3 : -1;
-      for (let dy = 0; dy < cellSize; dy++) {
-        for (let dx = 0; dx < cellSize; dx++) {
-          const p = 4 * ((row * cellSize + dy) * width + column * cellSize + dx);
-          pixels[p] = c < 0 ? MASKED.rgb[0] : map.rgb[c];
-          pixels[p + 1] = c < 0 ? MASKED.rgb[1] : map.rgb[c + 1];
-          pixels[p + 2] = c < 0 ? MASKED.rgb[2] : map.rgb[c + 2];
-          pixels[p + 3] = 255;
+      const value = data[row * columns + column];
+      const colour = Number.isFinite(value) ? colours[Math.min(steps - 1, Math.max(0, Math.round(((value - low) / span) * (steps - 1))))] : masked;
+      if (cellSize === 1) {
+        out[row * width + column] = colour;
+      } else {
+        for (let dy = 0; dy < cellSize; dy++) {
+          const start = (row * cellSize + dy) * width + column * cellSize;
+          for (let dx = 0; dx < cellSize; dx++) out[start + dx] = colour;
         }
       }
     }
   }
   return { pixels, width, height: rows * cellSize, map };
+}
+
+// An opaque pixel of rgb[at…at + 2] as a 32-bit word laid out as RGBA bytes in this machine's byte order.
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+function packedColour(rgb, at) {
+  const [r, g, b] = [rgb[at], rgb[at + 1], rgb[at + 2]];
+  return (LITTLE_ENDIAN ? ((255 << 24) | (b << 16) | (g << 8) | r) : ((r << 24) | (g << 16) | (b << 8) | 255)) >>> 0;
+}
+const packedTables = new WeakMap();  // a colour table → its colours packed
+function packedColours(rgb) {
+  if (!packedTables.has(rgb)) packedTables.set(rgb, Uint32Array.from({ length: rgb.length / 3 }, (_, i) => packedColour(rgb, 3 * i)));
+  return packedTables.get(rgb);
 }

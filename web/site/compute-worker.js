@@ -8,6 +8,9 @@ import { tokenLabel, vocabularyGrid } from 'posembed/vocabulary-map';
 import { serveTasks } from 'posembed/task-worker';
 
 const GPT2_VOCAB = 50257;
+// GPT-2's tokenizer (its 50,000 merges), read in this worker on first use, so the page's own thread never parses them.
+let gpt2 = null;
+const gpt2Tokenizer = () => (gpt2 ??= import('gpt-tokenizer/encoding/r50k_base'));
 // A figure is at most ~1000 px wide and 420 px high: pictures of larger tables keep every k-th row and column
 // (the tensor itself stays whole, for the readout), so the page never copies more than 1024 × 1024 pixels.
 const MAX_SIDE = 1024;
@@ -178,17 +181,22 @@ const TASKS = {
     return { result: { file: file.name, vocabSize: tokenizer.tokenizer.vocabSize, modelType: tokenizer.tokenizer.modelType } };
   },
 
-  // The ids of text with the dropped tokenizer, and each id's text.
-  encode(pe, { text }) {
-    if (!tokenizer) throw new RangeError('no tokenizer.json is open');
-    const ids = Array.from(tokenizer.tokenizer.encode(text));
-    return { result: { ids, labels: ids.map((id) => tokenLabel(tokenizer.tokenizer, id)) } };
+  // The ids of text with the dropped tokenizer (else GPT-2's), and each id's text.
+  async encode(pe, { text }) {
+    if (tokenizer) {
+      const ids = Array.from(tokenizer.tokenizer.encode(text));
+      return { result: { ids, labels: ids.map((id) => tokenLabel(tokenizer.tokenizer, id)) } };
+    }
+    const gpt2 = await gpt2Tokenizer();
+    const ids = gpt2.encode(text);
+    return { result: { ids, labels: ids.map((id) => gpt2.decode([id])) } };
   },
 
-  // Each id's text with the dropped tokenizer (an id past its vocabulary: '').
-  labels(pe, { ids }) {
-    if (!tokenizer) throw new RangeError('no tokenizer.json is open');
-    return { result: Array.from(ids, (id) => (id >= 0 && id < tokenizer.tokenizer.vocabSize ? tokenLabel(tokenizer.tokenizer, id) : '')) };
+  // Each id's text with the dropped tokenizer (else GPT-2's); an id past its vocabulary: ''.
+  async labels(pe, { ids }) {
+    if (tokenizer) return { result: Array.from(ids, (id) => (id >= 0 && id < tokenizer.tokenizer.vocabSize ? tokenLabel(tokenizer.tokenizer, id) : '')) };
+    const gpt2 = await gpt2Tokenizer();
+    return { result: Array.from(ids, (id) => (id >= 0 && id < GPT2_VOCAB ? gpt2.decode([id]) : '')) };
   },
 
   // The rows nearest a − b + c by cosine, a, b and c left out.

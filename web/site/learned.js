@@ -155,6 +155,8 @@ async function showGpt2Positions() {
     tableFigure.caption = `GPT-2's ${rows.toLocaleString('en')} learned rows of ${columns} numbers (${megabytes(bytes)} read by Range from its checkpoint). `
       + `Colours from −${limit.toPrecision(2)} to ${limit.toPrecision(2)}, where 99.5% of the values lie. Unlike the random tables below, its `
       + 'neighbouring rows are alike (right): training gave it structure down the positions.';
+    // The likeness in a task of its own, after the 786,432-cell picture.
+    await new Promise((resolve) => { setTimeout(resolve, 0); });
     const alike = likenessByDistance(table);
     likeness.lines([{ label: 'mean cosine of rows p and p + k', x: alike.map(({ k }) => k), y: alike.map(({ cosine }) => cosine) }], {
       x: { label: 'distance k (positions, log scale)', log: true }, y: { label: 'cosine similarity' },

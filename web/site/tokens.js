@@ -2,7 +2,6 @@
 // rows of an untrained seeded table, or of real weights the reader drops or opens; the nearest tokens and a PCA of the sentence's rows.
 // The table and a dropped tokenizer live in the compute worker (a seeded GPT-2-sized table is 50257 rows; a
 // tokenizer.json of 150,000 tokens takes seconds to read); this page draws.
-import { decode, encode } from 'gpt-tokenizer/encoding/r50k_base';
 import { Figure, TOY_VOCABULARY, toyIds, toyTokens } from 'posembed/components';
 import { drawVocabularyMap, namedIds } from 'posembed/vocabulary-map';
 import { load } from 'posembed';
@@ -41,22 +40,19 @@ function toyTextIds(text) {
   }
 }
 
-// Text → ids and each id's text: the toy vocabulary's (a table of 20 rows, as the Train page saves it), a dropped
-// tokenizer's (in the worker), or GPT-2's.
+// Text → ids and each id's text: the toy vocabulary's (a table of 20 rows, as the Train page saves it), or in the
+// worker a dropped tokenizer's or GPT-2's.
 async function encodeText(text) {
   if (isToy()) {
     const ids = toyTextIds(text);
     return { ids, labels: ids.map((id) => TOY_VOCABULARY[id]) };
   }
-  if (modelTokenizer) return compute('encode', { text });
-  const ids = encode(text);
-  return { ids, labels: ids.map((id) => decode([id])) };
+  return compute('encode', { text });
 }
 
 async function labelsOf(ids) {
   if (isToy()) return Array.from(ids, (id) => TOY_VOCABULARY[id] ?? '');
-  if (modelTokenizer) return compute('labels', { ids: Array.from(ids) });
-  return Array.from(ids, (id) => decode([id]));
+  return compute('labels', { ids: Array.from(ids) });
 }
 
 const tokenizerName = () => (modelTokenizer ? `${modelTokenizer.file}'s` : 'GPT-2\'s');

@@ -7,11 +7,11 @@
 import { MASKED, colormap as colourScale, valueRange } from '../colormap.js';
 import { Figure, colourBar } from './figure.js';
 import { ELEMENT_SCHEMAS, observedAttributes, problemsMessage } from '../element_schemas.js';
-import { BASE_STYLE, LazyElement, adoptStyles, authorMatrix, define, onHost, posembed } from './shared.js';
+import { BASE_STYLE, LazyElement, adoptStyles, authorMatrix, define, nextTask, onHost, posembed } from './shared.js';
 
 const TAG = 'posembed-bias';
 
-const HEADS_PER_TASK = 8;
+const SLICE_MS = 40;  // heads drawn for at most about this long before the page gets its thread back
 const STYLE = `
   .heads { display: grid; grid-template-columns: repeat(auto-fill, minmax(170px, 1fr)); gap: 0 0.75rem; }
   .heads .pe-figure { margin: 0.25rem 0; }
@@ -118,11 +118,13 @@ export class PosembedBias extends LazyElement {
         this.#figures = Array.from({ length: heads }, () => new Figure(container, { label: 'head', maxHeight: 200 }));
       }
       const missing = data.some(Number.isNaN);
+      let sliceStart = performance.now();
       for (const [h, figure] of this.#figures.entries()) {
-        // Eight heads at a time, then the page gets the thread back: 64 heads never block it for long.
-        if (h > 0 && h % HEADS_PER_TASK === 0) {
-          await new Promise((resolve) => { setTimeout(resolve, 0); });
+        // Heads in slices of the page's time: 64 heads, or a slow phone, never block it for long.
+        if (performance.now() - sliceStart > SLICE_MS) {
+          await nextTask();
           if (generation !== this.generation) return;
+          sliceStart = performance.now();
         }
         const head = data.subarray(h * length * length, (h + 1) * length * length);
         Object.assign(figure, { axes, legend: legend && perHead, label: `${title(h)}: bias by query and key` });

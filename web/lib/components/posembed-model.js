@@ -10,7 +10,7 @@
 import { mropeStream } from '../rope.js';
 import { Figure, SERIES_COLOURS, formatValue } from './figure.js';
 import { observedAttributes, problemsMessage } from '../element_schemas.js';
-import { BASE_STYLE, LazyElement, adoptStyles, define, posembed } from './shared.js';
+import { BASE_STYLE, LazyElement, adoptStyles, define, nextTask, posembed } from './shared.js';
 
 const TAG = 'posembed-model';
 
@@ -116,12 +116,20 @@ export class PosembedModel extends LazyElement {
       const warnings = root.querySelector('.warnings');
       warnings.textContent = model.warnings.length ? `Read as HF reads it: ${model.warnings.join('; ')}.` : '';
       warnings.hidden = model.warnings.length === 0;
-      if (layer.kind === 'rope') this.#turns(pe, model, layer.rope);
-      if (layersDiffer(model)) this.#strip(model, index);
-      if (layer.kind === 'rope') {
-        this.#scores(pe, model, layer.rope);
-        if (layer.rope.mropeSection) this.#mrope(pe, layer.rope);
-        if (values.precision) this.#precision(pe, model, layer.rope);
+      const views = [
+        ...(layer.kind === 'rope' ? [() => this.#turns(pe, model, layer.rope)] : []),
+        ...(layersDiffer(model) ? [() => this.#strip(model, index)] : []),
+        ...(layer.kind === 'rope' ? [() => this.#scores(pe, model, layer.rope)] : []),
+        ...(layer.rope?.mropeSection ? [() => this.#mrope(pe, layer.rope)] : []),
+        ...(layer.kind === 'rope' && values.precision ? [() => this.#precision(pe, model, layer.rope)] : []),
+      ];
+      // One view per task: the page stays free while a model's several views are drawn.
+      for (const [i, draw] of views.entries()) {
+        if (i > 0) {
+          await nextTask();
+          if (generation !== this.generation) return;
+        }
+        draw();
       }
       root.querySelector('.caption').textContent = values.caption ?? '';
       Object.assign(root.querySelector('.title'), { textContent: values.title ?? '', hidden: !values.title });

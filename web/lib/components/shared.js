@@ -25,11 +25,18 @@ export function authorMatrix(value, name = 'data', maxCells = 2 ** 20) {
 
 let ownInstance = null;
 
+// A task of its own for what comes next: the page's thread is free in between (for input, and to paint).
+export const nextTask = () => new Promise((resolve) => { setTimeout(resolve, 0); });
+
 // The page's own instance where it has loaded one (on WebGPU if the page chose it); else the elements' own, loaded
 // once on first use: the light encoders-only module on wasm. Their tables are small enough for wasm SIMD, and
 // asking for a GPU adapter costs requests and, where there is none, a line in the reader's console. `parts`: the
 // package's parts (parts.js) the caller uses beyond the encoders, loaded too.
 export async function posembed(...parts) {
+  // Every element that waited for the module would otherwise go on in the one task that ends the wait (with the
+  // page's own script, if it waited too): one that waited goes on in a task of its own.
+  let waited = false;
+  const timer = setTimeout(() => { waited = true; }, 0);
   const [instance] = await Promise.all([
     sharedInstance(() => {
       ownInstance ??= load({ encodersOnly: true });
@@ -37,6 +44,8 @@ export async function posembed(...parts) {
     }),
     ...parts.map(loadPart),
   ]);
+  clearTimeout(timer);
+  if (waited) await nextTask();
   return instance;
 }
 
@@ -117,8 +126,9 @@ export class LazyElement extends HTMLElement {
     this.released();
   }
 
-  // Attributes set one after another (a page setting head-dim, then pairs) are drawn once, together. A new theme
-  // restyles without drawing again (unless it is not one the element knows: then the render names it).
+  // Attributes set one after another (a page setting head-dim, then pairs) are drawn once, together, in a task of
+  // their own (not in the page's script that set them: the two together could hold the page's thread too long). A
+  // new theme restyles without drawing again (unless it is not one the element knows: then the render names it).
   attributeChangedCallback(name, previous, theme) {
     if (name === 'theme' && this.isConnected) {
       applyScheme(this, theme);
@@ -126,7 +136,7 @@ export class LazyElement extends HTMLElement {
     }
     if (!this.#started || this.#renderQueued) return;
     this.#renderQueued = true;
-    queueMicrotask(() => {
+    setTimeout(() => {
       this.#renderQueued = false;
       if (!this.isConnected) return;
       applyScheme(this);

@@ -2,20 +2,27 @@
 // characters and merges the most frequent neighbouring pair again and again, each merge one more entry in the
 // vocabulary (one more row in the table) and shorter texts. Learned on the page's own prose, so that the reader
 // sees it happen; real tokenizers learn theirs on billions of words.
-import { figures, integerField, mountIdea } from './idea.js';
+import { figures, integerField, mountIdea, nextTask } from './idea.js';
 
 const MAX_MERGES = 400;
+const SLICE_MS = 25;  // learning gives the page its thread back this often
 
 // Words as the learner sees them: each word with the space before it, as GPT-2's BPE keeps it.
 const words = (text) => text.match(/ ?[^\s]+/g) ?? [];
 
-// The merges of `text`, most frequent pair first (ties: the pair met first), at most `limit`.
-function learnMerges(text, limit) {
+// The merges of `text`, most frequent pair first (ties: the pair met first), at most `limit`; learned in slices
+// of the page's time, so the page answers while it learns.
+async function learnMerges(text, limit) {
   const counts = new Map();
   for (const word of words(text)) counts.set(word, (counts.get(word) ?? 0) + 1);
   const pieces = [...counts].map(([word, count]) => ({ symbols: [...word], count }));
   const merges = [];
+  let sliceStart = performance.now();
   while (merges.length < limit) {
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await nextTask();
+      sliceStart = performance.now();
+    }
     const pairs = new Map();
     for (const { symbols, count } of pieces) {
       for (let i = 0; i + 1 < symbols.length; i++) {
@@ -68,14 +75,16 @@ export function mountBpe(section, { corpus, sentence }) {
     { label: 'Tokens in the sentence against the size of the vocabulary, as merges are learned', title: 'More rows, fewer tokens' },
   ]);
   const chips = section.querySelector('.bpe-pieces');
-  let learned = null;
+  let learning = null;
   let counted = { text: null, counts: [] };
-  return mountIdea(section, [lengths], async (form) => {
-    if (!learned) {
+  return mountIdea(section, [lengths], async (form, superseded) => {
+    learning ??= (async () => {
       const text = corpus();
       // The vocabulary before any merge: the corpus's characters, the space among them.
-      learned = { merges: learnMerges(text, MAX_MERGES), alphabet: new Set([...text.replace(/\s+/g, ' ')]).size };
-    }
+      return { merges: await learnMerges(text, MAX_MERGES), alphabet: new Set([...text.replace(/\s+/g, ' ')]).size };
+    })();
+    const learned = await learning;
+    if (superseded()) return;
     // (A short text allows fewer merges than the slider offers: it stops at the last.)
     const merges = Math.min(integerField(form, 'merges', 0, MAX_MERGES, 'merges'), learned.merges.length);
     const text = sentence();

@@ -25,6 +25,10 @@ export function figures(section, specs) {
   return specs.map((spec) => new Figure(section.querySelector(spec.in ?? '.figures') ?? section, spec));
 }
 
+// A task of its own: ideas mounted together on load draw one after another, the page answering in between (and
+// a long computation, awaiting it now and then, lets the page answer while it runs).
+export const nextTask = () => new Promise((resolve) => { setTimeout(resolve, 0); });
+
 // Draws the idea now and after every change of its form (debounced). draw(values) gets the form's values
 // (checkboxes as booleans); a throw shows beside the form. Resolves once the first drawing is done.
 export function mountIdea(section, shown, draw) {
@@ -40,6 +44,8 @@ export function mountIdea(section, shown, draw) {
   const run = async () => {
     const current = ++generation;
     for (const figure of shown) figure.stale(true);
+    await nextTask();
+    if (current !== generation) return;
     try {
       await draw(values(), () => current !== generation);
       if (current === generation) errorLine.hidden = true;

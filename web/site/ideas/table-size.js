@@ -2,7 +2,7 @@
 // unrelated (random rows grow closer to orthogonal as d grows), and every row costs d numbers, paid once when one table
 // serves as the input lookup and the output layer (tied), twice when the output layer has its own.
 import { onHost } from 'posembed/components';
-import { figures, integerField, mountIdea } from './idea.js';
+import { figures, integerField, mountIdea, nextTask } from './idea.js';
 
 const ROWS = 256;
 const WIDTHS = [4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048];
@@ -46,7 +46,9 @@ export function mountTableSize(pe, section) {
     const width = integerField(form, 'width', 4, 2048, 'd_model');
     const widths = [...new Set([...WIDTHS, width])].sort((a, b) => a - b);
     for (const d of widths) {
-      if (!closest.has(d)) closest.set(d, await closestPair(pe, d));
+      if (closest.has(d)) continue;
+      closest.set(d, await closestPair(pe, d));
+      await nextTask();  // one width per task: the widest take tens of milliseconds each
       if (superseded()) return;
     }
     room.lines([{ label: `largest |cosine| among ${ROWS} random rows`, x: widths, y: widths.map((d) => closest.get(d)), width: 3 }],
