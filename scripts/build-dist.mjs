@@ -56,10 +56,11 @@ const scalarModule = await (await import(pathToFileURL(join(dist, 'posembed-scal
   },
 });
 const { sinusoidalBlockRows, ...coreLimits } = scalarModule.limits();
+const ropeRules = scalarModule.ropeRules();
 writeFileSync(join(dist, 'core_tables.js'), [
   '// Written by scripts/build-dist.mjs from the C++ core\'s tables (limits.hpp\'s kLimits; rope.hpp\'s rope_parameters and rope_rules).',
   `export const CORE_LIMITS = Object.freeze(${JSON.stringify(coreLimits, null, 2)});`,
-  `export const CORE_ROPE_RULES = Object.freeze(${JSON.stringify(scalarModule.ropeRules(), null, 2)});`, '',
+  `export const CORE_ROPE_RULES = Object.freeze(${JSON.stringify(ropeRules, null, 2)});`, '',
 ].join('\n'));
 if (modules.includes('posembed-threads')) {
   cpSync(join(wasm, 'posembed-threads.worker.js'), join(dist, 'posembed-threads.worker.js'));
@@ -155,7 +156,7 @@ await pageBundle.close();
 
 // The ops' declarations in index.d.ts, made from the option registry (as built: its bounds are the core's).
 const { resolvedSchemas } = await import(pathToFileURL(join(dist, 'op_schemas.js')).href);
-writeFileSync(join(dist, 'index.d.ts'), withOpDeclarations(opDeclarations(resolvedSchemas(), coreLimits), readFileSync(join(dist, 'index.d.ts'), 'utf8')));
+writeFileSync(join(dist, 'index.d.ts'), withOpDeclarations(opDeclarations(resolvedSchemas(), coreLimits, ropeRules), readFileSync(join(dist, 'index.d.ts'), 'utf8')));
 
 // The elements' manifest and types, made from their attribute schema (as built: its bounds are the core's).
 const { ELEMENT_SCHEMAS } = await import(pathToFileURL(join(dist, 'element_schemas.js')).href);

@@ -32,13 +32,35 @@ function docLine(spec, indent) {
   return sentence ? `${indent}/** ${sentence}. */` : null;
 }
 
-// `schemas`: OP_SCHEMAS with its bounds resolved (resolvedSchemas); `limits`: CORE_LIMITS.
-export function opDeclarations(schemas, limits) {
+const PARAMETER_TYPES = { number: 'number', integer: 'number', boolean: 'boolean', list: 'number[]' };
+
+// RoPE's scaling object, one member per rule of the core's table (rope_rules), each parameter with its type, whether
+// the rule needs it, and in its documentation what it does, its range, default and HF spelling.
+function ropeScalingDeclaration({ parameters, rules }) {
+  const lines = ['/** A RoPE scaling rule and its parameters, as the C++ core\'s table of rules states them. */', 'export type RopeScaling ='];
+  for (const [type, { required, optional }] of Object.entries(rules)) {
+    const fields = [...required, ...optional].map((name) => {
+      const spec = parameters[name];
+      const range = spec.type === 'boolean' ? '' : `${spec.type === 'list' ? 'each ' : ''}${spec.type === 'integer' ? 'an integer' : 'a number'} in ${spec.exclusiveMin ? '(' : '['}${spec.min}, ${spec.max}]`;
+      const optional = !required.includes(name);
+      const doc = [spec.doc, range, spec.note, optional && spec.default !== undefined && `default ${spec.default}`, spec.hfKey && `HF's ${spec.hfKey}`].filter(Boolean).join('; ');
+      return [`      /** ${doc}. */`, `      ${name}${optional ? '?' : ''}: ${PARAMETER_TYPES[spec.type]};`];
+    });
+    lines.push(fields.length ? `  | {\n      type: '${type}';\n${fields.flat().join('\n')}\n    }` : `  | { type: '${type}' }`);
+  }
+  lines[lines.length - 1] += ';';
+  return lines;
+}
+
+// `schemas`: OP_SCHEMAS with its bounds resolved (resolvedSchemas); `limits`: CORE_LIMITS; `ropeRules`: CORE_ROPE_RULES.
+export function opDeclarations(schemas, limits, ropeRules) {
   const lines = [
-    '// Made from the option registry (op_schemas.js) and the C++ core\'s limits by scripts/op-types.mjs.',
+    '// Made from the option registry (op_schemas.js) and the C++ core\'s limits and RoPE rules by scripts/op-types.mjs.',
     '',
     '/** The C++ core\'s limits (limits::kLimits), which the options\' ranges name. */',
     `export type CoreLimitName = ${Object.keys(limits).map((name) => `'${name}'`).join(' | ')};`,
+    '',
+    ...ropeScalingDeclaration(ropeRules),
   ];
   for (const [op, schema] of Object.entries(schemas)) {
     lines.push('', `/** The options of ${op}(). */`, `export interface ${optionsInterface(op, schema)} {`);

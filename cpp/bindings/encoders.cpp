@@ -150,20 +150,25 @@ std::optional<RopeScaling> rope_scaling(const val& js) {
   return s;
 }
 
-// The scaling rules' parameters, for the package's build (core_tables.js): { parameters: { name: { hfKey, type, min,
-// max, exclusiveMin, note } }, rules: { name: { required, optional } } }.
+// The scaling rules' parameters, for the package's build (core_tables.js): { parameters: { name: { hfKey, doc,
+// type, default (none for a list), min, max, exclusiveMin, note } }, rules: { name: { required, optional } } }.
 val js_rope_rules() {
   val parameters = val::object();
   for (const RopeParameter& p : rope_parameters()) {
     val entry = val::object();
     entry.set("hfKey", std::string(p.hf_key));
-    entry.set("type", std::visit([&](auto field) -> std::string {
+    entry.set("doc", std::string(p.doc));
+    std::visit([&](auto field) {
       using Value = std::remove_cvref_t<decltype(std::declval<RopeScaling>().*field)>;
-      if constexpr (std::is_same_v<Value, std::vector<double>>) return "list";
-      else if constexpr (std::is_same_v<Value, int64_t>) return "integer";
-      else if constexpr (std::is_same_v<Value, bool>) return "boolean";
-      else return "number";
-    }, p.field));
+      if constexpr (std::is_same_v<Value, std::vector<double>>) {
+        entry.set("type", "list");
+      } else {
+        entry.set("type", std::is_same_v<Value, int64_t> ? "integer" : std::is_same_v<Value, bool> ? "boolean" : "number");
+        // What the core reads when a scaling object leaves the parameter out.
+        if constexpr (std::is_same_v<Value, bool>) entry.set("default", RopeScaling{}.*field);
+        else entry.set("default", static_cast<double>(RopeScaling{}.*field));
+      }
+    }, p.field);
     entry.set("min", p.low);
     entry.set("max", p.high);
     entry.set("exclusiveMin", p.low_bound == LowBound::kExcluded);

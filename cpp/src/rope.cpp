@@ -45,21 +45,21 @@ constexpr double kScalingBound = limits::kMaxScalingValue;
 constexpr double kPositionBound = static_cast<double>(limits::kMaxPosition);
 
 constexpr std::array kParameters{
-    RopeParameter{"factor", "factor", &RopeScaling::factor, 1.0, kScalingBound},
-    RopeParameter{"originalMaxPositions", "original_max_position_embeddings", &RopeScaling::original_max_positions, 1.0, kPositionBound},
-    RopeParameter{"sequenceLength", "", &RopeScaling::sequence_length, 0.0, kPositionBound, LowBound::kIncluded, "0: the positions' own, within the trained length without them"},
-    RopeParameter{"lowFreqFactor", "low_freq_factor", &RopeScaling::low_freq_factor, 0.0, kScalingBound, LowBound::kExcluded},
-    RopeParameter{"highFreqFactor", "high_freq_factor", &RopeScaling::high_freq_factor, 0.0, kScalingBound, LowBound::kExcluded},
+    RopeParameter{"factor", "factor", "how many times longer the context is made", &RopeScaling::factor, 1.0, kScalingBound},
+    RopeParameter{"originalMaxPositions", "original_max_position_embeddings", "the length the model was trained at", &RopeScaling::original_max_positions, 1.0, kPositionBound},
+    RopeParameter{"sequenceLength", "", "the length being encoded", &RopeScaling::sequence_length, 0.0, kPositionBound, LowBound::kIncluded, "0: the positions' own, within the trained length without them"},
+    RopeParameter{"lowFreqFactor", "low_freq_factor", "pairs whose wavelength exceeds the trained length over it turn factor times slower", &RopeScaling::low_freq_factor, 0.0, kScalingBound, LowBound::kExcluded},
+    RopeParameter{"highFreqFactor", "high_freq_factor", "pairs whose wavelength is under the trained length over it keep their rate", &RopeScaling::high_freq_factor, 0.0, kScalingBound, LowBound::kExcluded},
     // HF accepts any positive betas (Kimi K2 sets both to 1): equal ones meet at one pair, which the ramp's 0.001 widens.
-    RopeParameter{"betaFast", "beta_fast", &RopeScaling::beta_fast, 0.0, kScalingBound, LowBound::kExcluded},
-    RopeParameter{"betaSlow", "beta_slow", &RopeScaling::beta_slow, 0.0, kScalingBound, LowBound::kExcluded},
-    RopeParameter{"attentionFactor", "attention_factor", &RopeScaling::attention_factor, 0.0, kScalingBound, LowBound::kIncluded, "0: the rule's own"},
-    RopeParameter{"mscale", "mscale", &RopeScaling::mscale, 0.0, kScalingBound, LowBound::kIncluded, "0: absent"},
-    RopeParameter{"mscaleAllDim", "mscale_all_dim", &RopeScaling::mscale_all_dim, 0.0, kScalingBound, LowBound::kIncluded, "0: absent"},
-    RopeParameter{"truncate", "truncate", &RopeScaling::truncate},
-    RopeParameter{"shortFactor", "short_factor", &RopeScaling::short_factor, 1.0, kScalingBound},
-    RopeParameter{"longFactor", "long_factor", &RopeScaling::long_factor, 1.0, kScalingBound},
-    RopeParameter{"rotatedPairs", "", &RopeScaling::rotated_pairs, 0.0, static_cast<double>(limits::kMaxDModel / 2), LowBound::kIncluded, "0: all"},
+    RopeParameter{"betaFast", "beta_fast", "pairs turning more often than this over the trained length keep their rate", &RopeScaling::beta_fast, 0.0, kScalingBound, LowBound::kExcluded},
+    RopeParameter{"betaSlow", "beta_slow", "pairs turning less often than this over the trained length are interpolated", &RopeScaling::beta_slow, 0.0, kScalingBound, LowBound::kExcluded},
+    RopeParameter{"attentionFactor", "attention_factor", "what cos and sin are multiplied by", &RopeScaling::attention_factor, 0.0, kScalingBound, LowBound::kIncluded, "0: the rule's own"},
+    RopeParameter{"mscale", "mscale", "DeepSeek's magnitude scale of the queries and keys", &RopeScaling::mscale, 0.0, kScalingBound, LowBound::kIncluded, "0: absent"},
+    RopeParameter{"mscaleAllDim", "mscale_all_dim", "DeepSeek's magnitude scale it is divided by", &RopeScaling::mscale_all_dim, 0.0, kScalingBound, LowBound::kIncluded, "0: absent"},
+    RopeParameter{"truncate", "truncate", "round the interpolation ramp's ends to whole pairs", &RopeScaling::truncate},
+    RopeParameter{"shortFactor", "short_factor", "each pair's divisor within the trained length", &RopeScaling::short_factor, 1.0, kScalingBound},
+    RopeParameter{"longFactor", "long_factor", "each pair's divisor past it", &RopeScaling::long_factor, 1.0, kScalingBound},
+    RopeParameter{"rotatedPairs", "", "the pairs that turn, from the fastest (the others stay still)", &RopeScaling::rotated_pairs, 0.0, static_cast<double>(limits::kMaxDModel / 2), LowBound::kIncluded, "0: all"},
 };
 
 constexpr const RopeParameter* parameter_named(std::string_view name) {

@@ -6,6 +6,7 @@
 import { COLORMAPS } from './colormap.js';
 import { ENCODINGS } from './encoding_figures.js';
 import { OP_SCHEMAS, optionAttribute } from './op_schemas.js';
+import { CORE_ROPE_RULES } from './core_tables.js';
 
 // The schemes an element's theme attribute names: the page's ('auto') or one pinned.
 export const SCHEMES = ['light', 'dark', 'auto'];
@@ -32,6 +33,31 @@ const AXIS_LABELS = {
   'x-label': text({ doc: 'the horizontal axis\'s title, in place of the encoding\'s' }),
   'y-label': text({ doc: 'the vertical axis\'s title, in place of the encoding\'s' }),
 };
+// A RoPE scaling parameter's attribute name: the core's name as HTML writes it (lowFreqFactor → low-freq-factor).
+export const scalingAttribute = (parameter) => parameter.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+// The scaling attributes of `rules` (rules of the core's table, cpp/src/rope.cpp): `scaling` naming the rule, and
+// every parameter they read but the per-pair lists, with the core's range, default and words; `defaults` replaces
+// some defaults (a figure's own).
+function scalingAttributes(rules, defaults = {}) {
+  const attributes = { scaling: oneOf(rules, { default: 'default', doc: 'the scaling rule (grey hands: unscaled)' }) };
+  const readers = new Map();  // parameter → the rules that read it
+  for (const rule of rules) {
+    const { required, optional } = CORE_ROPE_RULES.rules[rule];
+    for (const name of [...required, ...optional]) readers.set(name, [...(readers.get(name) ?? []), rule]);
+  }
+  for (const [name, using] of readers) {
+    const { type, min, max, exclusiveMin, doc, note, default: coreDefault } = CORE_ROPE_RULES.parameters[name];
+    if (type === 'list') continue;
+    const attribute = scalingAttribute(name);
+    // A parameter some rule requires has no default but the figure's; an optional one has the core's.
+    const required = using.some((rule) => CORE_ROPE_RULES.rules[rule].required.includes(name));
+    const fallback = defaults[attribute] ?? (required ? undefined : coreDefault);
+    const rest = { ...(fallback === undefined ? {} : { default: fallback }), doc: `${using.join(', ')}: ${doc}${note ? ` (${note})` : ''}` };
+    attributes[attribute] = type === 'boolean' ? trueOrFalse(rest) : (type === 'integer' ? integer : number)(min, max, { ...(exclusiveMin ? { exclusiveMin } : {}), ...rest });
+  }
+  return attributes;
+}
 // The bias attributes the heatmap (alibi, t5) and <posembed-bias> share.
 const BIAS = {
   causal: optionAttribute('alibiBias', 'causal', { doc: 'alibi: mask the keys after each query' }),
@@ -127,14 +153,8 @@ export const ELEMENT_SCHEMAS = {
       pairs: integer(1, 512, { default: 4, doc: 'dials shown, spread from the fastest pair to the slowest; at most head-dim / 2' }),
       position: integer(0, MAX_INT32, { default: 0, doc: 'the position the dials start at' }),
       speed: number(0, 1000, { exclusiveMin: true, default: 4, doc: 'positions a second while playing' }),
-      scaling: oneOf(['default', 'linear', 'dynamic', 'llama3', 'yarn'], { default: 'default', doc: 'the scaling rule (grey hands: unscaled)' }),
-      factor: number(1, 1e6, { default: 2, doc: 'the scaling factor' }),
-      'original-max-positions': integer(1, MAX_INT32, { default: 4096, doc: 'dynamic, llama3, yarn: the trained length' }),
-      'sequence-length': integer(1, MAX_INT32, { doc: 'dynamic: the length being encoded' }),
-      'low-freq-factor': number(0, 1e6, { exclusiveMin: true, doc: 'llama3: below high-freq-factor (default 1)' }),
-      'high-freq-factor': number(0, 1e6, { exclusiveMin: true, doc: 'llama3: above low-freq-factor (default 4)' }),
-      'beta-fast': number(0, 1e6, { exclusiveMin: true, doc: 'yarn: above beta-slow (default 32)' }),
-      'beta-slow': number(0, 1e6, { exclusiveMin: true, doc: 'yarn: below beta-fast (default 1)' }),
+      // The rules the dials draw (LongRoPE's per-pair lists and the proportional rule are not attributes).
+      ...scalingAttributes(['default', 'linear', 'dynamic', 'llama3', 'yarn'], { factor: 2, 'original-max-positions': 4096 }),
     },
     check(v) {
       return v.pairs > v['head-dim'] / 2 ? [`pairs must be at most head-dim / 2 = ${v['head-dim'] / 2}, got "${v.pairs}"`] : [];

@@ -108,15 +108,6 @@ export interface TransformerEmbedding {
   dispose(): void;
 }
 
-export type RopeScaling =
-  | { type: 'default' }
-  | { type: 'linear'; factor: number }
-  | { type: 'dynamic'; factor: number; originalMaxPositions: number; sequenceLength?: number }
-  | { type: 'llama3'; factor: number; originalMaxPositions: number; lowFreqFactor?: number; highFreqFactor?: number }
-  | { type: 'yarn'; factor: number; originalMaxPositions: number; betaFast?: number; betaSlow?: number; attentionFactor?: number; mscale?: number; mscaleAllDim?: number; truncate?: boolean }
-  | { type: 'longrope'; factor: number; originalMaxPositions: number; shortFactor: number[]; longFactor: number[]; attentionFactor?: number; sequenceLength?: number }
-  | { type: 'proportional'; factor?: number; rotatedPairs?: number };
-
 /** One layer's RoPE, as `pe.modelPositions(config).layer(i).rope` gives it. */
 export interface RopeSpec {
   type: RopeScaling['type'];

@@ -24,7 +24,8 @@ function checkedValue(key, value) {
 // The checks that join two parameters (the core's rules, in its words).
 function checkPairs(s, pairs) {
   if (s.type === 'llama3') {
-    const [low, high] = [s.lowFreqFactor ?? 1, s.highFreqFactor ?? 4];
+    const { lowFreqFactor, highFreqFactor } = CORE_ROPE_RULES.parameters;
+    const [low, high] = [s.lowFreqFactor ?? lowFreqFactor.default, s.highFreqFactor ?? highFreqFactor.default];
     if (low > high) throw new RangeError(`scaling.lowFreqFactor must be at most scaling.highFreqFactor = ${high}, got ${low}`);
   }
   if (s.type === 'proportional' && pairs !== undefined && s.rotatedPairs > pairs) {

@@ -43,13 +43,14 @@ struct RopeScaling {
 Status validate(const RopeScaling& scaling, int64_t rotary_dim);
 
 // A scaling rule's parameter, stated once: its name in the API and its key in HF's rope_scaling (empty where HF has
-// none), the RopeScaling field it sets, and its range (a list's: each value's; none for a boolean). The rules name
+// none), what it does, the RopeScaling field it sets (whose initial value is its default), and its range (a list's: each value's; none for a boolean). The rules name
 // the parameters they read, the first `required` of them required (rope_rules, in RopeScalingKind's order); the
 // core checks each against its range, and the bindings read and the package checks a scaling object by this table.
 struct RopeParameter {
   using Field = std::variant<double RopeScaling::*, int64_t RopeScaling::*, bool RopeScaling::*, std::vector<double> RopeScaling::*>;
   std::string_view name;
   std::string_view hf_key;
+  std::string_view doc;  // what it sets, in a few words (the package's declarations and the elements' attributes)
   Field field;
   double low = 0.0;
   double high = 0.0;

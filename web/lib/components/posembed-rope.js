@@ -5,11 +5,12 @@
 // shows the unscaled angle. Animated while on screen, unless the reader asks for reduced motion; Space pauses,
 // arrow keys step.
 // Attributes: head-dim, base, layout (half | interleaved), pairs, position, speed (positions a second), scaling,
-// factor, original-max-positions, and the rules' own: sequence-length (dynamic), low-freq-factor and
-// high-freq-factor (llama3), beta-fast and beta-slow (yarn).
+// and every parameter of the rules it draws, as the core's table of rules names them (factor,
+// original-max-positions, sequence-length, low-freq-factor, beta-fast, …: element_schemas.js).
 import { BORDER, INK, MUTED, SURFACE } from '../scene.js';
 import { SERIES_COLOURS, drawPicture, formatValue } from './figure.js';
-import { observedAttributes, problemsMessage, readAttributes } from '../element_schemas.js';
+import { observedAttributes, problemsMessage, readAttributes, scalingAttribute } from '../element_schemas.js';
+import { CORE_ROPE_RULES } from '../core_tables.js';
 import { schemeFor } from './scheme.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, onHost, posembed } from './shared.js';
 
@@ -28,11 +29,6 @@ const DIMENSION_CELL = 18;
 const DIMENSION_LABEL = 90;
 const TEXT_SIZE = 11;
 const WAVELENGTH = new Intl.NumberFormat('en', { notation: 'compact', maximumSignificantDigits: 3 });
-const SCALING_PARAMETERS = {
-  dynamic: [['sequence-length', 'sequenceLength']],
-  llama3: [['low-freq-factor', 'lowFreqFactor'], ['high-freq-factor', 'highFreqFactor']],
-  yarn: [['beta-fast', 'betaFast'], ['beta-slow', 'betaSlow']],
-};
 const reducedMotion = () => globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
 // The dimension strip as a picture: one cell per dimension of the head, perRow to a row, numbered by the pair it belongs
@@ -203,14 +199,13 @@ export class PosembedRope extends LazyElement {
     return Array.from({ length: count }, (_, k) => Math.round((k * (half - 1)) / Math.max(count - 1, 1)));
   }
 
-  // The scaling object of the attributes: each rule takes the parameters it names (see pe.ropeInvFreq).
+  // The scaling object of the attributes: the rule's parameters, as the core's table of rules names them.
   #scaling(v) {
     const type = v.scaling;
     if (type === 'default') return undefined;
-    const scaling = { type, factor: v.factor };
-    if (type === 'linear') return scaling;
-    scaling.originalMaxPositions = v['original-max-positions'];
-    for (const [attribute, key] of SCALING_PARAMETERS[type] ?? []) if (v[attribute] !== undefined) scaling[key] = v[attribute];
+    const scaling = { type };
+    const { required, optional } = CORE_ROPE_RULES.rules[type];
+    for (const name of [...required, ...optional]) if (v[scalingAttribute(name)] !== undefined) scaling[name] = v[scalingAttribute(name)];
     return scaling;
   }
 
