@@ -519,7 +519,9 @@ describe('patches and learned pages', () => {
     const canvases = () => page.evaluate(() => Array.from(document.querySelectorAll(':is(#learned-figure, #stretched-figure, #sinusoidal-figure) .pe-plot canvas'), (c) => [c.width, c.height]));
     assert.deepEqual(await canvases(), [[32, 64], [32, 64], [32, 64]]);
     assert.match(await page.locator('#past-end').textContent(), /^lookup\(64\) → RangeError: length 64 is past maxLength 32: .*interpolatePositions.*sinusoidal/);
-    // A tutorial counts LLaMA among the models that learn positions; the configs the package reads say otherwise.
+    // A tutorial counts LLaMA among the models that learn positions; the configs the package reads say otherwise (a
+    // note written after the figures).
+    await page.waitForSelector('#who-learns[data-schemes]');
     assert.equal(await page.getAttribute('#who-learns', 'data-schemes'),
       'learned, 1024 rows | learned, 512 rows | RoPE, no position table | RoPE with llama3 scaling, no position table');
     // Rows 32–63 of the learned table are missing: the masked grey, and named in the colour bar.

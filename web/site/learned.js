@@ -185,12 +185,14 @@ function noteWhoLearns() {
       : `${layer.kind === 'rope' ? 'RoPE' : layer.kind}${layer.rope?.scaling?.type && layer.rope.scaling.type !== 'default' ? ` with ${layer.rope.scaling.type} scaling` : ''}, no position table`;
   };
   const models = ['gpt2', 'bert-base-uncased', 'Llama-2-7b-hf', 'Llama-3.1-8B'];
+  const schemes = models.map(scheme);
   const note = document.querySelector('#who-learns');
   note.textContent = 'A tutorial\'s claim, checked: the one on token embeddings (doc 000) says GPT-3, GPT-4 and LLaMA use learned positions. '
-    + `Their configs, read by the package: ${models.map((name) => `${name}: ${scheme(name)}`).join('; ')}. GPT-2 and BERT learn theirs; LLaMA `
+    + `Their configs, read by the package: ${models.map((name, i) => `${name}: ${schemes[i]}`).join('; ')}. GPT-2 and BERT learn theirs; LLaMA `
     + 'rotates queries and keys instead (RoPE). GPT-3 and GPT-4 publish no config. ';
   note.append(Object.assign(document.createElement('a'), { href: './model.html', textContent: 'Any model\'s, from its config.json' }), '.');
-  note.dataset.schemes = models.map(scheme).join(' | ');
+  note.dataset.schemes = schemes.join(' | ');
 }
-noteWhoLearns();
+// After the figures, in a task of its own.
+setTimeout(noteWhoLearns, 0);
 

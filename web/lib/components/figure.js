@@ -199,8 +199,9 @@ export class Figure {
     this.plot.addEventListener('pointermove', (event) => this.#point(event));
     if (typeof ResizeObserver === 'function') {
       new ResizeObserver(() => {
-        const width = this.#availableWidth();
-        if (this.#redraw && Math.abs(width - this.#width) > 4) this.#redraw();
+        // Read where layout is fresh: a drawing after this one takes it rather than asking for layout again.
+        this.#laidOutWidth = this.#availableWidth();
+        if (this.#redraw && Math.abs(this.#laidOutWidth - this.#width) > 4) this.#redraw();
       }).observe(this.element);
     }
   }
@@ -235,11 +236,16 @@ export class Figure {
     return Math.floor(this.element.clientWidth || this.element.parentElement?.clientWidth || 640);
   }
 
+  // The width the last layout gave the figure (0 before its first, or while hidden): a redraw as controls change
+  // reads it rather than forcing the page's layout in the middle of its own changes; a later change of width is
+  // seen by the observer, which draws again.
+  #laidOutWidth = 0;
+
   // Starts a render: what the scene builders are given (the width the figure may take, its height's limit, whether
   // it has axes and a legend, the screen's device pixels per CSS pixel).
   #begin(kind, redraw) {
     this.#redraw = redraw;
-    this.#width = this.#availableWidth();
+    this.#width = this.#laidOutWidth || this.#availableWidth();
     this.errorLine.hidden = true;
     this.stale(false);
     this.element.dataset.kind = kind;
