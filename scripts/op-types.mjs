@@ -43,7 +43,7 @@ function ropeScalingDeclaration({ parameters, rules }) {
       const spec = parameters[name];
       const range = spec.type === 'boolean' ? '' : `${spec.type === 'list' ? 'each ' : ''}${spec.type === 'integer' ? 'an integer' : 'a number'} in ${spec.exclusiveMin ? '(' : '['}${spec.min}, ${spec.max}]`;
       const optional = !required.includes(name);
-      const doc = [spec.doc, range, spec.note, optional && spec.default !== undefined && `default ${spec.default}`, spec.hfKey && `HF's ${spec.hfKey}`].filter(Boolean).join('; ');
+      const doc = [spec.doc, range, spec.note, optional && !spec.note && spec.default !== undefined && `default ${spec.default}`, spec.hfKey && `HF's ${spec.hfKey}`].filter(Boolean).join('; ');
       return [`      /** ${doc}. */`, `      ${name}${optional ? '?' : ''}: ${PARAMETER_TYPES[spec.type]};`];
     });
     lines.push(fields.length ? `  | {\n      type: '${type}';\n${fields.flat().join('\n')}\n    }` : `  | { type: '${type}' }`);

@@ -260,6 +260,27 @@ describe('site pages and components', () => {
     await page.close();
   });
 
+  it('rope: scaling attributes come from the core\'s table; dynamic past the trained length turns the slow pairs slower than the grey unscaled hands', async () => {
+    const { page, problems } = await site.open('components.html', { ready: false });
+    const turned = await page.evaluate(async () => {
+      const rope = document.createElement('posembed-rope');
+      const attributes = { 'head-dim': '16', pairs: '8', scaling: 'dynamic', factor: '4', 'original-max-positions': '16', position: '100', speed: '0.001' };
+      for (const [name, value] of Object.entries(attributes)) rope.setAttribute(name, value);
+      const rendered = new Promise((resolve) => rope.addEventListener('render', resolve, { once: true }));
+      document.querySelector('main').prepend(rope);
+      await rendered;
+      // Each dial: its grey unscaled hand, then its own (the last two lines).
+      return [...rope.shadowRoot.querySelectorAll('.dials svg')].map((dial) => {
+        const [plain, hand] = [...dial.querySelectorAll('line')].slice(-2).map((line) => Math.atan2(-(line.getAttribute('y2') - line.getAttribute('y1')), line.getAttribute('x2') - line.getAttribute('x1')));
+        return Math.abs(Math.atan2(Math.sin(hand - plain), Math.cos(hand - plain)));
+      });
+    });
+    assert.equal(turned.length, 8);
+    assert.ok(turned[0] < 1e-6, `the fastest pair keeps its angle: ${turned[0]}`);
+    assert.ok(turned.slice(1).some((gap) => gap > 0.05), `the scaled hands stand apart from the unscaled: ${turned.map((g) => g.toFixed(3))}`);
+    assert.deepEqual(problems, []);
+  });
+
   it('rope: the halves and pairs dials turn together, at the same position on the page\'s clock', async () => {
     const { page, problems } = await site.open('rope.html', { ready: false });
     await rendered(page, '#rope-half');

@@ -79,12 +79,13 @@ describeEachModule('rope', (instance) => {
     }
   });
 
-  it('dynamic scaling takes the sequence length from the positions when not given', () => {
+  it('dynamic scaling takes the sequence length from the positions when not given (or given as 0, as the core\'s table says)', () => {
     const scaling = { type: 'dynamic', factor: 2, originalMaxPositions: 4 };
     const x = { data: Float32Array.from({ length: 8 * 8 }, (_, i) => i / 10), shape: [8, 8] };
     const implicit = pe.applyRope(x, { scaling });
     const explicit = pe.applyRope(x, { scaling: { ...scaling, sequenceLength: 8 } });
     assert.deepEqual(implicit.data, explicit.data);
+    assert.deepEqual(pe.applyRope(x, { scaling: { ...scaling, sequenceLength: 0 } }).data, explicit.data);
     assert.notDeepEqual(implicit.data, pe.applyRope(x).data);
   });
 

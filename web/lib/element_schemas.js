@@ -37,8 +37,9 @@ const AXIS_LABELS = {
 export const scalingAttribute = (parameter) => parameter.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 // The scaling attributes of `rules` (rules of the core's table, cpp/src/rope.cpp): `scaling` naming the rule, and
-// every parameter they read but the per-pair lists, with the core's range, default and words; `defaults` replaces
-// some defaults (a figure's own).
+// every parameter they read but the per-pair lists, with the core's range and words. An attribute left out leaves
+// its parameter out (the package and the core fill it: dynamic's length from the positions drawn), but those in
+// `defaults` (the figure's own).
 function scalingAttributes(rules, defaults = {}) {
   const attributes = { scaling: oneOf(rules, { default: 'default', doc: 'the scaling rule (grey hands: unscaled)' }) };
   const readers = new Map();  // parameter → the rules that read it
@@ -50,10 +51,9 @@ function scalingAttributes(rules, defaults = {}) {
     const { type, min, max, exclusiveMin, doc, note, default: coreDefault } = CORE_ROPE_RULES.parameters[name];
     if (type === 'list') continue;
     const attribute = scalingAttribute(name);
-    // A parameter some rule requires has no default but the figure's; an optional one has the core's.
     const required = using.some((rule) => CORE_ROPE_RULES.rules[rule].required.includes(name));
-    const fallback = defaults[attribute] ?? (required ? undefined : coreDefault);
-    const rest = { ...(fallback === undefined ? {} : { default: fallback }), doc: `${using.join(', ')}: ${doc}${note ? ` (${note})` : ''}` };
+    const leftOut = note || (required || coreDefault === undefined ? '' : `${coreDefault} when left out`);
+    const rest = { ...(defaults[attribute] === undefined ? {} : { default: defaults[attribute] }), doc: `${using.join(', ')}: ${doc}${leftOut ? ` (${leftOut})` : ''}` };
     attributes[attribute] = type === 'boolean' ? trueOrFalse(rest) : (type === 'integer' ? integer : number)(min, max, { ...(exclusiveMin ? { exclusiveMin } : {}), ...rest });
   }
   return attributes;

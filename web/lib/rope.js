@@ -58,7 +58,8 @@ export function ropeScaling(value, sequenceLength, pairs) {
     checked[key] = checkedValue(key, scaling[key]);
   }
   checkPairs(checked, pairs);
-  if (type === 'dynamic' && checked.sequenceLength === undefined) checked.sequenceLength = sequenceLength ?? checked.originalMaxPositions;
+  // Dynamic scaling's length: the one given, else (left out or 0, as the core's table says) the positions' own.
+  if (type === 'dynamic' && !checked.sequenceLength) checked.sequenceLength = sequenceLength ?? checked.originalMaxPositions;
   return checked;
 }
 

@@ -95,8 +95,10 @@ const TASKS = {
   async openModel(pe, { url }) {
     const model = await pe.openModel(url);
     const name = url.replace(/\/+$/, '').replace(/\/resolve\/[^/]+$/, '').split('/').slice(-2).join('/');
+    const opened = useWeights(name, model.checkpoint);
+    // Only now: a checkpoint with no table leaves the page (and this worker) on the tokenizer it had.
     tokenizer = { file: name, tokenizer: model.tokenizer };
-    return { result: { ...useWeights(name, model.checkpoint), tokenizer: { file: name, vocabSize: model.tokenizer.vocabSize, modelType: model.tokenizer.modelType } } };
+    return { result: { ...opened, tokenizer: { file: name, vocabSize: model.tokenizer.vocabSize, modelType: model.tokenizer.modelType } } };
   },
 
   // Reads one tensor of the opened file (reporting progress) to be the token table: streamed to the heap a block of

@@ -124,7 +124,7 @@ function drawMarks(parent, marks) {
 let measurer = null;
 // The width in px of `text` in a CSS `font`, as a canvas draws it (the exports' writers too).
 export function textWidth(text, font) {
-  measurer ??= new OffscreenCanvas(1, 1).getContext('2d');
+  measurer ??= (typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(1, 1) : document.createElement('canvas')).getContext('2d');
   measurer.font = font;
   return measurer.measureText(text).width;
 }
@@ -236,7 +236,7 @@ export class Figure {
     return Math.floor(this.element.clientWidth || this.element.parentElement?.clientWidth || 640);
   }
 
-  // The width the last layout gave the figure (0 before its first, or while hidden): a redraw as controls change
+  // The width the last layout gave the figure (0 before its first): a redraw as controls change
   // reads it rather than forcing the page's layout in the middle of its own changes; a later change of width is
   // seen by the observer, which draws again.
   #laidOutWidth = 0;

@@ -20,8 +20,8 @@ function tokenChip(token, id, family) {
     width, height: CHIP.height,
     marks: [
       { kind: 'rect', x: 0.5, y: 0.5, width: width - 1, height: CHIP.height - 1, fill: 'none', stroke: BORDER },
-      { kind: 'text', x: CHIP.padding, y: CHIP.baseline, text: token, size: CHIP.size, fill: INK },
-      { kind: 'text', x: CHIP.padding + tokenWidth + CHIP.gap, y: CHIP.baseline, text: idText, size: CHIP.idSize, fill: MUTED },
+      { kind: 'text', x: CHIP.padding, y: CHIP.baseline, text: token, size: CHIP.size, weight: 400, fill: INK },
+      { kind: 'text', x: CHIP.padding + tokenWidth + CHIP.gap, y: CHIP.baseline, text: idText, size: CHIP.idSize, weight: 400, fill: MUTED },
     ],
   };
 }
@@ -103,8 +103,13 @@ export function createLookup(pe, container, { axes = true, legend = true } = {})
     if (current !== generation) return;
     const total = { data: times.data.map((v, i) => v + positions.data[i]), shape: [n, dModel] };
 
-    const family = getComputedStyle(chips).fontFamily;
-    chips.replaceChildren(...tokens.map((t, i) => drawPicture(tokenChip(t, tokenIds[i], family), { class: 'token-chip', role: 'img', 'aria-label': `${t} → ${tokenIds[i]}`, 'data-index': String(i) })));
+    const drawChips = () => {
+      const family = getComputedStyle(chips).fontFamily;
+      chips.replaceChildren(...tokens.map((t, i) => drawPicture(tokenChip(t, tokenIds[i], family), { class: 'token-chip', role: 'img', 'aria-label': `${t} → ${tokenIds[i]}`, 'data-index': String(i) })));
+    };
+    drawChips();
+    // Sized in the page's font: measured again once a web font still loading has come.
+    if (document.fonts?.status === 'loading') document.fonts.ready.then(() => { if (current === generation) drawChips(); });
     ids.textContent = `ids = [${tokenIds.join(', ')}]`;
     const labels = tokens.map((t, i) => `${i} ${t}`);
     const y = { label: 'position · token', names: labels };

@@ -78,11 +78,14 @@ export function mountBpe(section, { corpus, sentence }) {
   let learning = null;
   let counted = { text: null, counts: [] };
   return mountIdea(section, [lengths], async (form, superseded) => {
-    learning ??= (async () => {
-      const text = corpus();
-      // The vocabulary before any merge: the corpus's characters, the space among them.
-      return { merges: await learnMerges(text, MAX_MERGES), alphabet: new Set([...text.replace(/\s+/g, ' ')]).size };
-    })();
+    if (!learning) {
+      learning = (async () => {
+        const text = corpus();
+        // The vocabulary before any merge: the corpus's characters, the space among them.
+        return { merges: await learnMerges(text, MAX_MERGES), alphabet: new Set([...text.replace(/\s+/g, ' ')]).size };
+      })();
+      learning.catch(() => { learning = null; });  // tried again at the next drawing
+    }
     const learned = await learning;
     if (superseded()) return;
     // (A short text allows fewer merges than the slider offers: it stops at the last.)
