@@ -21,6 +21,20 @@ const WEBGPU_ADAPTER_ARGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan
 // ("A valid external Instance reference no longer exists") in headless Chromium, as a flaky GPU may do.
 const WEBGPU_PRESENT_ARGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
 
+// Scrolls each element of `selector` on the page into view and waits until it has drawn (what each element sets
+// when it has: data-rendered, data-started, data-position, data-drawn), at most `timeoutMs` each.
+export async function drawEveryElement(page, selector, { timeoutMs = Infinity } = {}) {
+  for (const element of await page.locator(selector).all()) {
+    await element.scrollIntoViewIfNeeded();
+    await element.evaluate((el, limit) => new Promise((resolve) => {
+      const done = () => el.dataset.rendered || el.dataset.started || el.dataset.position || el.dataset.drawn;
+      if (done()) return resolve();
+      if (Number.isFinite(limit)) setTimeout(resolve, limit);
+      new MutationObserver((_, observer) => { if (done()) { observer.disconnect(); resolve(); } }).observe(el, { attributes: true });
+    }), timeoutMs);
+  }
+}
+
 // webgpu: false (no adapter), true (an adapter that presents), or 'adapter-only' (an adapter whose canvases
 // cannot be presented: the pages must fall back by themselves).
 export function launchChromium({ webgpu = false } = {}) {

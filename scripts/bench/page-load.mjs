@@ -3,7 +3,7 @@
 // 390 px, the median of several loads, against the goal of none over 100 ms (a reader never waits on a frozen page).
 // The Hub is not reached: each page's offline fallback is what is drawn.
 import { readdirSync } from 'node:fs';
-import { launchChromium, startServer } from '../browser.mjs';
+import { drawEveryElement, launchChromium, startServer } from '../browser.mjs';
 
 const GOAL_MS = 100;
 const WIDTHS = [1366, 390];
@@ -24,15 +24,7 @@ async function longestTaskOpening(browser, url, width) {
     await page.goto(url);
     // A page with figures of its own says when they are drawn; a page of elements alone does not.
     await page.waitForSelector('html[data-ready="true"]', { timeout: 5000 }).catch(() => {});
-    for (const element of await page.locator(ELEMENTS).all()) {
-      await element.scrollIntoViewIfNeeded();
-      await element.evaluate((el) => new Promise((resolve) => {
-        const done = () => el.dataset.rendered || el.dataset.started || el.dataset.position || el.dataset.drawn;
-        if (done()) return resolve();
-        const timer = setTimeout(resolve, 10000);
-        new MutationObserver((_, observer) => { if (done()) { observer.disconnect(); clearTimeout(timer); resolve(); } }).observe(el, { attributes: true });
-      }));
-    }
+    await drawEveryElement(page, ELEMENTS, { timeoutMs: 10000 });
     await page.waitForTimeout(600);
     return await page.evaluate(() => window.longTasks.reduce((longest, t) => Math.max(longest, t), 0));
   } finally {

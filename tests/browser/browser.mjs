@@ -4,7 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join } from 'node:path';
 import { after, before } from 'node:test';
-import { launchChromium, startServer } from '../../scripts/browser.mjs';
+import { drawEveryElement, launchChromium, startServer } from '../../scripts/browser.mjs';
 import { REPO } from '../pack.mjs';
 import { CORS, bf16Bits, bf16Safetensors, fromBf16, rangeAnswer, safetensorsFile } from '../js/hub.mjs';
 
@@ -127,14 +127,7 @@ const ELEMENTS_ONLY = new Set(['components']);
 // element, each scrolled into view until it has rendered.
 export async function openDrawn(site, name, { width, offline } = {}) {
   const opened = await site.open(`${name}.html`, { ready: !ELEMENTS_ONLY.has(name), width, offline });
-  for (const element of await opened.page.locator('posembed-heatmap, posembed-lookup, posembed-rope, posembed-bias, posembed-model').all()) {
-    await element.scrollIntoViewIfNeeded();
-    await element.evaluate((el) => new Promise((resolve) => {
-      const done = () => el.dataset.rendered || el.dataset.started || el.dataset.position;
-      if (done()) return resolve();
-      new MutationObserver((_, observer) => { if (done()) { observer.disconnect(); resolve(); } }).observe(el, { attributes: true });
-    }));
-  }
+  await drawEveryElement(opened.page, 'posembed-heatmap, posembed-lookup, posembed-rope, posembed-bias, posembed-model');
   return opened;
 }
 

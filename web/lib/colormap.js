@@ -95,12 +95,9 @@ export function heatmapPixels(tensor, { colormap: name = 'RdBu', range = valueRa
   return { pixels, width, height: rows * cellSize, map };
 }
 
-// An opaque pixel of rgb[at…at + 2] as a 32-bit word laid out as RGBA bytes in this machine's byte order.
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-function packedColour(rgb, at) {
-  const [r, g, b] = [rgb[at], rgb[at + 1], rgb[at + 2]];
-  return (LITTLE_ENDIAN ? ((255 << 24) | (b << 16) | (g << 8) | r) : ((r << 24) | (g << 16) | (b << 8) | 255)) >>> 0;
-}
+// An opaque pixel of rgb[at…at + 2] as a 32-bit word that lays out as RGBA bytes (little-endian, as on every
+// platform the web and Node run on; heatmap.js reads pixels the same way).
+const packedColour = (rgb, at) => ((255 << 24) | (rgb[at + 2] << 16) | (rgb[at + 1] << 8) | rgb[at]) >>> 0;
 const packedTables = new WeakMap();  // a colour table → its colours packed
 function packedColours(rgb) {
   if (!packedTables.has(rgb)) packedTables.set(rgb, Uint32Array.from({ length: rgb.length / 3 }, (_, i) => packedColour(rgb, 3 * i)));

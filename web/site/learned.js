@@ -4,6 +4,7 @@ import { load } from 'posembed';
 import { MASKED } from 'posembed/colormap';
 import { Figure, onHost } from 'posembed/components';
 import { redrawOnChange } from './controls.js';
+import { nextTask } from './ideas/idea.js';
 
 const pe = await load({ backend: 'auto' });
 const form = document.querySelector('#learned-controls');
@@ -156,7 +157,7 @@ async function showGpt2Positions() {
       + `Colours from −${limit.toPrecision(2)} to ${limit.toPrecision(2)}, where 99.5% of the values lie. Unlike the random tables below, its `
       + 'neighbouring rows are alike (right): training gave it structure down the positions.';
     // The likeness in a task of its own, after the 786,432-cell picture.
-    await new Promise((resolve) => { setTimeout(resolve, 0); });
+    await nextTask();
     const alike = likenessByDistance(table);
     likeness.lines([{ label: 'mean cosine of rows p and p + k', x: alike.map(({ k }) => k), y: alike.map(({ cosine }) => cosine) }], {
       x: { label: 'distance k (positions, log scale)', log: true }, y: { label: 'cosine similarity' },
