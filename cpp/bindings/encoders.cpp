@@ -128,11 +128,9 @@ val js_t5_bias_rows(uintptr_t table, double table_count, double num_buckets, dou
 }
 
 // The package has checked the scaling object's keys and types; absent keys take the core's defaults. Its keys are
-// the parameters' names in the core's table.
-std::optional<RopeScaling> rope_scaling(const val& js) {
-  const auto kind = parse_rope_scaling(js["type"].as<std::string>());
-  if (!kind) return std::nullopt;
-  RopeScaling s{.kind = *kind};
+// the parameters' names in the core's table; the core names a type no rule has.
+RopeScaling rope_scaling(const val& js) {
+  RopeScaling s{.type = js["type"].as<std::string>()};
   for (const RopeParameter& p : rope_parameters()) {
     const val value = js[std::string(p.name)];
     if (value.isUndefined()) continue;
@@ -190,31 +188,19 @@ val js_rope_rules() {
   return out;
 }
 
-// The error for a scaling type the core has no rule for, naming those it has.
-Status unknown_scaling() {
-  std::string names;
-  for (const RopeRuleParameters& rule : rope_rules()) names.append(names.empty() ? "'" : ", '").append(rule.name).append("'");
-  return Status::type_error("scaling.type must be one of " + names);
-}
-
 val js_rope_inv_freq(double rotary_dim, double base, const val& scaling, uintptr_t out) {
-  const auto parsed = rope_scaling(scaling);
-  if (!parsed) return to_js(unknown_scaling());
-  return to_js(rope_inv_freq(to_int64(rotary_dim), base, *parsed, heap_span<double>(out, rotary_dim / 2)));
+  return to_js(rope_inv_freq(to_int64(rotary_dim), base, rope_scaling(scaling), heap_span<double>(out, rotary_dim / 2)));
 }
 
 double js_rope_attention_factor(const val& scaling) {
-  const auto parsed = rope_scaling(scaling);
-  return parsed ? rope_attention_factor(*parsed) : std::nan("");
+  return rope_attention_factor(rope_scaling(scaling));
 }
 
 val js_apply_rope(double head_dim, double rotary_dim, double base, const std::string& layout, const val& scaling, uintptr_t x,
                   double rows, uintptr_t positions, double seq, uintptr_t out) {
   const auto parsed_layout = parse_rope_layout(layout);
-  const auto parsed_scaling = rope_scaling(scaling);
   if (!parsed_layout) return to_js(Status::type_error("layout must be 'half' or 'interleaved', got '" + layout + "'"));
-  if (!parsed_scaling) return to_js(unknown_scaling());
-  const RopeParams params{to_int64(head_dim), to_int64(rotary_dim), base, *parsed_layout, *parsed_scaling};
+  const RopeParams params{to_int64(head_dim), to_int64(rotary_dim), base, *parsed_layout, rope_scaling(scaling)};
   const double elements = rows * seq * head_dim;
   return to_js(apply_rope(params, heap_span<const float>(x, elements), to_int64(rows), heap_span<const int32_t>(positions, seq),
                           heap_span<float>(out, elements)));
@@ -278,12 +264,10 @@ val js_combined_embedding_rows(uintptr_t table, double vocab_size, double d_mode
 val js_rope_cache(double rotary_dim, double base, const std::string& layout, const val& scaling, const val& mrope_section, bool mrope_interleaved,
                   const std::string& precision, double sequence_length, uintptr_t positions, double positions_count, uintptr_t cos, uintptr_t sin) {
   const auto parsed_layout = parse_rope_layout(layout);
-  const auto parsed_scaling = rope_scaling(scaling);
   const auto parsed_precision = parse_rope_precision(precision);
   if (!parsed_layout) return to_js(Status::type_error("layout must be 'half' or 'interleaved', got '" + layout + "'"));
-  if (!parsed_scaling) return to_js(unknown_scaling());
   if (!parsed_precision) return to_js(Status::type_error("precision must be one of 'exact', 'float32', 'bfloat16', 'float16', got '" + precision + "'"));
-  RopeCacheParams params{.rotary_dim = to_int64(rotary_dim), .base = base, .layout = *parsed_layout, .scaling = *parsed_scaling,
+  RopeCacheParams params{.rotary_dim = to_int64(rotary_dim), .base = base, .layout = *parsed_layout, .scaling = rope_scaling(scaling),
                          .precision = *parsed_precision, .sequence_length = to_int64(sequence_length)};
   for (std::size_t i = 0; i < 3; ++i) params.mrope.section[i] = to_int64(mrope_section[i].as<double>());
   params.mrope.interleaved = mrope_interleaved;
@@ -294,15 +278,11 @@ val js_rope_cache(double rotary_dim, double base, const std::string& layout, con
 
 // HF's float32 buffer of the frequencies, for the port checker's bounds.
 val js_rope_inv_freq_float32(double rotary_dim, double base, const val& scaling, uintptr_t out) {
-  const auto parsed = rope_scaling(scaling);
-  if (!parsed) return to_js(unknown_scaling());
-  return to_js(rope_inv_freq_float32(to_int64(rotary_dim), base, *parsed, heap_span<float>(out, rotary_dim / 2)));
+  return to_js(rope_inv_freq_float32(to_int64(rotary_dim), base, rope_scaling(scaling), heap_span<float>(out, rotary_dim / 2)));
 }
 
 val js_rope_table(double head_dim, double rotary_dim, double base, const val& scaling, uintptr_t positions, double seq, uintptr_t out) {
-  const auto parsed_scaling = rope_scaling(scaling);
-  if (!parsed_scaling) return to_js(unknown_scaling());
-  const RopeParams params{to_int64(head_dim), to_int64(rotary_dim), base, RopeLayout::kHalf, *parsed_scaling};
+  const RopeParams params{to_int64(head_dim), to_int64(rotary_dim), base, RopeLayout::kHalf, rope_scaling(scaling)};
   return to_js(rope_table(params, heap_span<const int32_t>(positions, seq), heap_span<float>(out, seq * rotary_dim)));
 }
 

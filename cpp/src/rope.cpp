@@ -104,7 +104,6 @@ double unit_attention(const RopeScaling&) { return 1.0; }
 // One rule of HF's ROPE_INIT_FUNCTIONS: its checks, its frequencies (written once over the float type: double
 // for the exact maths, float for HF's float32 order of operations) and its attention factor.
 struct DefaultRule {
-  static constexpr RopeScalingKind kind = RopeScalingKind::kDefault;
   static constexpr std::string_view name = "default";
   static constexpr std::array<std::string_view, 0> parameters{};
   static constexpr std::size_t required = 0;
@@ -117,7 +116,6 @@ struct DefaultRule {
 };
 
 struct LinearRule {
-  static constexpr RopeScalingKind kind = RopeScalingKind::kLinear;
   static constexpr std::string_view name = "linear";
   static constexpr std::array<std::string_view, 1> parameters{"factor"};
   static constexpr std::size_t required = 1;
@@ -131,7 +129,6 @@ struct LinearRule {
 
 // Dynamic NTK: past the model's length the base grows so the longest wavelength stretches over the sequence.
 struct DynamicRule {
-  static constexpr RopeScalingKind kind = RopeScalingKind::kDynamic;
   static constexpr std::string_view name = "dynamic";
   static constexpr std::array<std::string_view, 3> parameters{"factor", "originalMaxPositions", "sequenceLength"};
   static constexpr std::size_t required = 2;
@@ -152,7 +149,6 @@ struct DynamicRule {
 
 // Llama 3.1: long wavelengths interpolated by factor, short ones kept, a smooth blend between.
 struct Llama3Rule {
-  static constexpr RopeScalingKind kind = RopeScalingKind::kLlama3;
   static constexpr std::string_view name = "llama3";
   static constexpr std::array<std::string_view, 4> parameters{"factor", "originalMaxPositions", "lowFreqFactor", "highFreqFactor"};
   static constexpr std::size_t required = 2;
@@ -188,7 +184,6 @@ struct Llama3Rule {
 // YaRN: a ramp over the pairs from extrapolation (fast pairs kept) to interpolation (slow pairs / factor), and an
 // attention factor (DeepSeek's mscale / mscale_all_dim where both are given).
 struct YarnRule {
-  static constexpr RopeScalingKind kind = RopeScalingKind::kYarn;
   static constexpr std::string_view name = "yarn";
   static constexpr std::array<std::string_view, 8> parameters{"factor", "originalMaxPositions", "attentionFactor", "betaFast", "betaSlow", "mscale",
                                                               "mscaleAllDim", "truncate"};
@@ -224,7 +219,6 @@ struct YarnRule {
 
 // LongRoPE (Phi-3): a divisor per pair, the short list up to the original length and the long one past it.
 struct LongropeRule {
-  static constexpr RopeScalingKind kind = RopeScalingKind::kLongrope;
   static constexpr std::string_view name = "longrope";
   static constexpr std::array<std::string_view, 6> parameters{"factor", "originalMaxPositions", "shortFactor", "longFactor", "attentionFactor", "sequenceLength"};
   static constexpr std::size_t required = 4;
@@ -251,7 +245,6 @@ struct LongropeRule {
 
 // Proportional (p-RoPE): the first rotated_pairs pairs turn with exponents over the whole head, the rest do not.
 struct ProportionalRule {
-  static constexpr RopeScalingKind kind = RopeScalingKind::kProportional;
   static constexpr std::string_view name = "proportional";
   static constexpr std::array<std::string_view, 2> parameters{"factor", "rotatedPairs"};
   static constexpr std::size_t required = 0;
@@ -270,9 +263,8 @@ struct ProportionalRule {
   static double attention(const RopeScaling& s) { return unit_attention(s); }
 };
 
-// The table of rules, in RopeScalingKind's order (checked below, at compile time).
+// The table of rules: a rule is its struct above and its row here.
 struct RopeRule {
-  RopeScalingKind kind;
   std::string_view name;
   std::span<const std::string_view> parameters;  // by name (kParameters), the first `required` required
   std::size_t required;
@@ -280,6 +272,10 @@ struct RopeRule {
   void (*inv_freq_double)(const RopeScaling&, int64_t dim, double base, double* out);
   void (*inv_freq_float)(const RopeScaling&, int64_t dim, double base, float* out);
   double (*attention)(const RopeScaling&);
+
+  constexpr bool reads(std::string_view parameter) const {
+    return std::find(parameters.begin(), parameters.end(), parameter) != parameters.end();
+  }
 };
 
 // Whether every parameter a rule names is a row of kParameters.
@@ -294,23 +290,31 @@ constexpr bool names_known_parameters() {
 template <class Rule>
 constexpr RopeRule rule_entry() {
   static_assert(names_known_parameters<Rule>(), "a rule reads a parameter that kParameters has no row for");
-  return {Rule::kind, Rule::name, Rule::parameters, Rule::required, &checked<Rule>, &Rule::template inv_freq<double>, &Rule::template inv_freq<float>,
+  return {Rule::name, Rule::parameters, Rule::required, &checked<Rule>, &Rule::template inv_freq<double>, &Rule::template inv_freq<float>,
           &Rule::attention};
 }
 
 constexpr std::array kRopeRules{rule_entry<DefaultRule>(), rule_entry<LinearRule>(), rule_entry<DynamicRule>(), rule_entry<Llama3Rule>(),
                                 rule_entry<YarnRule>(), rule_entry<LongropeRule>(), rule_entry<ProportionalRule>()};
 
-// rule_of() finds a rule by its kind's index: every kind has one rule, at that index.
-constexpr bool rules_in_kind_order() {
+// A type names one rule: no two rows share a name.
+constexpr bool rule_names_unique() {
   for (std::size_t i = 0; i < kRopeRules.size(); ++i) {
-    if (static_cast<std::size_t>(kRopeRules[i].kind) != i) return false;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (kRopeRules[i].name == kRopeRules[j].name) return false;
+    }
   }
-  return kRopeRules.size() == static_cast<std::size_t>(RopeScalingKind::kProportional) + 1;  // the last kind
+  return true;
 }
-static_assert(rules_in_kind_order(), "kRopeRules must hold one rule per RopeScalingKind, in the enum's order");
+static_assert(rule_names_unique(), "two rules of kRopeRules share a name");
 
-const RopeRule& rule_of(RopeScalingKind kind) { return kRopeRules[static_cast<std::size_t>(kind)]; }
+// The rule a scaling type names; null for a type no rule has.
+const RopeRule* rule_named(std::string_view type) {
+  for (const RopeRule& rule : kRopeRules) {
+    if (rule.name == type) return &rule;
+  }
+  return nullptr;
+}
 
 // Sums x - x over the values it is shown, in the loop that reads them anyway: 0 while every one is finite,
 // NaN once one is NaN or ±Infinity.
@@ -349,15 +353,6 @@ Status frequency_arguments(int64_t rotary_dim, double base, const RopeScaling& s
 
 }  // namespace
 
-std::optional<RopeScalingKind> parse_rope_scaling(std::string_view name) {
-  for (const RopeRule& rule : kRopeRules) {
-    if (rule.name == name) return rule.kind;
-  }
-  return std::nullopt;
-}
-
-std::string_view rope_scaling_name(RopeScalingKind kind) { return rule_of(kind).name; }
-
 std::span<const RopeParameter> rope_parameters() { return kParameters; }
 
 std::span<const RopeRuleParameters> rope_rules() {
@@ -376,21 +371,29 @@ std::optional<RopeLayout> parse_rope_layout(std::string_view name) {
 }
 
 Status validate(const RopeScaling& s, int64_t rotary_dim) {
-  if (static_cast<std::size_t>(s.kind) >= kRopeRules.size()) return Status::type_error("scaling.type is not a known rule");
-  return rule_of(s.kind).validate(s, rotary_dim);
+  const RopeRule* rule = rule_named(s.type);
+  if (rule == nullptr) {
+    std::string names;
+    for (const RopeRule& known : kRopeRules) names.append(names.empty() ? "'" : ", '").append(known.name).append("'");
+    return Status::type_error("scaling.type must be one of " + names + ", got '" + s.type + "'");
+  }
+  return rule->validate(s, rotary_dim);
 }
 
-double rope_attention_factor(const RopeScaling& s) { return rule_of(s.kind).attention(s); }
+double rope_attention_factor(const RopeScaling& s) {
+  const RopeRule* rule = rule_named(s.type);
+  return rule == nullptr ? std::numeric_limits<double>::quiet_NaN() : rule->attention(s);
+}
 
 Status rope_inv_freq(int64_t rotary_dim, double base, const RopeScaling& s, std::span<double> inv_freq) {
   POSEMBED_RETURN_IF_ERROR(frequency_arguments(rotary_dim, base, s, inv_freq.size()));
-  rule_of(s.kind).inv_freq_double(s, rotary_dim, base, inv_freq.data());
+  rule_named(s.type)->inv_freq_double(s, rotary_dim, base, inv_freq.data());
   return {};
 }
 
 Status rope_inv_freq_float32(int64_t rotary_dim, double base, const RopeScaling& s, std::span<float> inv_freq) {
   POSEMBED_RETURN_IF_ERROR(frequency_arguments(rotary_dim, base, s, inv_freq.size()));
-  rule_of(s.kind).inv_freq_float(s, rotary_dim, base, inv_freq.data());
+  rule_named(s.type)->inv_freq_float(s, rotary_dim, base, inv_freq.data());
   return {};
 }
 
@@ -702,11 +705,12 @@ Status rope_cache(const RopeCacheParams& given, std::span<const int32_t> positio
     if (positions[i] < 0) return check_integer("positions[" + std::to_string(i) + "]", positions[i], 0, limits::kMaxPosition);
     largest = std::max(largest, positions[i]);
   }
-  // Dynamic NTK and LongRoPE choose their frequencies from the longest sequence the positions make, as HF's
-  // dynamic_rope_update does for a fresh model.
+  // The rules that read a sequence length (dynamic NTK, LongRoPE) choose their frequencies from the longest sequence
+  // the positions make, as HF's dynamic_rope_update does for a fresh model.
   RopeCacheParams params = given;
   POSEMBED_RETURN_IF_ERROR(check_integer("sequenceLength", params.sequence_length, 0, limits::kMaxPosition + 1, "0: max(positions) + 1"));
-  if (params.scaling.kind == RopeScalingKind::kDynamic || params.scaling.kind == RopeScalingKind::kLongrope) {
+  const RopeRule* rule = rule_named(params.scaling.type);
+  if (rule != nullptr && rule->reads("sequenceLength")) {
     params.scaling.sequence_length = params.sequence_length > 0 ? params.sequence_length : static_cast<int64_t>(largest) + 1;
   }
   POSEMBED_RETURN_IF_ERROR(validate(params));

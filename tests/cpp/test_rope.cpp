@@ -17,7 +17,7 @@ namespace {
 
 RopeScaling scaling_from(const nlohmann::json& j) {
   RopeScaling s;
-  s.kind = *parse_rope_scaling(j.value("type", "default"));
+  s.type = j.value("type", "default");
   s.factor = j.value("factor", 1.0);
   s.original_max_positions = j.value("originalMaxPositions", int64_t{0});
   s.sequence_length = j.value("sequenceLength", int64_t{0});
@@ -54,69 +54,64 @@ TEST_CASE("RoPE inverse frequencies match every golden vector", "[rope]") {
 double reference_inv_freq(int64_t dim, double base, const RopeScaling& s, int64_t i) {
   const double pi = std::acos(-1.0);
   const auto plain = [&](double b) { return 1.0 / std::pow(b, static_cast<double>(2 * i) / static_cast<double>(dim)); };
-  switch (s.kind) {
-    case RopeScalingKind::kDefault:
-      return plain(base);
-    case RopeScalingKind::kLinear:
-      return plain(base) / s.factor;
-    case RopeScalingKind::kDynamic: {
-      const double length = static_cast<double>(std::max(s.sequence_length, s.original_max_positions));
-      const double grown = base * std::pow(s.factor * length / static_cast<double>(s.original_max_positions) - (s.factor - 1.0),
-                                           static_cast<double>(dim) / static_cast<double>(dim - 2));
-      return plain(grown);
-    }
-    case RopeScalingKind::kLlama3: {
-      const double f = plain(base);
-      const double wavelength = 2.0 * pi / f;
-      const auto context = static_cast<double>(s.original_max_positions);
-      if (wavelength > context / s.low_freq_factor) return f / s.factor;
-      if (wavelength < context / s.high_freq_factor) return f;
-      const double smooth = (context / wavelength - s.low_freq_factor) / (s.high_freq_factor - s.low_freq_factor);
-      return (1.0 - smooth) * f / s.factor + smooth * f;
-    }
-    case RopeScalingKind::kYarn: {
-      const auto correction = [&](double rotations) {
-        return static_cast<double>(dim) * std::log(static_cast<double>(s.original_max_positions) / (rotations * 2.0 * pi)) / (2.0 * std::log(base));
-      };
-      const double low = std::max(s.truncate ? std::floor(correction(s.beta_fast)) : correction(s.beta_fast), 0.0);
-      double high = std::min(s.truncate ? std::ceil(correction(s.beta_slow)) : correction(s.beta_slow), static_cast<double>(dim - 1));
-      if (low == high) high += 0.001;
-      const double interpolated = std::clamp((static_cast<double>(i) - low) / (high - low), 0.0, 1.0);
-      const double f = plain(base);
-      return f / s.factor * interpolated + f * (1.0 - interpolated);
-    }
-    case RopeScalingKind::kLongrope: {
-      const auto& divisors = s.sequence_length > s.original_max_positions ? s.long_factor : s.short_factor;
-      return plain(base) / divisors[static_cast<std::size_t>(i)];
-    }
-    case RopeScalingKind::kProportional:
-      return s.rotated_pairs != 0 && i >= s.rotated_pairs ? 0.0 : plain(base) / s.factor;
+  if (s.type == "default") return plain(base);
+  if (s.type == "linear") return plain(base) / s.factor;
+  if (s.type == "dynamic") {
+    const double length = static_cast<double>(std::max(s.sequence_length, s.original_max_positions));
+    const double grown = base * std::pow(s.factor * length / static_cast<double>(s.original_max_positions) - (s.factor - 1.0),
+                                         static_cast<double>(dim) / static_cast<double>(dim - 2));
+    return plain(grown);
   }
-  return 0.0;
+  if (s.type == "llama3") {
+    const double f = plain(base);
+    const double wavelength = 2.0 * pi / f;
+    const auto context = static_cast<double>(s.original_max_positions);
+    if (wavelength > context / s.low_freq_factor) return f / s.factor;
+    if (wavelength < context / s.high_freq_factor) return f;
+    const double smooth = (context / wavelength - s.low_freq_factor) / (s.high_freq_factor - s.low_freq_factor);
+    return (1.0 - smooth) * f / s.factor + smooth * f;
+  }
+  if (s.type == "yarn") {
+    const auto correction = [&](double rotations) {
+      return static_cast<double>(dim) * std::log(static_cast<double>(s.original_max_positions) / (rotations * 2.0 * pi)) / (2.0 * std::log(base));
+    };
+    const double low = std::max(s.truncate ? std::floor(correction(s.beta_fast)) : correction(s.beta_fast), 0.0);
+    double high = std::min(s.truncate ? std::ceil(correction(s.beta_slow)) : correction(s.beta_slow), static_cast<double>(dim - 1));
+    if (low == high) high += 0.001;
+    const double interpolated = std::clamp((static_cast<double>(i) - low) / (high - low), 0.0, 1.0);
+    const double f = plain(base);
+    return f / s.factor * interpolated + f * (1.0 - interpolated);
+  }
+  if (s.type == "longrope") {
+    const auto& divisors = s.sequence_length > s.original_max_positions ? s.long_factor : s.short_factor;
+    return plain(base) / divisors[static_cast<std::size_t>(i)];
+  }
+  if (s.type == "proportional") return s.rotated_pairs != 0 && i >= s.rotated_pairs ? 0.0 : plain(base) / s.factor;
+  return std::nan("");  // a rule without a reference here fails the sweep
 }
 
 TEST_CASE("RoPE inverse frequencies sweep against a double-precision reference, every scaling", "[rope]") {
   std::vector<RopeScaling> scalings;
   for (const double factor : {1.0, 1.5, 4.0, 8.0, 32.0}) {
     for (const int64_t original : {64, 2048, 8192}) {
-      scalings.push_back({.kind = RopeScalingKind::kLinear, .factor = factor});
+      scalings.push_back({.type = "linear", .factor = factor});
       for (const int64_t length : {original / 2, original, original + 1, 3 * original, 100 * original}) {
-        scalings.push_back({.kind = RopeScalingKind::kDynamic, .factor = factor, .original_max_positions = original, .sequence_length = length});
+        scalings.push_back({.type = "dynamic", .factor = factor, .original_max_positions = original, .sequence_length = length});
       }
       for (const auto& [low, high] : {std::pair{1.0, 4.0}, std::pair{2.0, 8.0}, std::pair{0.5, 1.5}}) {
-        scalings.push_back({.kind = RopeScalingKind::kLlama3, .factor = factor, .original_max_positions = original, .low_freq_factor = low, .high_freq_factor = high});
+        scalings.push_back({.type = "llama3", .factor = factor, .original_max_positions = original, .low_freq_factor = low, .high_freq_factor = high});
       }
       for (const auto& [fast, slow] : {std::pair{32.0, 1.0}, std::pair{16.0, 2.0}, std::pair{1.5, 1.0}}) {
         for (const bool truncate : {true, false}) {
-          scalings.push_back({.kind = RopeScalingKind::kYarn, .factor = factor, .original_max_positions = original, .beta_fast = fast, .beta_slow = slow,
+          scalings.push_back({.type = "yarn", .factor = factor, .original_max_positions = original, .beta_fast = fast, .beta_slow = slow,
                               .truncate = truncate});
         }
       }
-      for (const int64_t pairs : {0, 1, 2}) scalings.push_back({.kind = RopeScalingKind::kProportional, .factor = factor, .rotated_pairs = pairs});
+      for (const int64_t pairs : {0, 1, 2}) scalings.push_back({.type = "proportional", .factor = factor, .rotated_pairs = pairs});
     }
   }
   for (const int64_t length : {64, 4096, 4097, 131072}) {
-    scalings.push_back({.kind = RopeScalingKind::kLongrope, .factor = 32.0, .original_max_positions = 4096, .sequence_length = length});
+    scalings.push_back({.type = "longrope", .factor = 32.0, .original_max_positions = 4096, .sequence_length = length});
   }
   scalings.push_back({});
   std::size_t compared = 0;
@@ -125,7 +120,7 @@ TEST_CASE("RoPE inverse frequencies sweep against a double-precision reference, 
       for (const double base : {100.0, 10000.0, 500000.0, 1e9}) {
         std::vector<double> inv_freq(static_cast<std::size_t>(dim / 2));
         RopeScaling fitted = scaling;
-        if (fitted.kind == RopeScalingKind::kLongrope) {
+        if (fitted.type == "longrope") {
           // Divisors that grow with the pair, as Phi-3's do; sequence_length picks the list.
           for (int64_t i = 0; i < dim / 2; ++i) {
             fitted.short_factor.push_back(1.0 + 0.05 * static_cast<double>(i));
@@ -135,7 +130,7 @@ TEST_CASE("RoPE inverse frequencies sweep against a double-precision reference, 
         REQUIRE(rope_inv_freq(dim, base, fitted, inv_freq).ok());
         for (int64_t i = 0; i < dim / 2; ++i) {
           const double expected = reference_inv_freq(dim, base, fitted, i);
-          INFO("scaling " << static_cast<int>(scaling.kind) << ", factor " << scaling.factor << ", original " << scaling.original_max_positions
+          INFO("scaling " << scaling.type << ", factor " << scaling.factor << ", original " << scaling.original_max_positions
                           << ", dim " << dim << ", base " << base << ", pair " << i);
           REQUIRE(std::abs(inv_freq[static_cast<std::size_t>(i)] - expected) <= 1e-12 * std::abs(expected));
           ++compared;
@@ -145,17 +140,17 @@ TEST_CASE("RoPE inverse frequencies sweep against a double-precision reference, 
   }
   CHECK(compared > 50000);
   // yarn's attention factor: 0.1 ln(factor) + 1 unless given; 1 for the other scalings.
-  CHECK(rope_attention_factor({.kind = RopeScalingKind::kYarn, .factor = 8.0, .original_max_positions = 4}) == Approx(0.1 * std::log(8.0) + 1.0).epsilon(1e-15));
-  CHECK(rope_attention_factor({.kind = RopeScalingKind::kYarn, .factor = 8.0, .original_max_positions = 4, .attention_factor = 0.7}) == 0.7);
-  CHECK(rope_attention_factor({.kind = RopeScalingKind::kLlama3, .factor = 8.0, .original_max_positions = 4}) == 1.0);
+  CHECK(rope_attention_factor({.type = "yarn", .factor = 8.0, .original_max_positions = 4}) == Approx(0.1 * std::log(8.0) + 1.0).epsilon(1e-15));
+  CHECK(rope_attention_factor({.type = "yarn", .factor = 8.0, .original_max_positions = 4, .attention_factor = 0.7}) == 0.7);
+  CHECK(rope_attention_factor({.type = "llama3", .factor = 8.0, .original_max_positions = 4}) == 1.0);
   // DeepSeek's mscale / mscale_all_dim: equal ones cancel; one alone leaves HF's plain factor.
   const auto mscale = [](double f, double m) { return 0.1 * m * std::log(f) + 1.0; };
-  CHECK(rope_attention_factor({.kind = RopeScalingKind::kYarn, .factor = 40.0, .mscale = 1.0, .mscale_all_dim = 1.0}) == 1.0);
-  CHECK(rope_attention_factor({.kind = RopeScalingKind::kYarn, .factor = 40.0, .mscale = 0.707, .mscale_all_dim = 1.0}) ==
+  CHECK(rope_attention_factor({.type = "yarn", .factor = 40.0, .mscale = 1.0, .mscale_all_dim = 1.0}) == 1.0);
+  CHECK(rope_attention_factor({.type = "yarn", .factor = 40.0, .mscale = 0.707, .mscale_all_dim = 1.0}) ==
         Approx(mscale(40.0, 0.707) / mscale(40.0, 1.0)).epsilon(1e-15));
-  CHECK(rope_attention_factor({.kind = RopeScalingKind::kYarn, .factor = 40.0, .mscale = 0.707}) == Approx(mscale(40.0, 1.0)).epsilon(1e-15));
+  CHECK(rope_attention_factor({.type = "yarn", .factor = 40.0, .mscale = 0.707}) == Approx(mscale(40.0, 1.0)).epsilon(1e-15));
   // LongRoPE: sqrt(1 + ln(factor) / ln(original)) (Phi-3.5: 131072 / 4096 = 32).
-  CHECK(rope_attention_factor({.kind = RopeScalingKind::kLongrope, .factor = 32.0, .original_max_positions = 4096}) ==
+  CHECK(rope_attention_factor({.type = "longrope", .factor = 32.0, .original_max_positions = 4096}) ==
         Approx(std::sqrt(1.0 + std::log(32.0) / std::log(4096.0))).epsilon(1e-15));
 }
 
@@ -176,11 +171,11 @@ TEST_CASE("ropeCache: exact within 2e-6 of the float64 maths up to 2^24, every l
   }
   const std::vector<RopeScaling> scalings{
       {},
-      {.kind = RopeScalingKind::kLlama3, .factor = 8.0, .original_max_positions = 8192, .low_freq_factor = 1.0, .high_freq_factor = 4.0},
-      {.kind = RopeScalingKind::kYarn, .factor = 40.0, .original_max_positions = 4096, .mscale = 0.707, .mscale_all_dim = 1.0},
-      {.kind = RopeScalingKind::kYarn, .factor = 32.0, .original_max_positions = 4096, .truncate = false},
-      {.kind = RopeScalingKind::kLongrope, .factor = 32.0, .original_max_positions = 4096, .short_factor = short_divisors, .long_factor = long_divisors},
-      {.kind = RopeScalingKind::kDynamic, .factor = 4.0, .original_max_positions = 2048},
+      {.type = "llama3", .factor = 8.0, .original_max_positions = 8192, .low_freq_factor = 1.0, .high_freq_factor = 4.0},
+      {.type = "yarn", .factor = 40.0, .original_max_positions = 4096, .mscale = 0.707, .mscale_all_dim = 1.0},
+      {.type = "yarn", .factor = 32.0, .original_max_positions = 4096, .truncate = false},
+      {.type = "longrope", .factor = 32.0, .original_max_positions = 4096, .short_factor = short_divisors, .long_factor = long_divisors},
+      {.type = "dynamic", .factor = 4.0, .original_max_positions = 2048},
   };
   const std::vector<std::vector<int32_t>> position_sets{{0, 1, 2, 3, 4, 5, 6, 7},
                                                          {4095, 4096, 4097},
@@ -212,7 +207,7 @@ TEST_CASE("ropeCache: exact within 2e-6 of the float64 maths up to 2^24, every l
             }
           }
         }
-        INFO("scaling " << rope_scaling_name(scaling.kind) << ", positions from " << positions[0]);
+        INFO("scaling " << scaling.type << ", positions from " << positions[0]);
         CHECK(worst <= 2e-6);
       }
     }
@@ -250,7 +245,7 @@ TEST_CASE("ropeCache: mRoPE takes each pair's angle from its stream, sectioned a
 }
 
 TEST_CASE("ropeCache: float32 follows HF's float32 order of operations; bfloat16 and float16 round that cache", "[rope]") {
-  const RopeScaling llama3{.kind = RopeScalingKind::kLlama3, .factor = 8.0, .original_max_positions = 8192, .low_freq_factor = 1.0, .high_freq_factor = 4.0};
+  const RopeScaling llama3{.type = "llama3", .factor = 8.0, .original_max_positions = 8192, .low_freq_factor = 1.0, .high_freq_factor = 4.0};
   const std::vector<int32_t> positions{0, 1, 100, 8191, 131071, 1 << 24, (1 << 24) + 1};
   const std::size_t n = positions.size();
   std::vector<float> inv_freq(64);
@@ -352,7 +347,7 @@ TEST_CASE("applyRope sweep against a double-precision rotation, large positions,
 
 TEST_CASE("applyRope with YaRN stays within 2e-6 of double-precision maths at the longest positions", "[rope]") {
   // The frequency a float32 ramp gives is off by ~6e-8 relative, which the position multiplies: 5e-3 at 2^24.
-  const RopeScaling yarn{.kind = RopeScalingKind::kYarn, .factor = 32.0, .original_max_positions = 4096};
+  const RopeScaling yarn{.type = "yarn", .factor = 32.0, .original_max_positions = 4096};
   const RopeParams params{.head_dim = 128, .rotary_dim = 128, .base = 10000.0, .layout = RopeLayout::kHalf, .scaling = yarn};
   const double attention = rope_attention_factor(yarn);
   const std::vector<int32_t> positions{0, 4095, 32767, (1 << 24) - 1};
@@ -388,7 +383,7 @@ TEST_CASE("applyRope works in place", "[rope]") {
 
 TEST_CASE("rotating by a table in blocks of any size equals applyRope, in place or not", "[rope]") {
   for (const auto layout : {RopeLayout::kHalf, RopeLayout::kInterleaved}) {
-    const RopeParams params{.head_dim = 10, .rotary_dim = 8, .layout = layout, .scaling = {.kind = RopeScalingKind::kLinear, .factor = 2}};
+    const RopeParams params{.head_dim = 10, .rotary_dim = 8, .layout = layout, .scaling = {.type = "linear", .factor = 2}};
     const int64_t rows = 3;
     const std::vector<int32_t> positions = {7, 8, 9, 10, 11};
     const auto seq = static_cast<int64_t>(positions.size());
@@ -438,9 +433,15 @@ TEST_CASE("RoPE refuses x holding NaN or infinity, by the first vector that does
 TEST_CASE("RoPE rejects bad parameters", "[rope]") {
   std::vector<double> inv_freq(4);
   CHECK(rope_inv_freq(7, 10000.0, {}, inv_freq).message() == "rotaryDim must be an even integer in [2, 65536], got 7");
-  CHECK(rope_inv_freq(8, 10000.0, {.kind = RopeScalingKind::kLinear, .factor = 0.5}, inv_freq).message() == "scaling.factor must be a number in [1, 1000000], got 0.5");
-  CHECK(rope_inv_freq(8, 10000.0, {.kind = RopeScalingKind::kYarn, .factor = 2}, inv_freq).message() ==
+  CHECK(rope_inv_freq(8, 10000.0, {.type = "linear", .factor = 0.5}, inv_freq).message() == "scaling.factor must be a number in [1, 1000000], got 0.5");
+  CHECK(rope_inv_freq(8, 10000.0, {.type = "yarn", .factor = 2}, inv_freq).message() ==
         "scaling.originalMaxPositions must be an integer in [1, 2147483647], got 0");
+  // A type no rule has is named with the rules there are (the table's names), and has no attention factor.
+  std::string names;
+  for (const RopeRuleParameters& rule : rope_rules()) names += (names.empty() ? "'" : ", '") + std::string(rule.name) + "'";
+  CHECK(names.starts_with("'default', 'linear', 'dynamic', 'llama3', 'yarn', 'longrope', 'proportional'"));
+  CHECK(rope_inv_freq(8, 10000.0, {.type = "ntk-by-parts"}, inv_freq).message() == "scaling.type must be one of " + names + ", got 'ntk-by-parts'");
+  CHECK(std::isnan(rope_attention_factor({.type = "ntk-by-parts"})));
   std::vector<float> x(8), out(8);
   const std::vector<int32_t> positions = {-1};
   CHECK(apply_rope({.head_dim = 8, .rotary_dim = 10}, x, 1, positions, out).message() == "rotaryDim must be an even integer in [2, headDim] = [2, 8], got 10");

@@ -112,7 +112,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   } else {
     RopeParams p{.head_dim = in.next<uint8_t>(), .rotary_dim = in.next<uint8_t>(), .base = in.next<double>(),
                  .layout = in.next<uint8_t>() % 2 ? RopeLayout::kInterleaved : RopeLayout::kHalf};
-    p.scaling.kind = static_cast<RopeScalingKind>(in.next<uint8_t>() % 7);  // every rule of the table
+    p.scaling.type = rope_rules()[in.next<uint8_t>() % rope_rules().size()].name;  // every rule of the table
     p.scaling.factor = in.next<double>();
     p.scaling.original_max_positions = in.next<int32_t>();
     p.scaling.sequence_length = in.next<int32_t>();

@@ -1,6 +1,6 @@
 // The README's recipe for a RoPE scaling rule, followed in a scratch copy of the core: a new rule (NTK by a fixed
-// factor, base × factor^(d / (d − 2))) is its kind in rope.hpp, its struct and table row in rope.cpp, and its test
-// row in test_rope.cpp, and nothing else; the copy is built natively and the new rule's test and every RoPE test
+// factor, base × factor^(d / (d − 2))) is its struct and table row in rope.cpp and its test in test_rope.cpp, and
+// nothing else; the copy is built natively and the new rule's test and every RoPE test
 // pass. A recipe that no longer fits the code fails here, not in a contributor's hands.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,7 +16,6 @@ const VECTORS = process.env.POSEMBED_VECTORS ?? join(REPO, '../shared/vectors');
 // The recipe: each file it touches, and the edits (text found once, and what it becomes).
 const RULE = `// NTK by a fixed factor: the base grown once, by factor^(d / (d - 2)).
 struct NtkRule {
-  static constexpr RopeScalingKind kind = RopeScalingKind::kNtk;
   static constexpr std::string_view name = "ntk";
   static constexpr std::array<std::string_view, 1> parameters{"factor"};
   static constexpr std::size_t required = 1;
@@ -34,29 +33,26 @@ const TEST = `
 namespace posembed {
 TEST_CASE("the recipe's ntk rule: its frequencies, its name and parameters", "[rope][recipe]") {
   std::vector<double> inv_freq(8);
-  const RopeScaling scaling{.kind = RopeScalingKind::kNtk, .factor = 4.0};
+  const RopeScaling scaling{.type = "ntk", .factor = 4.0};
   REQUIRE(rope_inv_freq(16, 10000.0, scaling, inv_freq).ok());
   const double grown = 10000.0 * std::pow(4.0, 16.0 / 14.0);
   for (int i = 0; i < 8; ++i) CHECK(inv_freq[static_cast<std::size_t>(i)] == Approx(1.0 / std::pow(grown, 2.0 * i / 16.0)).epsilon(1e-14));
-  CHECK(parse_rope_scaling("ntk") == RopeScalingKind::kNtk);
   CHECK(rope_rules().back().name == "ntk");
   CHECK(rope_rules().back().required == 1);
-  CHECK(validate(RopeScaling{.kind = RopeScalingKind::kNtk, .factor = 0.5}, 16).message() == "scaling.factor must be a number in [1, 1000000], got 0.5");
+  CHECK(validate(RopeScaling{.type = "ntk", .factor = 0.5}, 16).message() == "scaling.factor must be a number in [1, 1000000], got 0.5");
 }
 }  // namespace posembed
 `;
 const RECIPE = {
-  'cpp/include/posembed/rope.hpp': [['kLongrope, kProportional };', 'kLongrope, kProportional, kNtk };']],
   'cpp/src/rope.cpp': [
-    ['// The table of rules, in RopeScalingKind\'s order', `${RULE}// The table of rules, in RopeScalingKind's order`],
+    ['// The table of rules:', `${RULE}// The table of rules:`],
     ['rule_entry<ProportionalRule>()};', 'rule_entry<ProportionalRule>(), rule_entry<NtkRule>()};'],
-    ['RopeScalingKind::kProportional) + 1;', 'RopeScalingKind::kNtk) + 1;'],
   ],
   'tests/cpp/test_rope.cpp': [[null, TEST]],
 };
 
 describe('the README\'s recipes, followed in a scratch copy', () => {
-  it('a RoPE scaling rule is three files: its kind, its rule and table row, its test row; built natively, it works and every RoPE test passes', () => {
+  it('a RoPE scaling rule is two files: its rule and table row, its test; built natively, it works and every RoPE test passes', () => {
     const copy = tempFolder('recipe');
     for (const path of ['cpp', 'tests/cpp', 'CMakeLists.txt']) cpSync(join(REPO, path), join(copy, path), { recursive: true });
     for (const [file, edits] of Object.entries(RECIPE)) {
@@ -72,7 +68,8 @@ describe('the README\'s recipes, followed in a scratch copy', () => {
       writeFileSync(join(copy, file), text);
     }
     const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-    assert.match(readme, /A RoPE variant is three files:/);
+    assert.match(readme, /A RoPE variant is two files:/);
+    assert.equal(Object.keys(RECIPE).length, 2, 'the recipe touches the two files the README names');
     const step = (command, args) => {
       const run = spawnSync(command, args, { cwd: copy, encoding: 'utf8' });
       assert.equal(run.status, 0, `${command} ${args.join(' ')}\n${run.stdout.slice(-4000)}${run.stderr.slice(-4000)}`);

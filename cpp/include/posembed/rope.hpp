@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
@@ -18,12 +19,10 @@
 
 namespace posembed {
 
-enum class RopeScalingKind { kDefault, kLinear, kDynamic, kLlama3, kYarn, kLongrope, kProportional };
-std::optional<RopeScalingKind> parse_rope_scaling(std::string_view name);
-std::string_view rope_scaling_name(RopeScalingKind kind);
-
+// A rule is named as HF's rope_type names it (rope_rules() lists them); a rule is one entry of the table in rope.cpp,
+// so the core's other files know none by name.
 struct RopeScaling {
-  RopeScalingKind kind = RopeScalingKind::kDefault;
+  std::string type = "default";
   double factor = 1.0;                 // linear, dynamic, llama3, yarn, proportional; longrope: max / original max
   int64_t original_max_positions = 0;  // dynamic (the model's max positions), llama3, yarn, longrope
   int64_t sequence_length = 0;         // dynamic, longrope: max(positions) + 1 of what is encoded
@@ -44,7 +43,7 @@ Status validate(const RopeScaling& scaling, int64_t rotary_dim);
 
 // A scaling rule's parameter, stated once: its name in the API and its key in HF's rope_scaling (empty where HF has
 // none), what it does, the RopeScaling field it sets (whose initial value is its default), and its range (a list's: each value's; none for a boolean). The rules name
-// the parameters they read, the first `required` of them required (rope_rules, in RopeScalingKind's order); the
+// the parameters they read, the first `required` of them required (rope_rules); the
 // core checks each against its range, and the bindings read and the package checks a scaling object by this table.
 struct RopeParameter {
   using Field = std::variant<double RopeScaling::*, int64_t RopeScaling::*, bool RopeScaling::*, std::vector<double> RopeScaling::*>;
@@ -73,7 +72,8 @@ Status rope_inv_freq(int64_t rotary_dim, double base, const RopeScaling& scaling
 // ulp of torch's pow).
 Status rope_inv_freq_float32(int64_t rotary_dim, double base, const RopeScaling& scaling, std::span<float> inv_freq);
 
-// What cos and sin are multiplied by: YaRN's and LongRoPE's attention factor, 1 for the other rules.
+// What cos and sin are multiplied by: YaRN's and LongRoPE's attention factor, 1 for the other rules; NaN for a
+// type no rule has.
 double rope_attention_factor(const RopeScaling& scaling);
 
 enum class RopeLayout { kHalf, kInterleaved };
