@@ -10,7 +10,7 @@ function describeFamily(f) {
   if (f.kind === 'learned') return `learned table${f.offset === 'padding' ? ', positions from pad_token_id + 1' : f.offset ? `, offset ${f.offset}` : ''}${f.scores?.value === 1 ? '; scores unscaled' : ''}`;
   if (f.kind === 'sinusoidal') return `sinusoidal (${f.timescale === 't2t' ? 'fairseq timescale' : 'base^(−2i/d)'}, sines then cosines)${f.offset === 'padding' ? ', positions from pad_token_id + 1' : f.offset ? `, offset ${f.offset}` : ''}`;
   if (f.kind === 'alibi') return `ALiBi, ${f.slopes === 'mpt' ? 'MPT\'s slopes' : 'the paper\'s slopes'}`;
-  if (f.kind === 't5') return 'T5 buckets (encoder bidirectional, decoder not)';
+  if (f.kind === 't5') return f.decoderOnly ? 'T5 buckets (a decoder: one-directional)' : 'T5 buckets (encoder bidirectional, decoder not)';
   if (f.kind === 'none') return 'none (attention without positions)';
   const parts = [`RoPE, ${f.layout}`];
   if (f.rotary) parts.push(`partial (${f.rotary})`);

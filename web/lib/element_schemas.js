@@ -4,7 +4,7 @@
 // the heatmap's, the README's attribute tables are checked against this, and custom-elements.json and the JSX types
 // are made from it.
 import { COLORMAPS } from './colormap.js';
-import { ENCODINGS } from './encoding_figures.js';
+import { DRAWN_SCALING_PARAMETERS, DRAWN_SCALING_RULES, ENCODINGS, scalingAttribute } from './encoding_figures.js';
 import { OP_SCHEMAS, optionAttribute } from './op_schemas.js';
 import { CORE_ROPE_RULES } from './core_tables.js';
 
@@ -33,27 +33,21 @@ const AXIS_LABELS = {
   'x-label': text({ doc: 'the horizontal axis\'s title, in place of the encoding\'s' }),
   'y-label': text({ doc: 'the vertical axis\'s title, in place of the encoding\'s' }),
 };
-// A RoPE scaling parameter's attribute name: the core's name as HTML writes it (lowFreqFactor → low-freq-factor).
-export const scalingAttribute = (parameter) => parameter.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-
-// The scaling attributes of `rules` (rules of the core's table, cpp/src/rope.cpp): `scaling` naming the rule, and
+// The scaling attributes of the drawn rules (the core's table, cpp/src/rope.cpp): `scaling` naming the rule, and
 // every parameter they read but the per-pair lists, with the core's range and words. An attribute left out leaves
 // its parameter out (the package and the core fill it: dynamic's length from the positions drawn), but those in
-// `defaults` (the figure's own).
-function scalingAttributes(rules, defaults = {}) {
-  const attributes = { scaling: oneOf(rules, { default: 'default', doc: 'the scaling rule (grey hands: unscaled)' }) };
-  const readers = new Map();  // parameter → the rules that read it
-  for (const rule of rules) {
-    const { required, optional } = CORE_ROPE_RULES.rules[rule];
-    for (const name of [...required, ...optional]) readers.set(name, [...(readers.get(name) ?? []), rule]);
-  }
-  for (const [name, using] of readers) {
+// `defaults` (the figure's own) and those `leftOut` says the figure fills. `owner`: the encoding a heatmap's
+// attributes belong to.
+function scalingAttributes({ scalingDoc, defaults = {}, leftOut: figureFills = {}, owner = '' }) {
+  const attributes = { scaling: oneOf(DRAWN_SCALING_RULES, { default: 'default', doc: scalingDoc }) };
+  for (const name of DRAWN_SCALING_PARAMETERS) {
     const { type, min, max, exclusiveMin, doc, note, default: coreDefault } = CORE_ROPE_RULES.parameters[name];
-    if (type === 'list') continue;
+    const using = DRAWN_SCALING_RULES.filter((rule) => [...CORE_ROPE_RULES.rules[rule].required, ...CORE_ROPE_RULES.rules[rule].optional].includes(name));
     const attribute = scalingAttribute(name);
     const required = using.some((rule) => CORE_ROPE_RULES.rules[rule].required.includes(name));
-    const leftOut = note || (required || coreDefault === undefined ? '' : `${coreDefault} when left out`);
-    const rest = { ...(defaults[attribute] === undefined ? {} : { default: defaults[attribute] }), doc: `${using.join(', ')}: ${doc}${leftOut ? ` (${leftOut})` : ''}` };
+    const leftOut = figureFills[attribute] ?? (note || (required || coreDefault === undefined ? '' : `${coreDefault} when left out`));
+    const readers = owner ? `${owner} (${using.join(', ')})` : using.join(', ');
+    const rest = { ...(defaults[attribute] === undefined ? {} : { default: defaults[attribute] }), doc: `${readers}: ${doc}${leftOut ? ` (${leftOut})` : ''}` };
     attributes[attribute] = type === 'boolean' ? trueOrFalse(rest) : (type === 'integer' ? integer : number)(min, max, { ...(exclusiveMin ? { exclusiveMin } : {}), ...rest });
   }
   return attributes;
@@ -95,8 +89,7 @@ export const ELEMENT_SCHEMAS = {
       offset: optionAttribute('sinusoidal', 'offset', { max: MAX_INT32, default: 0, doc: 'sinusoidal: the first position drawn' }),
       seed: integer(0, 2 ** 32 - 1, { default: 0, doc: 'learned: the random (untrained) table\'s seed' }),
       'new-length': integer(2, 8192, { doc: 'learned: the table stretched to this many rows' }),
-      scaling: oneOf(['default', 'linear', 'dynamic', 'llama3', 'yarn'], { default: 'default', doc: 'rope: the scaling rule' }),
-      factor: number(1, 1e6, { default: 2, doc: 'rope: the scaling factor' }),
+      ...scalingAttributes({ scalingDoc: 'rope: the scaling rule', defaults: { factor: 2 }, leftOut: { 'original-max-positions': 'the figure\'s length when left out' }, owner: 'rope' }),
       metric: optionAttribute('similarity', 'metric', { default: 'cosine', doc: 'similarity: cosine or dot product' }),
       heads: optionAttribute('alibiBias', 'numHeads', { max: 64, default: 8, doc: 'alibi: heads' }),
       head: integer(0, 63, { default: 0, doc: 'alibi: which head, below heads' }),
@@ -153,8 +146,7 @@ export const ELEMENT_SCHEMAS = {
       pairs: integer(1, 512, { default: 4, doc: 'dials shown, spread from the fastest pair to the slowest; at most head-dim / 2' }),
       position: integer(0, MAX_INT32, { default: 0, doc: 'the position the dials start at' }),
       speed: number(0, 1000, { exclusiveMin: true, default: 4, doc: 'positions a second while playing' }),
-      // The rules the dials draw (LongRoPE's per-pair lists and the proportional rule are not attributes).
-      ...scalingAttributes(['default', 'linear', 'dynamic', 'llama3', 'yarn'], { factor: 2, 'original-max-positions': 4096 }),
+      ...scalingAttributes({ scalingDoc: 'the scaling rule (grey hands: unscaled)', defaults: { factor: 2, 'original-max-positions': 4096 } }),
     },
     check(v) {
       return v.pairs > v['head-dim'] / 2 ? [`pairs must be at most head-dim / 2 = ${v['head-dim'] / 2}, got "${v.pairs}"`] : [];

@@ -2,6 +2,25 @@
 // [rows, columns] host tensor, with a caption saying what to notice, its axes' labels, and the value range its
 // colormap spans.
 
+import { CORE_ROPE_RULES } from './core_tables.js';
+
+// The RoPE scaling rules the figures draw (LongRoPE's per-pair lists and the proportional rule are not attributes).
+export const DRAWN_SCALING_RULES = ['default', 'linear', 'dynamic', 'llama3', 'yarn'];
+// A scaling parameter's attribute name: the core's name as HTML writes it (lowFreqFactor → low-freq-factor).
+export const scalingAttribute = (parameter) => parameter.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+// The parameters the drawn rules read, by the core's table (cpp/src/rope.cpp), but the per-pair lists.
+export const DRAWN_SCALING_PARAMETERS = [...new Set(DRAWN_SCALING_RULES.flatMap((rule) => [...CORE_ROPE_RULES.rules[rule].required, ...CORE_ROPE_RULES.rules[rule].optional]))]
+  .filter((name) => CORE_ROPE_RULES.parameters[name].type !== 'list');
+
+// The scaling object of a rule (undefined for 'default'): each parameter it reads whose value valueOf(name) gives.
+export function ropeScaling(type, valueOf) {
+  if (!type || type === 'default') return undefined;
+  const scaling = { type };
+  const { required, optional } = CORE_ROPE_RULES.rules[type];
+  for (const name of [...required, ...optional]) if (valueOf(name) !== undefined) scaling[name] = valueOf(name);
+  return scaling;
+}
+
 // A CPU tensor from either backend's result (a GpuTensor is read, then freed).
 export async function onHost(result) {
   if (result.data) return result;
@@ -13,8 +32,8 @@ export async function onHost(result) {
 }
 
 // The heatmap's attributes (the render command's flags) an encoding reads, and the option each gives.
-const ENCODING_ATTRIBUTES = ['length', 'd-model', 'base', 'layout', 'timescale', 'offset', 'seed', 'new-length', 'scaling', 'factor', 'metric', 'heads',
-  'head', 'causal', 'buckets', 'max-distance', 'bidirectional', 'grid-h', 'grid-w'];
+const ENCODING_ATTRIBUTES = ['length', 'd-model', 'base', 'layout', 'timescale', 'offset', 'seed', 'new-length', 'scaling',
+  ...DRAWN_SCALING_PARAMETERS.map(scalingAttribute), 'metric', 'heads', 'head', 'causal', 'buckets', 'max-distance', 'bidirectional', 'grid-h', 'grid-w'];
 const camel = (name) => name.replace(/-(\w)/g, (_, letter) => letter.toUpperCase());
 
 // encodingFigure's options from checked attribute values: those given (isGiven(name)), so that each encoding's own
@@ -33,8 +52,8 @@ function integerIn(name, value, low, high) {
 }
 
 // Each encoding's figure: (pe, o, length) → its tensor, axes, range, colormap and caption. o: { dModel, base, layout,
-// timescale, offset, seed, newLength, scaling, factor, metric, heads, head, causal, buckets, maxDistance,
-// bidirectional, gridH, gridW }. Masked attention cells come back as NaN.
+// timescale, offset, seed, newLength, scaling and its rule's parameters (factor, originalMaxPositions, ...), metric,
+// heads, head, causal, buckets, maxDistance, bidirectional, gridH, gridW }. Masked attention cells come back as NaN.
 const ENCODING_FIGURES = {
   sinusoidal: async (pe, o, length) => {
     const options = { length, dModel: o.dModel ?? 128, base: o.base ?? 10000, layout: o.layout ?? 'interleaved', timescale: o.timescale ?? 'standard', offset: o.offset ?? 0 };
@@ -63,13 +82,15 @@ const ENCODING_FIGURES = {
     // The rotation of every pair at each position: RoPE applied to a query of ones.
     const headDim = o.dModel ?? 64;
     const ones = { data: new Float32Array(length * headDim).fill(1), shape: [length, headDim] };
-    // Linear scaling takes only the factor; the others also the length the model was trained for.
-    const scaling = !o.scaling || o.scaling === 'default' ? undefined
-      : o.scaling === 'linear' ? { type: 'linear', factor: o.factor ?? 2 } : { type: o.scaling, factor: o.factor ?? 2, originalMaxPositions: o.originalMaxPositions ?? length };
+    // The rule's parameters as given; the factor 2 and, for the rules that read it, the figure's length as the length
+    // the model was trained at where they are not.
+    const figureDefaults = { factor: 2, originalMaxPositions: length };
+    const scaling = ropeScaling(o.scaling, (name) => o[name] ?? figureDefaults[name]);
     const tensor = await onHost(pe.applyRope(ones, { base: o.base ?? 10000, layout: o.layout === 'interleaved' ? 'interleaved' : 'half', scaling }));
+    const trained = scaling?.originalMaxPositions === undefined ? '' : `, trained at ${scaling.originalMaxPositions} positions`;
     return {
       ...POSITION_BY_DIMENSION, tensor, range: { min: -1.5, max: 1.5 }, colormap: 'RdBu',
-      caption: `RoPE turning a query of ones, [${length} positions × ${headDim}]${scaling ? `, ${scaling.type} scaling ×${scaling.factor}` : ''}. Each pair of dimensions turns at its own speed: fast on the left, slow on the right.`,
+      caption: `RoPE turning a query of ones, [${length} positions × ${headDim}]${scaling ? `, ${scaling.type} scaling ×${scaling.factor}${trained}` : ''}. Each pair of dimensions turns at its own speed: fast on the left, slow on the right.`,
     };
   },
   similarity: async (pe, o, length) => {

@@ -36,7 +36,7 @@
 //   source    the HF files read
 //
 // Non-RoPE kinds: learned { offset: n | 'padding' (pad_token_id + 1), tableKey }, sinusoidal { timescale, layout,
-// offset: n | 'padding' }, alibi { slopes: 'bloom' | 'mpt' }, t5 {}.
+// offset: n | 'padding' }, alibi { slopes: 'bloom' | 'mpt' }, t5 { decoderOnly: a decoder's num_layers blocks and no encoder }.
 
 const V5 = '(transformers main, v5)';
 const rope = (entry) => ({ kind: 'rope', layout: 'half', cache: 'cast', theta: 10000, head: 'head_dim', ...entry });
@@ -425,7 +425,8 @@ Object.assign(FAMILIES, {
   seamless_m4t: like('m2m_100', { defaults: { pad_token_id: 0, max_position_embeddings: 1024 }, aliases: { num_attention_heads: 'decoder_attention_heads', num_hidden_layers: 'decoder_layers' }, sizes: [1024, 16, 24], source: `seamless_m4t/configuration_seamless_m4t.py ${R2}` }),
   tipsv2_text_model: { kind: 'sinusoidal', timescale: 't2t', layout: 'split', offset: 0, defaults: { max_position_embeddings: 64 }, sizes: [768, 12, 12], source: `tipsv2/configuration_tipsv2.py, modeling_tipsv2.py ${R2}` },
   videoprism_text_model: { kind: 'sinusoidal', timescale: 'standard', layout: 'split', offset: 0, defaults: { max_position_embeddings: 64 }, sizes: [768, 12, 12], source: `videoprism/modular_videoprism.py ${R2}` },
-  pix2struct_text_model: like('t5', { sizes: [768, 12, 12], source: `pix2struct/configuration_pix2struct.py ${R2}` }),
+  // Pix2Struct's text model is a decoder: one-directional buckets on its num_layers blocks (the encoder is the vision model's).
+  pix2struct_text_model: like('t5', { decoderOnly: true, sizes: [768, 12, 12], source: `pix2struct/configuration_pix2struct.py, modeling_pix2struct.py ${R2}` }),
   pp_formulanet: like('mbart', { defaults: { max_position_embeddings: 2560 }, aliases: { num_attention_heads: 'decoder_attention_heads', num_hidden_layers: 'decoder_layers' }, source: `pp_formulanet/configuration_pp_formulanet.py ${R2}` }),
   // RoPE as Llama's (the whole head, half layout, every layer), each class with its own defaults.
   esmc: like('llama', { defaults: { max_position_embeddings: 2048 }, sizes: [2560, 40, 80], source: `esmc/configuration_esmc.py ${R2}` }),

@@ -569,8 +569,9 @@ function otherLayers(values, family, { numLayers, hidden, heads, maxPositions },
   }
   if (family.kind === 't5') {
     const t5 = { numBuckets: values.relative_attention_num_buckets ?? 32, maxDistance: values.relative_attention_max_distance ?? 128 };
-    const decoderLayers = values.num_decoder_layers ?? numLayers;
-    for (let i = 0; i < numLayers; i++) layers.push({ kind: 't5', layerType: 'encoder', t5: { ...t5, bidirectional: true }, scoreScale: 1 });
+    const encoderLayers = family.decoderOnly ? 0 : numLayers;
+    const decoderLayers = family.decoderOnly ? numLayers : values.num_decoder_layers ?? numLayers;
+    for (let i = 0; i < encoderLayers; i++) layers.push({ kind: 't5', layerType: 'encoder', t5: { ...t5, bidirectional: true }, scoreScale: 1 });
     for (let i = 0; i < decoderLayers; i++) layers.push({ kind: 't5', layerType: 'decoder', t5: { ...t5, bidirectional: false }, scoreScale: 1 });
     return layers;
   }

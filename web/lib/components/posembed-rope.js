@@ -9,8 +9,8 @@
 // original-max-positions, sequence-length, low-freq-factor, beta-fast, …: element_schemas.js).
 import { BORDER, INK, MUTED, SURFACE } from '../scene.js';
 import { SERIES_COLOURS, drawPicture, formatValue } from './figure.js';
-import { observedAttributes, problemsMessage, readAttributes, scalingAttribute } from '../element_schemas.js';
-import { CORE_ROPE_RULES } from '../core_tables.js';
+import { observedAttributes, problemsMessage, readAttributes } from '../element_schemas.js';
+import { ropeScaling, scalingAttribute } from '../encoding_figures.js';
 import { schemeFor } from './scheme.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, onHost, posembed } from './shared.js';
 
@@ -201,12 +201,7 @@ export class PosembedRope extends LazyElement {
 
   // The scaling object of the attributes: the rule's parameters, as the core's table of rules names them.
   #scaling(v) {
-    const type = v.scaling;
-    if (type === 'default') return undefined;
-    const scaling = { type };
-    const { required, optional } = CORE_ROPE_RULES.rules[type];
-    for (const name of [...required, ...optional]) if (v[scalingAttribute(name)] !== undefined) scaling[name] = v[scalingAttribute(name)];
-    return scaling;
+    return ropeScaling(v.scaling, (name) => v[scalingAttribute(name)]);
   }
 
   // The angle of every pair at the current position, with and without the scaling, from applyRope.
