@@ -52,7 +52,8 @@ describe('the table of families against HF\'s formulas, on real configs', () => 
   // buckets for relative positions −300…300 both ways, ALiBi's slopes).
   for (const c of cases.filter((k) => k.kind)) {
     it(`${c.name} (${c.modelType}): ${c.kind} positions as HF reads them`, () => {
-      const m = pe.modelPositions(c.config);
+      // A file without model_type (HF reads it through its class) is read with as.
+      const m = pe.modelPositions(c.config, c.as ? { as: c.as } : {});
       assert.equal(m.modelType, c.modelType);
       assert.deepEqual(runs(m), c.layers, 'each layer\'s kind and type');
       if (c.kind === 'none') return;
@@ -172,6 +173,17 @@ describe('nothing silent: what a family does not read is named, and families rea
   let pe;
   before(async () => { pe = await load(); });
   const llama = (extra) => ({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 8, max_position_embeddings: 8192, ...extra });
+
+  it('a file without model_type (HF reads it through its model class) is refused naming as, and read with it, said in a warning', () => {
+    const file = { d_model: 512, d_kv: 64, num_layers: 6, num_heads: 8, relative_attention_num_buckets: 32, relative_attention_max_distance: 128 };
+    assert.throws(() => pe.modelPositions(file), /model_type is missing: .*modelPositions\(config, \{ as: '<model_type>' \}\)/);
+    const m = pe.modelPositions(file, { as: 'pop2piano' });
+    assert.deepEqual([m.modelType, m.numLayers, m.layer(0).kind], ['pop2piano', 12, 't5']);
+    assert.deepEqual(m.warnings, ['read as HF\'s pop2piano, as asked (the config has no model_type)']);
+    // A composite named by as reads its text_config as that wrapper does.
+    const siglip = pe.modelPositions({ text_config: { hidden_size: 768, num_attention_heads: 12, num_hidden_layers: 2 } }, { as: 'siglip' });
+    assert.deepEqual([siglip.modelType, siglip.numLayers, siglip.layer(0).kind], ['siglip_text_model', 2, 'learned']);
+  });
 
   it('a llama config with partial_rotary_factor or no_rope_layers: warned, read as HF\'s llama reads it', () => {
     const partial = pe.modelPositions(llama({ partial_rotary_factor: 0.5 }));

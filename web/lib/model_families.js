@@ -503,7 +503,7 @@ export const WRAPPERS = {
   'blip-2': { text: 'opt' }, instructblip: { text: 'opt' }, instructblipvideo: { text: 'opt' }, florence2: { text: 'bart' },
   'grounding-dino': { text: 'bert' }, 'mm-grounding-dino': { text: 'bert' }, glmga: { text: 'glm4v_text' },
   qwen2_5_omni_thinker: { text: 'qwen2_5_omni_text' }, qwen3_omni_moe_thinker: { text: 'qwen3_omni_moe_text' },
-  deepseek_ocr2: { text: 'deepseek_ocr2_text' }, cosmos3_edge: { text: 'cosmos3_edge_text' }, paddleocr_vl: { text: 'paddleocr_vl_text' },
+  deepseek_ocr2: { text: 'deepseek_ocr2_text' }, cosmos3_edge: { text: 'cosmos3_edge_text' }, paddleocr_vl: { text: 'paddleocr_vl_text', flat: true },
   clip: { text: 'clip_text_model' }, colpali: { text: 'gemma', path: ['vlm_config', 'text_config'] }, colqwen2: { text: 'qwen2_vl_text', path: ['vlm_config', 'text_config'] },
   qwen2_5_omni: { text: 'qwen2_5_omni_text', path: ['thinker_config', 'text_config'] }, qwen3_omni_moe: { text: 'qwen3_omni_moe_text', path: ['thinker_config', 'text_config'] },
 };

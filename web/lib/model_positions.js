@@ -252,8 +252,15 @@ function ropeSpec(core, { type, headDim, rotaryDim, layout, base, scaling, mrope
 function familyOf(config, as) {
   let text = config;
   let modelType = config.model_type;
-  if (typeof modelType !== 'string') throw new ConfigError('model_type is missing: it says which model\'s attention (and positions) the config is for');
-  const wrapper = WRAPPERS[modelType];
+  if (typeof modelType !== 'string') {
+    // A file saved without one (HF reads it only through its model class) is read as the family `as` names.
+    if (as === undefined) {
+      throw new ConfigError('model_type is missing: it says which model\'s attention (and positions) the config is for; a file without one '
+        + 'is read as the family its model class is with modelPositions(config, { as: \'<model_type>\' }) (--as on the command line)');
+    }
+    modelType = typeof as === 'string' && WRAPPERS[as] ? as : null;
+  }
+  const wrapper = modelType === null ? undefined : WRAPPERS[modelType];
   if (wrapper) {
     // The text model's config: text_config, or deeper (Qwen-Omni's thinker_config.text_config).
     const path = wrapper.path ?? ['text_config'];
@@ -284,7 +291,8 @@ function familyOf(config, as) {
     if (typeof as !== 'string' || !FAMILIES[target]) {
       throw new RangeError(`as must name an HF family posembed reads (${Object.keys(FAMILIES).length} of them, e.g. ${closestFamilies(String(as)).join(', ')}), got ${describe(as)}`);
     }
-    if (target !== modelType) warnings.push(`read as HF's ${target}, as asked (the config says model_type '${modelType}')`);
+    if (typeof config.model_type !== 'string') warnings.push(`read as HF's ${target}, as asked (the config has no model_type)`);
+    else if (target !== modelType) warnings.push(`read as HF's ${target}, as asked (the config says model_type '${modelType}')`);
     return { text, modelType: target, family: FAMILIES[target], warnings };
   }
   if (NO_POSITIONS[modelType]) throw new ConfigError(`model_type '${modelType}' has no attention and no positions (${NO_POSITIONS[modelType]})`);
