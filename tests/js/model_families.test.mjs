@@ -174,6 +174,17 @@ describe('nothing silent: what a family does not read is named, and families rea
   before(async () => { pe = await load(); });
   const llama = (extra) => ({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 8, max_position_embeddings: 8192, ...extra });
 
+  it('a flat multimodal file (no text_config: HF builds the text config from the top-level keys) is read from those keys', () => {
+    const flat = { hidden_size: 1024, num_attention_heads: 16, num_hidden_layers: 2, max_position_embeddings: 8192, rope_parameters: { rope_type: 'default', rope_theta: 20000, mrope_section: [8, 12, 12] } };
+    for (const [modelType, text] of [['paddleocr_vl', 'paddleocr_vl_text'], ['glm4v', 'glm4v_text'], ['glm4v_moe', 'glm4v_moe_text'], ['glm_ocr', 'glm_ocr_text'], ['qwen2_vl', 'qwen2_vl_text']]) {
+      const m = pe.modelPositions({ model_type: modelType, ...flat });
+      assert.deepEqual([m.modelType, m.numLayers, m.layer(0).rope.base, m.layer(0).rope.mropeSection], [text, 2, 20000, [8, 12, 12]], modelType);
+      // A text_config, where there is one, is what HF reads.
+      const nested = pe.modelPositions({ model_type: modelType, num_hidden_layers: 7, text_config: { ...flat, num_hidden_layers: 3 } });
+      assert.equal(nested.numLayers, 3, modelType);
+    }
+  });
+
   it('a file without model_type (HF reads it through its model class) is refused naming as, and read with it, said in a warning', () => {
     const file = { d_model: 512, d_kv: 64, num_layers: 6, num_heads: 8, relative_attention_num_buckets: 32, relative_attention_max_distance: 128 };
     assert.throws(() => pe.modelPositions(file), /model_type is missing: .*modelPositions\(config, \{ as: '<model_type>' \}\)/);

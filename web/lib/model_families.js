@@ -494,7 +494,8 @@ export const WRAPPERS = {
   lfm2_vl: { text: 'lfm2' }, 'lfm2-vl': { text: 'lfm2' }, voxtral: { text: 'llama' }, fuyu: { text: 'persimmon', flat: true },
   qwen2_vl: { text: 'qwen2_vl_text', flat: true }, qwen2_5_vl: { text: 'qwen2_5_vl_text', flat: true },
   qwen3_vl: { text: 'qwen3_vl_text' }, qwen3_vl_moe: { text: 'qwen3_vl_moe_text' },
-  glm4v: { text: 'glm4v_text' }, glm4v_moe: { text: 'glm4v_moe_text' }, glm46v: { text: 'glm4v_text' },
+  // GLM-4V's, GLM-4V-MoE's and GLM-OCR's files may be flat: without a text_config HF builds it from the top-level keys.
+  glm4v: { text: 'glm4v_text', flat: true }, glm4v_moe: { text: 'glm4v_moe_text', flat: true }, glm46v: { text: 'glm4v_text' },
   emu3: { text: 'emu3_text_model' },
   audioflamingo3: { text: 'qwen2' }, musicflamingo: { text: 'qwen2' }, qwen2_audio: { text: 'qwen2' }, fast_vlm: { text: 'qwen2' }, got_ocr2: { text: 'qwen2' },
   pp_chart2table: { text: 'qwen2' }, ovis2: { text: 'qwen2' }, video_llama_3: { text: 'qwen2' }, lighton_ocr: { text: 'qwen3' }, qianfan_ocr: { text: 'qwen3' },
@@ -526,7 +527,7 @@ Object.assign(WRAPPERS, {
   qwen3_5: { text: 'qwen3_5_text' }, qwen3_5_moe: { text: 'qwen3_5_moe_text' }, qwen3_asr: { text: 'qwen3' }, fun_asr_nano: { text: 'qwen3' },
   minicpmv4_6: { text: 'qwen3_5_text' }, minicpmv4_7: { text: 'qwen3_5_text' }, nemotron_h_omni: { text: 'nemotron_h' },
   kimi_k25: { text: 'deepseek_v3' }, hyperclovax_vision_v2: { text: 'hyperclovax' }, granite4_vision: { text: 'llama' }, granite_speech_plus: { text: 'granite' },
-  glm_ocr: { text: 'glm_ocr_text' }, colmodernvbert: { text: 'modernbert', path: ['vlm_config', 'text_config'] }, cosmos3_omni: { text: 'qwen3_vl_text' },
+  glm_ocr: { text: 'glm_ocr_text', flat: true }, colmodernvbert: { text: 'modernbert', path: ['vlm_config', 'text_config'] }, cosmos3_omni: { text: 'qwen3_vl_text' },
   pi0: { text: 'gemma', path: ['vlm_config', 'text_config'] }, vibevoice: { text: 'qwen2' }, vibevoice_asr: { text: 'qwen2' },
   t5gemma2_encoder: { text: 't5gemma2_text' },
 });
