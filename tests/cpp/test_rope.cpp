@@ -87,7 +87,7 @@ double reference_inv_freq(int64_t dim, double base, const RopeScaling& s, int64_
     return plain(base) / divisors[static_cast<std::size_t>(i)];
   }
   if (s.type == "proportional") return s.rotated_pairs != 0 && i >= s.rotated_pairs ? 0.0 : plain(base) / s.factor;
-  return std::nan("");  // a rule without a reference here fails the sweep
+  return std::nan("");  // a rule swept without a reference here fails
 }
 
 TEST_CASE("RoPE inverse frequencies sweep against a double-precision reference, every scaling", "[rope]") {

@@ -98,6 +98,13 @@ describe('posembed render (command line)', () => {
     assert.equal(run('render', 'rope', '--length', '5', '--d-model', '8', '--scaling', 'linear', '--factor', '4', '-o', file('rope')).status, 0);
     const ones = { data: new Float32Array(40).fill(1), shape: [5, 8] };
     assert.deepEqual(pe.readNpy(readFileSync(file('rope'))), pe.applyRope(ones, { scaling: { type: 'linear', factor: 4 } }));
+    // Every parameter of the drawn rules is a flag (the core's table), the trained length the figure's unless given.
+    const longer = { data: new Float32Array(48 * 16).fill(1), shape: [48, 16] };
+    assert.equal(run('render', 'rope', '--length', '48', '--d-model', '16', '--scaling', 'dynamic', '--factor', '4', '--original-max-positions', '12', '-o', file('dynamic')).status, 0);
+    assert.deepEqual(pe.readNpy(readFileSync(file('dynamic'))), pe.applyRope(longer, { scaling: { type: 'dynamic', factor: 4, originalMaxPositions: 12 } }));
+    assert.equal(run('render', 'rope', '--length', '48', '--d-model', '16', '--scaling', 'yarn', '--factor', '8', '--original-max-positions', '16', '--beta-fast', '8',
+      '--truncate', 'false', '-o', file('yarn')).status, 0);
+    assert.deepEqual(pe.readNpy(readFileSync(file('yarn'))), pe.applyRope(longer, { scaling: { type: 'yarn', factor: 8, originalMaxPositions: 16, betaFast: 8, truncate: false } }));
     assert.equal(run('render', 'similarity', '--length', '7', '--d-model', '16', '--metric', 'dot', '-o', file('similarity')).status, 0);
     assert.deepEqual(pe.readNpy(readFileSync(file('similarity'))), pe.similarity(pe.sinusoidal({ length: 7, dModel: 16 }), null, { metric: 'dot' }));
   });
@@ -111,6 +118,8 @@ describe('posembed render (command line)', () => {
       [['render', 'sinusoidal', '-o', 'x.gif'], '-o must name a .png, .svg, .csv or .npy file'],
       [['render', 'alibi', '--head', '9', '-o', 'x.png'], 'head must be below heads (8), got "9"'],
       [['render', 't5', '--bidirectional', 'no', '-o', 'x.png'], '--bidirectional must be "true" or "false", got "no"'],
+      [['render', 'rope', '--original-max-positions', '0', '--beta-slow', '0', '-o', 'x.png'],
+        '--original-max-positions must be an integer in [1, 2147483647], got "0"; --beta-slow must be a number in (0, 1000000], got "0"'],
     ]) {
       const { status, stderr } = run(...args);
       assert.equal(status, 1, args.join(' '));

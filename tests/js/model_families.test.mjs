@@ -172,6 +172,7 @@ describe('class defaults: a config without a key reads as HF\'s class fills it',
 describe('nothing silent: what a family does not read is named, and families read as HF does', () => {
   let pe;
   before(async () => { pe = await load(); });
+  const llamaSized = (extra) => ({ hidden_size: 256, num_attention_heads: 4, num_hidden_layers: 2, ...extra });
   const llama = (extra) => ({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, num_hidden_layers: 8, max_position_embeddings: 8192, ...extra });
 
   it('a flat multimodal file (no text_config: HF builds the text config from the top-level keys) is read from those keys', () => {
@@ -191,9 +192,29 @@ describe('nothing silent: what a family does not read is named, and families rea
     const m = pe.modelPositions(file, { as: 'pop2piano' });
     assert.deepEqual([m.modelType, m.numLayers, m.layer(0).kind], ['pop2piano', 12, 't5']);
     assert.deepEqual(m.warnings, ['read as HF\'s pop2piano, as asked (the config has no model_type)']);
-    // A composite named by as reads its text_config as that wrapper does.
+    // A composite named by as reads its text_config as that wrapper does, the text model's own model_type included.
     const siglip = pe.modelPositions({ text_config: { hidden_size: 768, num_attention_heads: 12, num_hidden_layers: 2 } }, { as: 'siglip' });
     assert.deepEqual([siglip.modelType, siglip.numLayers, siglip.layer(0).kind], ['siglip_text_model', 2, 'learned']);
+    const flanBlip = pe.modelPositions({ text_config: { model_type: 't5', d_model: 512, num_heads: 8, num_layers: 2 } }, { as: 'blip-2' });
+    assert.deepEqual([flanBlip.modelType, flanBlip.layer(0).kind], ['t5', 't5']);
+    const decoder = pe.modelPositions({ decoder: { model_type: 'gpt2', n_embd: 64, n_head: 4, n_layer: 2 } }, { as: 'vision-encoder-decoder' });
+    assert.deepEqual([decoder.modelType, decoder.numLayers], ['gpt2', 2]);
+    assert.throws(() => pe.modelPositions({ decoder: { n_embd: 64 } }, { as: 'vision-encoder-decoder' }), /decoder\.model_type is missing: HF's vision-encoder-decoder takes any model there/);
+    // A family's own class reads its top-level keys, whatever else the file holds.
+    const llama = pe.modelPositions({ hidden_size: 256, num_attention_heads: 4, num_hidden_layers: 3, text_config: { num_hidden_layers: 9 } }, { as: 'llama' });
+    assert.equal(llama.numLayers, 3);
+    // Families without positions, or not read yet, say why, as for a model_type.
+    assert.throws(() => pe.modelPositions({ hidden_size: 64 }, { as: 'mamba' }), /model_type 'mamba' has no attention and no positions/);
+    assert.throws(() => pe.modelPositions({ hidden_size: 64 }, { as: 'phimoe' }), /model_type 'phimoe' is an HF family posembed does not read yet/);
+    assert.throws(() => pe.modelPositions(llamaSized({ model_type: 'llama' }), { as: 'phimoe' }), /model_type 'phimoe' is an HF family posembed does not read yet/);
+  });
+
+  it('names that are JavaScript objects\' own properties name no family', () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      assert.throws(() => pe.modelPositions(llamaSized({ model_type: name })), new RegExp(`model_type '${name}' is not an HF family posembed reads`), name);
+      assert.throws(() => pe.modelPositions(llamaSized({ model_type: 'llama' }), { as: name }), /^RangeError: as must name an HF family posembed reads/, name);
+      assert.throws(() => pe.modelPositions(llamaSized({}), { as: name }), /^RangeError: as must name an HF family posembed reads/, name);
+    }
   });
 
   it('a llama config with partial_rotary_factor or no_rope_layers: warned, read as HF\'s llama reads it', () => {

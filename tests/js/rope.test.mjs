@@ -89,6 +89,18 @@ describeEachModule('rope', (instance) => {
     assert.notDeepEqual(implicit.data, pe.applyRope(x).data);
   });
 
+  it('every rule that chooses by the length encoded takes it from the positions: LongRoPE turns by its long factors past its trained length', () => {
+    const scaling = { type: 'longrope', factor: 4, originalMaxPositions: 4096, shortFactor: [1, 1, 1, 1], longFactor: [2, 3, 4, 5] };
+    const x = { data: Float32Array.from({ length: 2 * 8 }, (_, i) => 1 + i / 10), shape: [2, 8] };
+    for (const positions of [[100, 101], [7999, 8000]]) {
+      const implicit = pe.applyRope(x, { positions, scaling });
+      assert.deepEqual(implicit.data, pe.applyRope(x, { positions, scaling: { ...scaling, sequenceLength: positions[1] + 1 } }).data, `positions ${positions}`);
+      // Which list that is: the short one within the trained length, the long one past it.
+      const onlyList = positions[1] < 4096 ? { longFactor: scaling.shortFactor } : { shortFactor: scaling.longFactor };
+      assert.deepEqual(implicit.data, pe.applyRope(x, { positions, scaling: { ...scaling, ...onlyList } }).data, `positions ${positions}`);
+    }
+  });
+
   it('x larger than a block streams through the heap with the same result as x on the heap (fresh, JS out, heap out)', () => {
     const shape = [5, 700, 80];  // 280,000 floats: blocks of 3276 vectors fresh, 819 into a JS out, splitting heads and sequences
     const x = { data: Float32Array.from({ length: 5 * 700 * 80 }, (_, i) => Math.sin(i * 0.37)), shape };

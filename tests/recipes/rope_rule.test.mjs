@@ -4,7 +4,7 @@
 // pass. A recipe that no longer fits the code fails here, not in a contributor's hands.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +51,13 @@ const RECIPE = {
   'tests/cpp/test_rope.cpp': [[null, TEST]],
 };
 
+// Every file under path (relative to root), as paths relative to root.
+function filesUnder(root, path) {
+  const full = join(root, path);
+  if (!statSync(full).isDirectory()) return [path];
+  return readdirSync(full).flatMap((name) => filesUnder(root, join(path, name)));
+}
+
 describe('the README\'s recipes, followed in a scratch copy', () => {
   it('a RoPE scaling rule is two files: its rule and table row, its test; built natively, it works and every RoPE test passes', () => {
     const copy = tempFolder('recipe');
@@ -67,9 +74,12 @@ describe('the README\'s recipes, followed in a scratch copy', () => {
       }
       writeFileSync(join(copy, file), text);
     }
+    // The files the copy now differs in are the two the README names, and no others.
     const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-    assert.match(readme, /A RoPE variant is two files:/);
-    assert.equal(Object.keys(RECIPE).length, 2, 'the recipe touches the two files the README names');
+    assert.match(readme, /A RoPE variant is two files: one rule in the table of `cpp\/src\/rope\.cpp`.*its test in\s+`tests\/cpp\/test_rope\.cpp`/s);
+    const changed = ['cpp', 'tests/cpp', 'CMakeLists.txt'].flatMap((path) => filesUnder(copy, path))
+      .filter((file) => !readFileSync(join(copy, file)).equals(readFileSync(join(REPO, file))));
+    assert.deepEqual(changed.sort(), ['cpp/src/rope.cpp', 'tests/cpp/test_rope.cpp']);
     const step = (command, args) => {
       const run = spawnSync(command, args, { cwd: copy, encoding: 'utf8' });
       assert.equal(run.status, 0, `${command} ${args.join(' ')}\n${run.stdout.slice(-4000)}${run.stderr.slice(-4000)}`);

@@ -12,12 +12,13 @@ export const scalingAttribute = (parameter) => parameter.replace(/[A-Z]/g, (c) =
 export const DRAWN_SCALING_PARAMETERS = [...new Set(DRAWN_SCALING_RULES.flatMap((rule) => [...CORE_ROPE_RULES.rules[rule].required, ...CORE_ROPE_RULES.rules[rule].optional]))]
   .filter((name) => CORE_ROPE_RULES.parameters[name].type !== 'list');
 
-// The scaling object of a rule (undefined for 'default'): each parameter it reads whose value valueOf(name) gives.
-export function ropeScaling(type, valueOf) {
+// The scaling object a figure's options make (undefined for 'default'): each parameter the rule reads whose value
+// valueOf(name) gives. A type the core has no rule for goes as it is, for the package to name the rules there are.
+export function figureScaling(type, valueOf) {
   if (!type || type === 'default') return undefined;
   const scaling = { type };
-  const { required, optional } = CORE_ROPE_RULES.rules[type];
-  for (const name of [...required, ...optional]) if (valueOf(name) !== undefined) scaling[name] = valueOf(name);
+  const rule = Object.hasOwn(CORE_ROPE_RULES.rules, type) ? CORE_ROPE_RULES.rules[type] : { required: [], optional: [] };
+  for (const name of [...rule.required, ...rule.optional]) if (valueOf(name) !== undefined) scaling[name] = valueOf(name);
   return scaling;
 }
 
@@ -85,7 +86,7 @@ const ENCODING_FIGURES = {
     // The rule's parameters as given; the factor 2 and, for the rules that read it, the figure's length as the length
     // the model was trained at where they are not.
     const figureDefaults = { factor: 2, originalMaxPositions: length };
-    const scaling = ropeScaling(o.scaling, (name) => o[name] ?? figureDefaults[name]);
+    const scaling = figureScaling(o.scaling, (name) => o[name] ?? figureDefaults[name]);
     const tensor = await onHost(pe.applyRope(ones, { base: o.base ?? 10000, layout: o.layout === 'interleaved' ? 'interleaved' : 'half', scaling }));
     const trained = scaling?.originalMaxPositions === undefined ? '' : `, trained at ${scaling.originalMaxPositions} positions`;
     return {

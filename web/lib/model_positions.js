@@ -248,19 +248,25 @@ function ropeSpec(core, { type, headDim, rotaryDim, layout, base, scaling, mrope
   return spec;
 }
 
+// A table's own entry (never Object.prototype's: a model_type 'constructor' names no family).
+const has = (table, name) => typeof name === 'string' && Object.hasOwn(table, name);
+const unknownAs = (as) => new RangeError(`as must name an HF family posembed reads (${Object.keys(FAMILIES).length} of them, e.g. ${closestFamilies(String(as)).join(', ')}), got ${describe(as)}`);
+
 // The family a config is read as, and its text part (multimodal configs keep it in text_config).
 function familyOf(config, as) {
   let text = config;
   let modelType = config.model_type;
-  if (typeof modelType !== 'string') {
-    // A file saved without one (HF reads it only through its model class) is read as the family `as` names.
+  // A file saved without one (HF reads it only through its model class): `as` is its model_type.
+  const asModelType = typeof modelType !== 'string';
+  if (asModelType) {
     if (as === undefined) {
       throw new ConfigError('model_type is missing: it says which model\'s attention (and positions) the config is for; a file without one '
         + 'is read as the family its model class is with modelPositions(config, { as: \'<model_type>\' }) (--as on the command line)');
     }
-    modelType = typeof as === 'string' && WRAPPERS[as] ? as : null;
+    if (typeof as !== 'string' || !(has(WRAPPERS, as) || has(FAMILIES, as) || has(NOT_READ, as) || has(NO_POSITIONS, as))) throw unknownAs(as);
+    modelType = as;
   }
-  const wrapper = modelType === null ? undefined : WRAPPERS[modelType];
+  const wrapper = has(WRAPPERS, modelType) ? WRAPPERS[modelType] : undefined;
   if (wrapper) {
     // The text model's config: text_config, or deeper (Qwen-Omni's thinker_config.text_config).
     const path = wrapper.path ?? ['text_config'];
@@ -278,26 +284,25 @@ function familyOf(config, as) {
     modelType = given(text.model_type) && text !== config ? text.model_type : wrapper.text;
     if (wrapper.fills) text = { ...wrapper.fills, ...Object.fromEntries(Object.entries(text).filter(([, value]) => given(value))) };
     if (modelType === null) {
-      throw new ConfigError(`${path.join('.')}.model_type is missing: HF's ${config.model_type} takes any model there, and its model_type says which`);
+      throw new ConfigError(`${path.join('.')}.model_type is missing: HF's ${config.model_type ?? as} takes any model there, and its model_type says which`);
     }
-  } else if (given(config.text_config)) {
+  } else if (given(config.text_config) && !asModelType) {
     if (!isObject(config.text_config)) throw new ConfigError(`text_config must be an object, got ${describe(config.text_config)}`);
     text = config.text_config;
     modelType = text.model_type ?? modelType;
   }
   const warnings = [];
-  if (as !== undefined) {
-    const target = WRAPPERS[as]?.text ?? as;
-    if (typeof as !== 'string' || !FAMILIES[target]) {
-      throw new RangeError(`as must name an HF family posembed reads (${Object.keys(FAMILIES).length} of them, e.g. ${closestFamilies(String(as)).join(', ')}), got ${describe(as)}`);
-    }
-    if (typeof config.model_type !== 'string') warnings.push(`read as HF's ${target}, as asked (the config has no model_type)`);
-    else if (target !== modelType) warnings.push(`read as HF's ${target}, as asked (the config says model_type '${modelType}')`);
-    return { text, modelType: target, family: FAMILIES[target], warnings };
+  if (asModelType) {
+    warnings.push(`read as HF's ${as}, as asked (the config has no model_type)`);
+  } else if (as !== undefined) {
+    const target = typeof as === 'string' && has(WRAPPERS, as) ? WRAPPERS[as].text : as;
+    if (typeof as !== 'string' || !(has(FAMILIES, target) || has(NOT_READ, target) || has(NO_POSITIONS, target))) throw unknownAs(as);
+    if (target !== modelType) warnings.push(`read as HF's ${target}, as asked (the config says model_type '${modelType}')`);
+    modelType = target;
   }
-  if (NO_POSITIONS[modelType]) throw new ConfigError(`model_type '${modelType}' has no attention and no positions (${NO_POSITIONS[modelType]})`);
-  if (NOT_READ[modelType]) throw new ConfigError(`model_type '${modelType}' is an HF family posembed does not read yet: ${NOT_READ[modelType]}`);
-  if (!FAMILIES[modelType]) {
+  if (has(NO_POSITIONS, modelType)) throw new ConfigError(`model_type '${modelType}' has no attention and no positions (${NO_POSITIONS[modelType]})`);
+  if (has(NOT_READ, modelType)) throw new ConfigError(`model_type '${modelType}' is an HF family posembed does not read yet: ${NOT_READ[modelType]}`);
+  if (!has(FAMILIES, modelType)) {
     const remote = REMOTE_CODE[modelType] ? ` Its code comes with the model (trust_remote_code) and follows HF's ${REMOTE_CODE[modelType]}:` : '';
     throw new ConfigError(`model_type '${modelType}' is not an HF family posembed reads.${remote} read it as the family its code follows with`
       + ` modelPositions(config, { as: '${REMOTE_CODE[modelType] ?? closestFamilies(modelType)[0]}' }) (closest: ${closestFamilies(modelType).join(', ')})`);

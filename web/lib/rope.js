@@ -38,8 +38,12 @@ function checkPairs(s, pairs) {
   }
 }
 
-// A checked copy of the scaling object; `sequenceLength` fills dynamic scaling's length when not given; `pairs`
-// (rotaryDim / 2), where known, is what LongRoPE's lists must hold.
+// Whether a rule chooses its frequencies by the length encoded (the core's table: it reads sequenceLength).
+const readsSequenceLength = (type) => SCALINGS[type].optional.includes('sequenceLength') || SCALINGS[type].required.includes('sequenceLength');
+
+// A checked copy of the scaling object; `sequenceLength` (the length encoded) fills the length of a rule that reads
+// one (dynamic, LongRoPE: the core's table says which) when not given; `pairs` (rotaryDim / 2), where known, is what
+// LongRoPE's lists must hold.
 export function ropeScaling(value, sequenceLength, pairs) {
   const scaling = options('scaling', value ?? { type: 'default' }, ['type', ...new Set(Object.values(SCALINGS).flatMap((s) => [...s.required, ...s.optional]))]);
   const type = oneOf('scaling.type', scaling.type ?? 'default', Object.keys(SCALINGS));
@@ -58,8 +62,8 @@ export function ropeScaling(value, sequenceLength, pairs) {
     checked[key] = checkedValue(key, scaling[key]);
   }
   checkPairs(checked, pairs);
-  // Dynamic scaling's length: the one given, else (left out or 0, as the core's table says) the positions' own.
-  if (type === 'dynamic' && !checked.sequenceLength) checked.sequenceLength = sequenceLength ?? checked.originalMaxPositions;
+  // The length: the one given, else (left out or 0, as the core's table says) the positions' own.
+  if (readsSequenceLength(type) && !checked.sequenceLength && sequenceLength !== undefined) checked.sequenceLength = sequenceLength;
   return checked;
 }
 
@@ -297,7 +301,7 @@ export function cacheFrequencies(core, s, positions, sequenceLength = undefined)
     length = 0;
     for (const p of positions.data) length = Math.max(length, p + 1);
   }
-  const scaling = ['dynamic', 'longrope'].includes(s.scaling.type) ? { ...s.scaling, sequenceLength: length } : s.scaling;
+  const scaling = readsSequenceLength(s.scaling.type) ? { ...s.scaling, sequenceLength: length } : s.scaling;
   const half = s.rotaryDim / 2;
   const exact = core.produce({ elements: half, what: 'the inverse frequencies', type: Float64Array },
     (pointer) => core.module.ropeInvFreq(s.rotaryDim, s.base, scaling, pointer));
