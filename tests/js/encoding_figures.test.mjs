@@ -7,7 +7,7 @@ import { load } from '../../dist/index.js';
 import { encodingFigure } from '../../dist/components.js';
 import { DRAWN_SCALING_PARAMETERS, DRAWN_SCALING_RULES } from '../../dist/encoding_figures.js';
 import { CORE_ROPE_RULES } from '../../dist/core_tables.js';
-import { ELEMENT_SCHEMAS } from '../../dist/element_schemas.js';
+import { ELEMENT_SCHEMAS, inAttributeWords } from '../../dist/element_schemas.js';
 
 const LENGTH = 48;
 const HEAD_DIM = 16;
@@ -47,5 +47,15 @@ describe('the RoPE heatmap\'s scaling', () => {
         if (attribute.type !== 'boolean') assert.deepEqual([attribute.min, attribute.max], [CORE_ROPE_RULES.parameters[name].min, CORE_ROPE_RULES.parameters[name].max], name);
       }
     }
+  });
+
+  it('a joint check\'s message, shown by the element, names the attributes the author wrote', async () => {
+    const joint = await encodingFigure(pe, 'rope', { length: LENGTH, dModel: HEAD_DIM, scaling: 'llama3', factor: 8, lowFreqFactor: 3, highFreqFactor: 2 }).catch((error) => error);
+    assert.match(joint.message, /^scaling\.lowFreqFactor must be at most scaling\.highFreqFactor = 2, got 3$/);
+    assert.equal(inAttributeWords('posembed-heatmap', joint.message), 'low-freq-factor must be at most high-freq-factor = 2, got 3');
+    assert.equal(inAttributeWords('posembed-rope', 'scaling.factor must be a number in [1, 1000000], got 0.5'), 'factor must be a number in [1, 1000000], got 0.5');
+    assert.equal(inAttributeWords('posembed-heatmap', 'dModel must be even; scaling.type must be one of …'), 'd-model must be even; scaling must be one of …');
+    // Words that are no option stay as they are.
+    assert.equal(inAttributeWords('posembed-heatmap', 'the model was trained at 4096 positions'), 'the model was trained at 4096 positions');
   });
 });

@@ -290,6 +290,18 @@ export function unknownAttributes(element, tag = element.localName) {
   });
 }
 
+// A message of the package's, in the words of the element's attributes: an option spelled otherwise in HTML (dModel,
+// scaling.lowFreqFactor) is named as the author wrote it (d-model, low-freq-factor); scaling.type is scaling.
+export function inAttributeWords(tag, message) {
+  const spellings = [['scaling.type', 'scaling']];
+  for (const attribute of Object.keys(ELEMENT_SCHEMAS[tag].attributes)) {
+    const option = attribute.replace(/-(\w)/g, (_, letter) => letter.toUpperCase());
+    spellings.push([`scaling.${option}`, attribute]);
+    if (option !== attribute) spellings.push([option, attribute]);
+  }
+  return spellings.reduce((text, [option, attribute]) => text.replace(new RegExp(`(?<![\\w.-])${option.replace('.', '\\.')}\\b`, 'g'), attribute), message);
+}
+
 // The problems as one message for the element's error line.
 export function problemsMessage(tag, problems) {
   return problems.length === 1 ? `<${tag}>: ${problems[0]}` : `<${tag}>: ${problems.length} attributes need fixing: ${problems.join('; ')}`;

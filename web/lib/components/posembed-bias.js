@@ -6,7 +6,7 @@
 // caption, axes, legend.
 import { MASKED, colormap as colourScale, valueRange } from '../colormap.js';
 import { Figure, colourBar } from './figure.js';
-import { ELEMENT_SCHEMAS, observedAttributes, problemsMessage } from '../element_schemas.js';
+import { ELEMENT_SCHEMAS, inAttributeWords, observedAttributes, problemsMessage } from '../element_schemas.js';
 import { BASE_STYLE, LazyElement, adoptStyles, authorMatrix, define, nextTask, onHost, posembed } from './shared.js';
 
 const TAG = 'posembed-bias';
@@ -143,7 +143,7 @@ export class PosembedBias extends LazyElement {
       this.dataset.rendered = String(generation);
       this.announce('render', { kind: values.kind, shape: [heads, length, length], range: shared });
     } catch (error) {
-      errorBox.textContent = error.message;
+      errorBox.textContent = inAttributeWords(TAG, error.message);
       errorBox.hidden = false;
     }
   }

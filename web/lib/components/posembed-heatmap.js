@@ -5,7 +5,7 @@
 // Fires 'render' (detail: { encoding, shape, range }) once drawn.
 import { encodingFigure, encodingOptions } from '../encoding_figures.js';
 import { valueRange } from '../colormap.js';
-import { observedAttributes, problemsMessage } from '../element_schemas.js';
+import { inAttributeWords, observedAttributes, problemsMessage } from '../element_schemas.js';
 import { Figure } from './figure.js';
 import { BASE_STYLE, LazyElement, adoptStyles, authorMatrix, define, posembed } from './shared.js';
 
@@ -64,7 +64,7 @@ export class PosembedHeatmap extends LazyElement {
       this.dataset.rendered = String(generation);
       this.announce('render', { encoding: drawn.encoding, shape: drawn.tensor.shape, range: drawn.range });
     } catch (error) {
-      if (generation === this.generation) figure.error(`<${TAG}>: ${error.message}`);
+      if (generation === this.generation) figure.error(`<${TAG}>: ${inAttributeWords(TAG, error.message)}`);
     }
   }
 }

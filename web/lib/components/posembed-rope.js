@@ -9,7 +9,7 @@
 // original-max-positions, sequence-length, low-freq-factor, beta-fast, …: element_schemas.js).
 import { BORDER, INK, MUTED, SURFACE } from '../scene.js';
 import { SERIES_COLOURS, drawPicture, formatValue } from './figure.js';
-import { observedAttributes, problemsMessage, readAttributes } from '../element_schemas.js';
+import { inAttributeWords, observedAttributes, problemsMessage, readAttributes } from '../element_schemas.js';
 import { figureScaling, scalingAttribute } from '../encoding_figures.js';
 import { schemeFor } from './scheme.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, onHost, posembed } from './shared.js';
@@ -266,7 +266,7 @@ export class PosembedRope extends LazyElement {
       this.announce('render', { position: this.#position, pairs, headDim, scaling: scaling?.type ?? 'default' });
       if (!this.#timer && this.#playing) this.#tick();
     } catch (error) {
-      errorBox.textContent = error.message;
+      errorBox.textContent = inAttributeWords(TAG, error.message);
       errorBox.hidden = false;
     }
   }
