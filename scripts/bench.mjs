@@ -17,7 +17,7 @@ import * as ort from 'onnxruntime-web';
 import { create } from 'webgpu';
 import { load } from '../dist/index.js';
 import { GPU_SIZE_OPS, OPS } from './bench/ops.mjs';
-import { maxError, sampledIndices } from '../web/bench/cases.js';
+import { maxError, median, sampledIndices } from '../web/bench/cases.js';
 import { benchPageLoad } from './bench/page-load.mjs';
 import { benchTraining } from './bench/training.mjs';
 import { benchBf16Vocabulary, benchVocabulary } from './bench/vocabulary.mjs';
@@ -29,12 +29,6 @@ const SAMPLES = 4096;
 // percent); the median is over every run of every round.
 const ROUNDS = args.quick ? 1 : 5;
 const ROUND_MS = args.quick ? 0 : 200;
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
 
 const format = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
 

@@ -38,12 +38,13 @@ const PARAMETER_TYPES = { number: 'number', integer: 'number', boolean: 'boolean
 // the rule needs it, and in its documentation what it does, its range, default and HF spelling.
 function ropeScalingDeclaration({ parameters, rules }) {
   const lines = ['/** A RoPE scaling rule and its parameters, as the C++ core\'s table of rules states them. */', 'export type RopeScaling ='];
-  for (const [type, { required, optional }] of Object.entries(rules)) {
-    const fields = [...required, ...optional].map((name) => {
+  for (const [type, { parameters: read, required }] of Object.entries(rules)) {
+    const fields = read.map((name) => {
       const spec = parameters[name];
-      const range = spec.type === 'boolean' ? '' : `${spec.type === 'list' ? 'each ' : ''}${spec.type === 'integer' ? 'an integer' : 'a number'} in ${spec.exclusiveMin ? '(' : '['}${spec.min}, ${spec.max}]`;
+      // A list's range is each value's.
+      const range = spec.type === 'list' ? `each ${rangeText({ ...spec, type: 'number' })}` : rangeText(spec);
       const optional = !required.includes(name);
-      const doc = [spec.doc, range, spec.note, optional && !spec.note && spec.default !== undefined && `default ${spec.default}`, spec.hfKey && `HF's ${spec.hfKey}`].filter(Boolean).join('; ');
+      const doc = [spec.doc, range, spec.note, optional && !spec.note && defaultText(spec), spec.hfKey && `HF's ${spec.hfKey}`].filter(Boolean).join('; ');
       return [`      /** ${doc}. */`, `      ${name}${optional ? '?' : ''}: ${PARAMETER_TYPES[spec.type]};`];
     });
     lines.push(fields.length ? `  | {\n      type: '${type}';\n${fields.flat().join('\n')}\n    }` : `  | { type: '${type}' }`);

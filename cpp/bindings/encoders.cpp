@@ -149,7 +149,8 @@ RopeScaling rope_scaling(const val& js) {
 }
 
 // The scaling rules' parameters, for the package's build (core_tables.js): { parameters: { name: { hfKey, doc,
-// type, default (none for a list), min, max, exclusiveMin, note } }, rules: { name: { required, optional } } }.
+// type, default (none for a list), min, max, exclusiveMin, note } }, rules: { name: { parameters, required } } }
+// (parameters: all it reads, in the table's order; required: the first of them, which it needs).
 val js_rope_rules() {
   val parameters = val::object();
   for (const RopeParameter& p : rope_parameters()) {
@@ -175,11 +176,14 @@ val js_rope_rules() {
   }
   val rules = val::object();
   for (const RopeRuleParameters& rule : rope_rules()) {
-    val required = val::array(), optional = val::array();
-    for (std::size_t i = 0; i < rule.parameters.size(); ++i) (i < rule.required ? required : optional).call<void>("push", std::string(rule.parameters[i]));
+    val parameters = val::array(), required = val::array();
+    for (std::size_t i = 0; i < rule.parameters.size(); ++i) {
+      parameters.call<void>("push", std::string(rule.parameters[i]));
+      if (i < rule.required) required.call<void>("push", std::string(rule.parameters[i]));
+    }
     val entry = val::object();
+    entry.set("parameters", parameters);
     entry.set("required", required);
-    entry.set("optional", optional);
     rules.set(std::string(rule.name), entry);
   }
   val out = val::object();

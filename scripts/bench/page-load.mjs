@@ -4,12 +4,11 @@
 // The Hub is not reached: each page's offline fallback is what is drawn.
 import { readdirSync } from 'node:fs';
 import { drawEveryElement, launchChromium, startServer } from '../browser.mjs';
+import { median } from '../../web/bench/cases.js';
 
 const GOAL_MS = 100;
 const WIDTHS = [1366, 390];
 const ELEMENTS = 'posembed-heatmap, posembed-lookup, posembed-rope, posembed-bias, posembed-model, posembed-tokens, posembed-train';
-
-const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
 // The longest main-thread task while `name` opens and draws everything, in ms.
 async function longestTaskOpening(browser, url, width) {

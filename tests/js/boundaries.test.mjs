@@ -156,8 +156,8 @@ describe('the package and the C++ core agree at every boundary', () => {
     // Every parameter of every rule, at the bounds of the core's table (core_tables.js), one step inside and past each.
     const given = { ...rules, default: { type: 'default' }, proportional: { type: 'proportional' } };
     let tried = 0;
-    for (const [type, { required, optional }] of Object.entries(CORE_ROPE_RULES.rules)) {
-      for (const key of [...required, ...optional]) {
+    for (const [type, { parameters }] of Object.entries(CORE_ROPE_RULES.rules)) {
+      for (const key of parameters) {
         const { type: kind, min, max } = CORE_ROPE_RULES.parameters[key];
         if (kind === 'boolean' || (type === 'proportional' && key === 'rotatedPairs')) continue;  // rotatedPairs: at most rotaryDim / 2, below
         const step = kind === 'integer' ? 1 : Math.max(1e-9 * max, 1e-6);

@@ -7,6 +7,7 @@ import { load } from '../../dist/index.js';
 import { encodingFigure } from '../../dist/components.js';
 import { DRAWN_SCALING_PARAMETERS, DRAWN_SCALING_RULES } from '../../dist/encoding_figures.js';
 import { CORE_ROPE_RULES } from '../../dist/core_tables.js';
+import { kebabCase } from '../../dist/op_schemas.js';
 import { ELEMENT_SCHEMAS, inAttributeWords } from '../../dist/element_schemas.js';
 
 const LENGTH = 48;
@@ -38,11 +39,10 @@ describe('the RoPE heatmap\'s scaling', () => {
     const heatmap = ELEMENT_SCHEMAS['posembed-heatmap'].attributes;
     assert.deepEqual(heatmap.scaling.values, DRAWN_SCALING_RULES);
     for (const rule of DRAWN_SCALING_RULES) {
-      const { required, optional } = CORE_ROPE_RULES.rules[rule];
-      for (const name of [...required, ...optional]) {
+      for (const name of CORE_ROPE_RULES.rules[rule].parameters) {
         if (CORE_ROPE_RULES.parameters[name].type === 'list') continue;
         assert.ok(DRAWN_SCALING_PARAMETERS.includes(name), `${rule} reads ${name}`);
-        const attribute = heatmap[name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)];
+        const attribute = heatmap[kebabCase(name)];
         assert.ok(attribute, `an attribute for ${name}`);
         if (attribute.type !== 'boolean') assert.deepEqual([attribute.min, attribute.max], [CORE_ROPE_RULES.parameters[name].min, CORE_ROPE_RULES.parameters[name].max], name);
       }

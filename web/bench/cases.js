@@ -227,6 +227,13 @@ export function similarityCase({ n = 2048, d = 512 } = {}) {
   };
 }
 
+// The middle of the values (of an even count, the mean of the two middle ones).
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
 // Sampled positions of an output for the error column: the first, the last and a seeded spread.
 export function sampledIndices(elements, count = 4096) {
   const indices = new Set([0, elements - 1]);

@@ -31,6 +31,9 @@ export function colourWords(name) {
   return diverging ? `${ends[0]} = negative, white = 0, ${ends[1]} = positive` : `${ends[0]} = low, ${ends[1]} = high`;
 }
 
+// The index of a value's colour among the STEPS of a map spanning [low, low + span], the ends held.
+const colourStep = (value, low, span) => Math.min(STEPS - 1, Math.max(0, Math.round(((value - low) / span) * (STEPS - 1))));
+
 // A function from a value in [-limit, limit] (diverging) or [min, max] to the index of its colour.
 export function colormap(name, { min, max }) {
   const scheme = COLORMAPS[name];
@@ -45,7 +48,7 @@ export function colormap(name, { min, max }) {
     low,
     span,
     steps: STEPS,
-    index: (value) => Math.min(STEPS - 1, Math.max(0, Math.round(((value - low) / span) * (STEPS - 1)))),
+    index: (value) => colourStep(value, low, span),
     css: (value) => scheme.interpolate(Math.min(1, Math.max(0, (value - low) / span))),
   };
 }
@@ -77,11 +80,11 @@ export function heatmapPixels(tensor, { colormap: name = 'RdBu', range = valueRa
   const colours = packedColours(map.rgb);
   const masked = packedColour(MASKED.rgb, 0);
   const { data } = tensor;
-  const { low, span, steps } = map;
+  const { low, span } = map;
   for (let row = 0; row < rows; row++) {
     for (let column = 0; column < columns; column++) {
       const value = data[row * columns + column];
-      const colour = Number.isFinite(value) ? colours[Math.min(steps - 1, Math.max(0, Math.round(((value - low) / span) * (steps - 1))))] : masked;
+      const colour = Number.isFinite(value) ? colours[colourStep(value, low, span)] : masked;
       if (cellSize === 1) {
         out[row * width + column] = colour;
       } else {

@@ -4,8 +4,8 @@
 // the heatmap's, the README's attribute tables are checked against this, and custom-elements.json and the JSX types
 // are made from it.
 import { COLORMAPS } from './colormap.js';
-import { DRAWN_SCALING_PARAMETERS, DRAWN_SCALING_RULES, ENCODINGS, scalingAttribute } from './encoding_figures.js';
-import { OP_SCHEMAS, optionAttribute } from './op_schemas.js';
+import { DRAWN_SCALING_PARAMETERS, DRAWN_SCALING_RULES, ENCODINGS, ROPE_FIGURE_FACTOR } from './encoding_figures.js';
+import { OP_SCHEMAS, camelCase, kebabCase, optionAttribute } from './op_schemas.js';
 import { CORE_ROPE_RULES } from './core_tables.js';
 
 // The schemes an element's theme attribute names: the page's ('auto') or one pinned.
@@ -42,8 +42,8 @@ function scalingAttributes({ scalingDoc, defaults = {}, leftOut: figureFills = {
   const attributes = { scaling: oneOf(DRAWN_SCALING_RULES, { default: 'default', doc: scalingDoc }) };
   for (const name of DRAWN_SCALING_PARAMETERS) {
     const { type, min, max, exclusiveMin, doc, note, default: coreDefault } = CORE_ROPE_RULES.parameters[name];
-    const using = DRAWN_SCALING_RULES.filter((rule) => [...CORE_ROPE_RULES.rules[rule].required, ...CORE_ROPE_RULES.rules[rule].optional].includes(name));
-    const attribute = scalingAttribute(name);
+    const using = DRAWN_SCALING_RULES.filter((rule) => CORE_ROPE_RULES.rules[rule].parameters.includes(name));
+    const attribute = kebabCase(name);
     const required = using.some((rule) => CORE_ROPE_RULES.rules[rule].required.includes(name));
     const leftOut = figureFills[attribute] ?? (note || (required || coreDefault === undefined ? '' : `${coreDefault} when left out`));
     const readers = owner ? `${owner} (${using.join(', ')})` : using.join(', ');
@@ -89,7 +89,7 @@ export const ELEMENT_SCHEMAS = {
       offset: optionAttribute('sinusoidal', 'offset', { max: MAX_INT32, default: 0, doc: 'sinusoidal: the first position drawn' }),
       seed: integer(0, 2 ** 32 - 1, { default: 0, doc: 'learned: the random (untrained) table\'s seed' }),
       'new-length': integer(2, 8192, { doc: 'learned: the table stretched to this many rows' }),
-      ...scalingAttributes({ scalingDoc: 'rope: the scaling rule', defaults: { factor: 2 }, leftOut: { 'original-max-positions': 'the figure\'s length when left out' }, owner: 'rope' }),
+      ...scalingAttributes({ scalingDoc: 'rope: the scaling rule', defaults: { factor: ROPE_FIGURE_FACTOR }, leftOut: { 'original-max-positions': 'the figure\'s length when left out' }, owner: 'rope' }),
       metric: optionAttribute('similarity', 'metric', { default: 'cosine', doc: 'similarity: cosine or dot product' }),
       heads: optionAttribute('alibiBias', 'numHeads', { max: 64, default: 8, doc: 'alibi: heads' }),
       head: integer(0, 63, { default: 0, doc: 'alibi: which head, below heads' }),
@@ -295,7 +295,7 @@ export function unknownAttributes(element, tag = element.localName) {
 export function inAttributeWords(tag, message) {
   const spellings = [['scaling.type', 'scaling']];
   for (const attribute of Object.keys(ELEMENT_SCHEMAS[tag].attributes)) {
-    const option = attribute.replace(/-(\w)/g, (_, letter) => letter.toUpperCase());
+    const option = camelCase(attribute);
     spellings.push([`scaling.${option}`, attribute]);
     if (option !== attribute) spellings.push([option, attribute]);
   }

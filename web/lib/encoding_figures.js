@@ -3,13 +3,14 @@
 // colormap spans.
 
 import { CORE_ROPE_RULES } from './core_tables.js';
+import { camelCase, kebabCase } from './op_schemas.js';
 
 // The RoPE scaling rules the figures draw (LongRoPE's per-pair lists and the proportional rule are not attributes).
 export const DRAWN_SCALING_RULES = ['default', 'linear', 'dynamic', 'llama3', 'yarn'];
-// A scaling parameter's attribute name: the core's name as HTML writes it (lowFreqFactor → low-freq-factor).
-export const scalingAttribute = (parameter) => parameter.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+// The heatmap's own scaling factor where none is given (its trained length is its own length).
+export const ROPE_FIGURE_FACTOR = 2;
 // The parameters the drawn rules read, by the core's table (cpp/src/rope.cpp), but the per-pair lists.
-export const DRAWN_SCALING_PARAMETERS = [...new Set(DRAWN_SCALING_RULES.flatMap((rule) => [...CORE_ROPE_RULES.rules[rule].required, ...CORE_ROPE_RULES.rules[rule].optional]))]
+export const DRAWN_SCALING_PARAMETERS = [...new Set(DRAWN_SCALING_RULES.flatMap((rule) => CORE_ROPE_RULES.rules[rule].parameters))]
   .filter((name) => CORE_ROPE_RULES.parameters[name].type !== 'list');
 
 // The scaling object a figure's options make (undefined for 'default'): each parameter the rule reads whose value
@@ -17,8 +18,11 @@ export const DRAWN_SCALING_PARAMETERS = [...new Set(DRAWN_SCALING_RULES.flatMap(
 export function figureScaling(type, valueOf) {
   if (!type || type === 'default') return undefined;
   const scaling = { type };
-  const rule = Object.hasOwn(CORE_ROPE_RULES.rules, type) ? CORE_ROPE_RULES.rules[type] : { required: [], optional: [] };
-  for (const name of [...rule.required, ...rule.optional]) if (valueOf(name) !== undefined) scaling[name] = valueOf(name);
+  const parameters = Object.hasOwn(CORE_ROPE_RULES.rules, type) ? CORE_ROPE_RULES.rules[type].parameters : [];
+  for (const name of parameters) {
+    const value = valueOf(name);
+    if (value !== undefined) scaling[name] = value;
+  }
   return scaling;
 }
 
@@ -34,14 +38,13 @@ export async function onHost(result) {
 
 // The heatmap's attributes (the render command's flags) an encoding reads, and the option each gives.
 const ENCODING_ATTRIBUTES = ['length', 'd-model', 'base', 'layout', 'timescale', 'offset', 'seed', 'new-length', 'scaling',
-  ...DRAWN_SCALING_PARAMETERS.map(scalingAttribute), 'metric', 'heads', 'head', 'causal', 'buckets', 'max-distance', 'bidirectional', 'grid-h', 'grid-w'];
-const camel = (name) => name.replace(/-(\w)/g, (_, letter) => letter.toUpperCase());
+  ...DRAWN_SCALING_PARAMETERS.map(kebabCase), 'metric', 'heads', 'head', 'causal', 'buckets', 'max-distance', 'bidirectional', 'grid-h', 'grid-w'];
 
 // encodingFigure's options from checked attribute values: those given (isGiven(name)), so that each encoding's own
 // defaults fill the rest, and the two switches always.
 export function encodingOptions(values, isGiven) {
   return Object.fromEntries(ENCODING_ATTRIBUTES.filter((name) => isGiven(name) || name === 'causal' || name === 'bidirectional' || name === 'length')
-    .map((name) => [camel(name), values[name]]));
+    .map((name) => [camelCase(name), values[name]]));
 }
 
 const POSITION_BY_DIMENSION = { x: { label: 'dimension' }, y: { label: 'position' }, colour: { label: 'value' } };
@@ -85,7 +88,7 @@ const ENCODING_FIGURES = {
     const ones = { data: new Float32Array(length * headDim).fill(1), shape: [length, headDim] };
     // The rule's parameters as given; the factor 2 and, for the rules that read it, the figure's length as the length
     // the model was trained at where they are not.
-    const figureDefaults = { factor: 2, originalMaxPositions: length };
+    const figureDefaults = { factor: ROPE_FIGURE_FACTOR, originalMaxPositions: length };
     const scaling = figureScaling(o.scaling, (name) => o[name] ?? figureDefaults[name]);
     const tensor = await onHost(pe.applyRope(ones, { base: o.base ?? 10000, layout: o.layout === 'interleaved' ? 'interleaved' : 'half', scaling }));
     const trained = scaling?.originalMaxPositions === undefined ? '' : `, trained at ${scaling.originalMaxPositions} positions`;

@@ -27,8 +27,8 @@ const ROPE_KEYS = {
 const OPTION_KEYS = Object.fromEntries(Object.entries(PARAMETER_KEYS).map(([key, option]) => [option, key]));
 // Which of those each rule reads (HF's _validate_*_rope_parameters): the rule's parameters that HF spells; any other
 // is refused as not applying.
-const RULE_KEYS = Object.fromEntries(Object.entries(CORE_ROPE_RULES.rules).map(([rule, { required, optional }]) => [rule,
-  [...required, ...optional].map((option) => CORE_ROPE_RULES.parameters[option].hfKey).filter(Boolean)]));
+const RULE_KEYS = Object.fromEntries(Object.entries(CORE_ROPE_RULES.rules).map(([rule, { parameters }]) => [rule,
+  parameters.map((option) => CORE_ROPE_RULES.parameters[option].hfKey).filter(Boolean)]));
 const COMMON_KEYS = ['rope_type', 'type', 'rope_theta', 'partial_rotary_factor', 'mrope_section', 'mrope_interleaved', 'interleaved', 'llama_4_scaling_beta'];
 // Remote-code model types whose code follows an HF family (its config class is that family's).
 const REMOTE_CODE = { kimi_k2: 'deepseek_v3', phi4mm: 'phi4_multimodal', hunyuan: 'hunyuan_v1_moe' };
@@ -250,6 +250,8 @@ function ropeSpec(core, { type, headDim, rotaryDim, layout, base, scaling, mrope
 
 // A table's own entry (never Object.prototype's: a model_type 'constructor' names no family).
 const has = (table, name) => typeof name === 'string' && Object.hasOwn(table, name);
+// A model_type posembed knows: read, refused with why, or without positions.
+const knownType = (name) => has(FAMILIES, name) || has(NOT_READ, name) || has(NO_POSITIONS, name);
 const unknownAs = (as) => new RangeError(`as must name an HF family posembed reads (${Object.keys(FAMILIES).length} of them, e.g. ${closestFamilies(String(as)).join(', ')}), got ${describe(as)}`);
 
 // The family a config is read as, and its text part (multimodal configs keep it in text_config).
@@ -263,7 +265,7 @@ function familyOf(config, as) {
       throw new ConfigError('model_type is missing: it says which model\'s attention (and positions) the config is for; a file without one '
         + 'is read as the family its model class is with modelPositions(config, { as: \'<model_type>\' }) (--as on the command line)');
     }
-    if (typeof as !== 'string' || !(has(WRAPPERS, as) || has(FAMILIES, as) || has(NOT_READ, as) || has(NO_POSITIONS, as))) throw unknownAs(as);
+    if (!(has(WRAPPERS, as) || knownType(as))) throw unknownAs(as);
     modelType = as;
   }
   const wrapper = has(WRAPPERS, modelType) ? WRAPPERS[modelType] : undefined;
@@ -295,8 +297,8 @@ function familyOf(config, as) {
   if (asModelType) {
     warnings.push(`read as HF's ${as}, as asked (the config has no model_type)`);
   } else if (as !== undefined) {
-    const target = typeof as === 'string' && has(WRAPPERS, as) ? WRAPPERS[as].text : as;
-    if (typeof as !== 'string' || !(has(FAMILIES, target) || has(NOT_READ, target) || has(NO_POSITIONS, target))) throw unknownAs(as);
+    const target = has(WRAPPERS, as) ? WRAPPERS[as].text : as;
+    if (!knownType(target)) throw unknownAs(as);
     if (target !== modelType) warnings.push(`read as HF's ${target}, as asked (the config says model_type '${modelType}')`);
     modelType = target;
   }

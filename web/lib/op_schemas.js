@@ -311,13 +311,15 @@ function checkValue(name, value, spec) {
   return value;
 }
 
-// An op option as an element attribute or command-line flag: its kebab-case name (dModel → d-model) unless the
-// schema spells it otherwise (numHeads → heads, as the trainer's), and its kind, values, default and range, where
-// `overrides` may narrow the range (an element's size budget) or say more for its readers.
-const kebab = (name) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+// An option's name as HTML and the command line spell it (dModel → d-model), and back.
+export const kebabCase = (name) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+export const camelCase = (name) => name.replace(/-(\w)/g, (_, letter) => letter.toUpperCase());
 
+// An op option as an element attribute or command-line flag: its kebab-case name unless the schema spells it
+// otherwise (numHeads → heads, as the trainer's), and its kind, values, default and range, where `overrides` may
+// narrow the range (an element's size budget) or say more for its readers.
 export function attributeName(op, name) {
-  return OP_SCHEMAS[op].options[name].attribute ?? kebab(name);
+  return OP_SCHEMAS[op].options[name].attribute ?? kebabCase(name);
 }
 
 export function optionAttribute(op, name, overrides = {}) {

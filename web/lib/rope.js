@@ -5,9 +5,12 @@ import { STREAM_BLOCK, streamTarget } from './wasm.js';
 import { readOptions } from './op_schemas.js';
 import { CORE_ROPE_RULES } from './core_tables.js';
 
-// Per scaling type, its required and optional parameters (the C++ core's table of rules, cpp/src/rope.cpp, as the
+// Per scaling type, the parameters it reads and those it needs (the C++ core's table of rules, cpp/src/rope.cpp, as the
 // build wrote it into core_tables.js); each parameter's kind and range are in CORE_ROPE_RULES.parameters.
 const SCALINGS = CORE_ROPE_RULES.rules;
+const SCALING_TYPES = Object.keys(SCALINGS);
+// The keys a scaling object may have: its type and every rule's parameters.
+const SCALING_KEYS = ['type', ...new Set(Object.values(SCALINGS).flatMap((s) => s.parameters))];
 
 function checkedValue(key, value) {
   const { type, min, max, exclusiveMin } = CORE_ROPE_RULES.parameters[key];
@@ -39,22 +42,22 @@ function checkPairs(s, pairs) {
 }
 
 // Whether a rule chooses its frequencies by the length encoded (the core's table: it reads sequenceLength).
-const readsSequenceLength = (type) => SCALINGS[type].optional.includes('sequenceLength') || SCALINGS[type].required.includes('sequenceLength');
+const readsSequenceLength = (type) => SCALINGS[type].parameters.includes('sequenceLength');
 
 // A checked copy of the scaling object; `sequenceLength` (the length encoded) fills the length of a rule that reads
 // one (dynamic, LongRoPE: the core's table says which) when not given; `pairs` (rotaryDim / 2), where known, is what
 // LongRoPE's lists must hold.
 export function ropeScaling(value, sequenceLength, pairs) {
-  const scaling = options('scaling', value ?? { type: 'default' }, ['type', ...new Set(Object.values(SCALINGS).flatMap((s) => [...s.required, ...s.optional]))]);
-  const type = oneOf('scaling.type', scaling.type ?? 'default', Object.keys(SCALINGS));
-  const { required, optional } = SCALINGS[type];
+  const scaling = options('scaling', value ?? { type: 'default' }, SCALING_KEYS);
+  const type = oneOf('scaling.type', scaling.type ?? 'default', SCALING_TYPES);
+  const { parameters, required } = SCALINGS[type];
   const checked = { type };
   for (const key of Object.keys(scaling)) {
-    if (key !== 'type' && !required.includes(key) && !optional.includes(key)) {
-      throw new TypeError(`scaling.${key} does not apply to scaling.type '${type}' (it takes ${[...required, ...optional].join(', ') || 'no parameters'})`);
+    if (key !== 'type' && !parameters.includes(key)) {
+      throw new TypeError(`scaling.${key} does not apply to scaling.type '${type}' (it takes ${parameters.join(', ') || 'no parameters'})`);
     }
   }
-  for (const key of [...required, ...optional]) {
+  for (const key of parameters) {
     if (scaling[key] === undefined) {
       if (required.includes(key)) throw new TypeError(`scaling.${key} is required for scaling.type '${type}'`);
       continue;

@@ -10,7 +10,8 @@
 import { BORDER, INK, MUTED, SURFACE } from '../scene.js';
 import { SERIES_COLOURS, drawPicture, formatValue } from './figure.js';
 import { inAttributeWords, observedAttributes, problemsMessage, readAttributes } from '../element_schemas.js';
-import { figureScaling, scalingAttribute } from '../encoding_figures.js';
+import { figureScaling } from '../encoding_figures.js';
+import { kebabCase } from '../op_schemas.js';
 import { schemeFor } from './scheme.js';
 import { BASE_STYLE, LazyElement, adoptStyles, define, onHost, posembed } from './shared.js';
 
@@ -201,7 +202,7 @@ export class PosembedRope extends LazyElement {
 
   // The scaling object of the attributes: the rule's parameters, as the core's table of rules names them.
   #scaling(v) {
-    return figureScaling(v.scaling, (name) => v[scalingAttribute(name)]);
+    return figureScaling(v.scaling, (name) => v[kebabCase(name)]);
   }
 
   // The angle of every pair at the current position, with and without the scaling, from applyRope.

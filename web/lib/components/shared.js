@@ -5,6 +5,7 @@ import { sharedInstance } from '../page_instance.js';
 import { loadPart } from '../parts.js';
 import { describe } from '../validate.js';
 import { ELEMENT_SCHEMAS, SCHEMES, readAttributes, readValue, unknownAttributes } from '../element_schemas.js';
+import { camelCase } from '../op_schemas.js';
 import { figureOf } from './figure.js';
 import { applyScheme, followPageScheme } from './scheme.js';
 import { THEME_STYLE } from './theme.js';
@@ -261,7 +262,7 @@ export function define(name, element) {
   if (customElements.get(name)) return;
   const reflected = [];
   for (const [attribute, spec] of Object.entries(ELEMENT_SCHEMAS[name]?.attributes ?? {})) {
-    const property = attribute.replace(/-(\w)/g, (_, letter) => letter.toUpperCase());
+    const property = camelCase(attribute);
     if (property in element.prototype) continue;
     reflected.push(property);
     Object.defineProperty(element.prototype, property, {
