@@ -99,12 +99,18 @@ export async function openPage(browser, url, { width = 1200, warnings = false, o
 // For a describe block: its before hook starts the server (on siteRoot, a path or a function giving one once
 // earlier hooks have made it; the site by default) and Chromium, its after hook closes both. Returns the object
 // they fill: { server, browser, open(path) }; open opens a page and, unless { ready: false }, waits until the
-// site's page says it is ready.
+// site's page says it is ready and every posembed element on it is defined.
 export function useSite({ siteRoot, webgpu = false } = {}) {
   const site = {
     async open(path, { ready = true, timeout = 30000, width, offline } = {}) {
       const opened = await openPage(site.browser, `${site.server.url}${path}`, { width, offline });
-      if (ready) await opened.page.waitForSelector('html[data-ready="true"]', { timeout });
+      if (ready) {
+        await opened.page.waitForSelector('html[data-ready="true"]', { timeout });
+        // The page's elements are defined as their modules arrive, which may be after the page says it is ready:
+        // until then an element has no shadow root, and a test reaching into one would throw, not wait.
+        await opened.page.waitForFunction(() => ![...document.querySelectorAll(':not(:defined)')]
+          .some((element) => element.localName.startsWith('posembed-')), null, { timeout });
+      }
       return opened;
     },
   };
