@@ -16,7 +16,9 @@ const wasm = join(repo, 'build/wasm');
 
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist);
-cpSync(lib, dist, { recursive: true, filter: (path) => !path.startsWith(join(lib, 'vendor')) });
+// The WGSL kernels of the core's ops are read into core_tables.js (below), not copied.
+const gpuKernels = join(lib, 'webgpu', 'kernels');
+cpSync(lib, dist, { recursive: true, filter: (path) => !path.startsWith(join(lib, 'vendor')) && !path.startsWith(gpuKernels) });
 
 // Each vendor file is bundled whole: colors.js, plotting.js, gguf.js and tokenizers.js for browsers and Node alike,
 // png.js (the command line's) for Node.
@@ -57,10 +59,20 @@ const scalarModule = await (await import(pathToFileURL(join(dist, 'posembed-scal
 });
 const { sinusoidalBlockRows, ...coreLimits } = scalarModule.limits();
 const ropeRules = scalarModule.ropeRules();
+// The ops stated whole in the core (core_ops.hpp's table), and the WGSL kernel of each that has one, by op name.
+const coreOps = scalarModule.coreOps();
+const kernels = Object.fromEntries((existsSync(gpuKernels) ? readdirSync(gpuKernels) : []).filter((file) => file.endsWith('.wgsl'))
+  .map((file) => [file.slice(0, -'.wgsl'.length), readFileSync(join(gpuKernels, file), 'utf8')]));
+for (const op of Object.keys(kernels)) {
+  if (!coreOps[op]) throw new Error(`build: web/lib/webgpu/kernels/${op}.wgsl names no op of the core's table (${Object.keys(coreOps).join(', ')})`);
+}
 writeFileSync(join(dist, 'core_tables.js'), [
-  '// Written by scripts/build-dist.mjs from the C++ core\'s tables (limits.hpp\'s kLimits; rope.hpp\'s rope_parameters and rope_rules).',
+  '// Written by scripts/build-dist.mjs from the C++ core\'s tables (limits.hpp\'s kLimits; rope.hpp\'s rope_parameters and',
+  '// rope_rules; core_ops.hpp\'s table of ops) and the ops\' WGSL kernels (web/lib/webgpu/kernels/).',
   `export const CORE_LIMITS = Object.freeze(${JSON.stringify(coreLimits, null, 2)});`,
-  `export const CORE_ROPE_RULES = Object.freeze(${JSON.stringify(ropeRules, null, 2)});`, '',
+  `export const CORE_ROPE_RULES = Object.freeze(${JSON.stringify(ropeRules, null, 2)});`,
+  `export const CORE_OPS = Object.freeze(${JSON.stringify(coreOps, null, 2)});`,
+  `export const GPU_KERNELS = Object.freeze(${JSON.stringify(kernels, null, 2)});`, '',
 ].join('\n'));
 if (modules.includes('posembed-threads')) {
   cpSync(join(wasm, 'posembed-threads.worker.js'), join(dist, 'posembed-threads.worker.js'));

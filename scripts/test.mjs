@@ -56,7 +56,7 @@ suites.push(await ctest('Catch2 native under ASan + UBSan, fuzz corpora replayed
 suites.push(await ctest('Catch2 native under ThreadSanitizer', 'build/tsan'));
 suites.push(await ctest('Catch2 wasm (simd, scalar, threads) under Node', 'build/wasm'));
 suites.push(await nodeTests('package (Node)', 'tests/js/'));
-suites.push(await nodeTests('recipes (followed in a scratch copy of the core, built natively)', 'tests/recipes/'));
+suites.push(await nodeTests('recipes (followed in a scratch copy, built natively and for the web)', 'tests/recipes/'));
 suites.push(await nodeTests('browser (Chromium)', 'tests/browser/'));
 
 console.log('\nsuite results');

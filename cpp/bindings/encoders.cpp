@@ -17,6 +17,7 @@
 #include "js_values.hpp"
 #include "posembed/alibi.hpp"
 #include "posembed/analysis.hpp"
+#include "posembed/core_ops.hpp"
 #include "posembed/learned_positions.hpp"
 #include "posembed/limits.hpp"
 #include "posembed/rope.hpp"
@@ -93,8 +94,60 @@ double js_embedding_scale_factor(const std::string& kind, double d_model) {
   return parsed ? embedding_scale_factor(*parsed, 0.0, to_int64(d_model)) : std::nan("");
 }
 
-val js_alibi_slopes(double num_heads, uintptr_t out) {
-  return to_js(alibi_slopes(to_int64(num_heads), heap_span<float>(out, num_heads)));
+// The core's table of ops (core_ops.hpp) as the package's registry reads it.
+val js_core_ops() {
+  constexpr const char* kKinds[] = {"integer", "number", "boolean"};
+  val ops = val::object();
+  for (const CoreOp* op : core_ops()) {
+    val options = val::array();
+    for (const OpOption& option : op->options) {
+      val entry = val::object();
+      entry.set("name", std::string(option.name));
+      entry.set("type", kKinds[static_cast<int>(option.kind)]);
+      if (option.kind != OptionKind::kBoolean) {
+        entry.set("min", option.min);
+        entry.set("max", option.max);
+      }
+      if (!option.required()) entry.set("default", option.kind == OptionKind::kBoolean ? val(option.default_value != 0) : val(option.default_value));
+      entry.set("doc", std::string(option.doc));
+      entry.set("positional", option.positional);
+      options.call<void>("push", entry);
+    }
+    val entry = val::object();
+    entry.set("doc", std::string(op->doc));
+    entry.set("options", options);
+    ops.set(std::string(op->name), entry);
+  }
+  return ops;
+}
+
+// An op of the table by name, with its values (numbers in its options' order, booleans as 0 and 1).
+std::variant<const CoreOp*, Status> core_op(const std::string& name, const val& values, std::vector<double>& read) {
+  const CoreOp* op = core_op_named(name);
+  if (!op) return Status::type_error("the core has no op named '" + name + "'");
+  read = emscripten::vecFromJSArray<double>(values);
+  return op;
+}
+
+// { shape } of the op's result for these values, or the error that names the value out of range.
+val js_core_op_shape(const std::string& name, const val& values) {
+  std::vector<double> read;
+  const auto op = core_op(name, values, read);
+  if (const auto* error = std::get_if<Status>(&op)) return to_js(*error);
+  OpShape shape;
+  POSEMBED_RETURN_IF_ERROR_JS(core_op_shape(*std::get<const CoreOp*>(op), read, shape));
+  val dims = val::array();
+  for (int d = 0; d < shape.rank; ++d) dims.call<void>("push", static_cast<double>(shape.dims[static_cast<std::size_t>(d)]));
+  val result = val::object();
+  result.set("shape", dims);
+  return result;
+}
+
+val js_core_op_rows(const std::string& name, const val& values, double first_row, uintptr_t out, double out_count) {
+  std::vector<double> read;
+  const auto op = core_op(name, values, read);
+  if (const auto* error = std::get_if<Status>(&op)) return to_js(*error);
+  return to_js(core_op_rows(*std::get<const CoreOp*>(op), read, to_int64(first_row), heap_span<float>(out, out_count)));
 }
 
 // slopes: 0 for the paper's rule, else numHeads floats on the heap.
@@ -176,13 +229,13 @@ val js_rope_rules() {
   }
   val rules = val::object();
   for (const RopeRuleParameters& rule : rope_rules()) {
-    val parameters = val::array(), required = val::array();
+    val read = val::array(), required = val::array();
     for (std::size_t i = 0; i < rule.parameters.size(); ++i) {
-      parameters.call<void>("push", std::string(rule.parameters[i]));
+      read.call<void>("push", std::string(rule.parameters[i]));
       if (i < rule.required) required.call<void>("push", std::string(rule.parameters[i]));
     }
     val entry = val::object();
-    entry.set("parameters", parameters);
+    entry.set("parameters", read);
     entry.set("required", required);
     rules.set(std::string(rule.name), entry);
   }
@@ -319,7 +372,9 @@ EMSCRIPTEN_BINDINGS(posembed_encoders) {
   function("initEmbeddingTable", &posembed::js_init_embedding_table);
   function("tokenEmbeddingLookup", &posembed::js_token_embedding_lookup);
   function("embeddingScaleFactor", &posembed::js_embedding_scale_factor);
-  function("alibiSlopes", &posembed::js_alibi_slopes);
+  function("coreOps", &posembed::js_core_ops);
+  function("coreOpShape", &posembed::js_core_op_shape);
+  function("coreOpRows", &posembed::js_core_op_rows);
   function("alibiBiasRows", &posembed::js_alibi_bias_rows);
   function("t5Buckets", &posembed::js_t5_buckets);
   function("t5BucketMatrixRows", &posembed::js_t5_bucket_matrix_rows);

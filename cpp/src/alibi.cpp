@@ -1,6 +1,7 @@
 #include "posembed/alibi.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -25,19 +26,46 @@ void write_distances(float* out, std::size_t n, std::size_t query, float negativ
 
 Status validate_heads(int64_t num_heads) { return check_integer("numHeads", num_heads, 1, limits::kMaxHeads); }
 
+// The slopes of out.size() heads: 2^(-8k/n), k = 1..n, for the largest power of two n <= heads, then the odd
+// powers of 2^(-8/2n) for the remaining heads.
+void write_slopes(std::span<float> out) {
+  const std::size_t power = std::bit_floor(out.size());
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    const double exponent = k < power ? static_cast<double>(k + 1) / static_cast<double>(power)
+                                      : static_cast<double>(2 * (k - power) + 1) / static_cast<double>(2 * power);
+    out[k] = static_cast<float>(std::exp2(-8.0 * exponent));
+  }
+}
+
 }  // namespace
 
 Status alibi_slopes(int64_t num_heads, std::span<float> out) {
   POSEMBED_RETURN_IF_ERROR(validate_heads(num_heads));
   if (out.size() != static_cast<std::size_t>(num_heads)) return output_size_error(static_cast<std::size_t>(num_heads), out.size());
-  const auto heads = static_cast<std::size_t>(num_heads);
-  const std::size_t power = std::bit_floor(heads);
-  for (std::size_t k = 0; k < power; ++k) out[k] = static_cast<float>(std::exp2(-8.0 * static_cast<double>(k + 1) / static_cast<double>(power)));
-  for (std::size_t k = 0; k < heads - power; ++k) {
-    out[power + k] = static_cast<float>(std::exp2(-8.0 * static_cast<double>(2 * k + 1) / static_cast<double>(2 * power)));
-  }
+  write_slopes(out);
   return {};
 }
+
+// The slopes as an op of the core's table: alibiSlopes(numHeads) → [numHeads].
+namespace {
+constexpr std::array kAlibiSlopesOptions{
+    OpOption{.name = "numHeads", .min = 1, .max = static_cast<double>(limits::kMaxHeads.value), .doc = "heads", .positional = true},
+};
+}  // namespace
+
+const CoreOp kAlibiSlopesOp{
+    .name = "alibiSlopes",
+    .doc = "ALiBi's slope of each head [numHeads]",
+    .options = kAlibiSlopesOptions,
+    .shape = [](std::span<const double> values, OpShape& shape) {
+      shape = {.dims = {static_cast<int64_t>(values[0])}, .rank = 1};
+      return Status{};
+    },
+    .rows = [](std::span<const double>, int64_t, std::span<float> out) {  // one row: every head
+      write_slopes(out);
+      return Status{};
+    },
+};
 
 Status validate(const AlibiBiasParams& params) {
   POSEMBED_RETURN_IF_ERROR(validate_heads(params.num_heads));

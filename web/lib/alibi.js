@@ -1,13 +1,7 @@
-// ALiBi: per-head slopes and the [numHeads, queryLength, keyLength] bias (queries aligned to the last keys).
+// ALiBi: the [numHeads, queryLength, keyLength] bias (queries aligned to the last keys); the slopes are the core's op
+// alibiSlopes (core_ops.js).
 import { describe, integer, number } from './validate.js';
-import { readArgument, readOptions } from './op_schemas.js';
-
-export function alibiSlopes(core, numHeads, opts) {
-  const heads = readArgument('alibiSlopes', 'numHeads', numHeads);
-  const o = readOptions('alibiSlopes', opts);
-  const data = core.produce({ elements: heads, what: 'the slopes', out: o.out }, (pointer) => core.module.alibiSlopes(heads, pointer));
-  return { data, shape: [heads] };
-}
+import { readOptions } from './op_schemas.js';
 
 export function alibiParams(core, opts) {
   const { numHeads, keyLength, causal, ...o } = readOptions('alibiBias', opts);

@@ -4,7 +4,8 @@ import { HeapArray, loadWasmCore, simdSupported, threadsSupported } from './wasm
 import { describe, integer, oneOf, options } from './validate.js';
 import { sinusoidal } from './sinusoidal.js';
 import { TokenEmbedding } from './token_embedding.js';
-import { alibiBias, alibiSlopes } from './alibi.js';
+import { alibiBias } from './alibi.js';
+import { CORE_OP_NAMES, runCoreOp } from './core_ops.js';
 import { t5Bias, t5Bucket, t5Buckets } from './t5.js';
 import { applyRope, ropeCache, ropeInvFreq } from './rope.js';
 import { sincos2d } from './sincos2d.js';
@@ -32,6 +33,15 @@ export class Posembed {
     this.encodersOnly = core.encodersOnly;
   }
 
+  // A method for each op stated whole in the core (core_ops.js): alibiSlopes(numHeads, opts), ….
+  static {
+    for (const op of CORE_OP_NAMES) {
+      Object.defineProperty(this.prototype, op, {
+        value: { [op](...args) { return runCoreOp(this.#core, op, args); } }[op], writable: true, configurable: true,
+      });
+    }
+  }
+
   // The core for an op of the full module (`what`): an encoders-only instance says so rather than failing inside.
   #fullCore(what) {
     return this.#core.full(what);
@@ -43,10 +53,6 @@ export class Posembed {
 
   tokenEmbedding(opts) {
     return new TokenEmbedding(this.#core, opts);
-  }
-
-  alibiSlopes(numHeads, opts) {
-    return alibiSlopes(this.#core, numHeads, opts);
   }
 
   alibiBias(opts) {

@@ -5,7 +5,7 @@
 // against these. A range bound given as a name ('maxLength') is the C++ core's limit of that name (limits::kLimits,
 // written into core_tables.js when the package is built), so that the bound is stated once, in the core. `arguments`
 // are an op's positional ones, in order, checked through readArgument.
-import { CORE_LIMITS } from './core_tables.js';
+import { CORE_LIMITS, CORE_OPS, GPU_KERNELS } from './core_tables.js';
 import { boolean, integer, number, oneOf, options } from './validate.js';
 
 const integerIn = (min, max, rest = {}) => ({ type: 'integer', min, max, ...rest });
@@ -48,12 +48,6 @@ export const OP_SCHEMAS = {
       positions: data('the positions of the rows, in place of length and offset', 'number[] | Int32Array'),
       out: OUT,
     },
-  },
-  alibiSlopes: {
-    doc: 'ALiBi\'s slope of each head [numHeads]',
-    returns: TENSOR,
-    arguments: { numHeads: integerIn(1, 'maxHeads', { doc: 'heads' }) },
-    options: { out: OUT },
   },
   alibiBias: {
     doc: 'ALiBi\'s bias [numHeads, queryLength, keyLength]; queries are the last queryLength keys; -Infinity where causal masks',
@@ -262,6 +256,24 @@ export const OP_SCHEMAS = {
     },
   },
 };
+
+// The ops stated whole in the core (core_ops.hpp; written into core_tables.js when the package is built), each
+// with the schema every op has: its positional options as arguments, an out, and a GPU form where a WGSL kernel of
+// its name is in webgpu/kernels/. core: core_ops.js runs it.
+function coreOpSchema(name, { doc, options }) {
+  const spec = ({ type, min, max, default: value, doc: line }) => ({ type, ...(type === 'boolean' ? {} : { min, max }), ...(value === undefined ? {} : { default: value }), doc: line });
+  const entries = (positional) => Object.fromEntries(options.filter((option) => option.positional === positional).map((option) => [option.name, spec(option)]));
+  const positional = entries(true);
+  return {
+    doc,
+    returns: TENSOR,
+    core: true,
+    ...(GPU_KERNELS[name] ? { webgpu: ON_GPU } : {}),
+    ...(Object.keys(positional).length ? { arguments: positional } : {}),
+    options: { ...entries(false), out: OUT },
+  };
+}
+for (const [name, op] of Object.entries(CORE_OPS)) OP_SCHEMAS[name] = coreOpSchema(name, op);
 
 // A spec with its bounds as numbers (a core limit's name read from CORE_LIMITS).
 function withBounds(spec) {

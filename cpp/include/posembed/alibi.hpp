@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 
+#include "posembed/core_ops.hpp"
 #include "posembed/status.hpp"
 
 namespace posembed {
@@ -13,6 +14,8 @@ namespace posembed {
 // Slopes for any head count: 2^(-8/n * k), k = 1..n for the largest power of two n <= numHeads, then the
 // odd powers of 2^(-8/2n) for the remaining heads (the paper's rule, not a plain geometric series).
 Status alibi_slopes(int64_t num_heads, std::span<float> out);
+// The same as the core's op alibiSlopes (core_ops.hpp), which the package calls.
+extern const CoreOp kAlibiSlopesOp;
 
 struct AlibiBiasParams {
   int64_t num_heads = 0;

@@ -6,6 +6,7 @@ import { OP_SCHEMAS } from '../op_schemas.js';
 import { floatMatrix, tokenIds } from '../tensor.js';
 import { sinusoidalParams } from '../sinusoidal.js';
 import { alibiParams } from '../alibi.js';
+import { CORE_OP_NAMES, coreOpShape } from '../core_ops.js';
 import { relativeBuckets, t5BiasParams, t5BucketsParams } from '../t5.js';
 import { assertFiniteVectors, ropeParams, ropeTable } from '../rope.js';
 import { sincos2dParams, sincos2dTable } from '../sincos2d.js';
@@ -18,6 +19,7 @@ import { alibiBiasGpu } from './alibi.js';
 import { t5Gpu } from './t5.js';
 import { sincos2dGpu } from './sincos2d.js';
 import { similarityGpu } from './similarity.js';
+import { coreOpGpu } from './core_ops.js';
 
 // GPU ops keep their results on the GPU: an `out` buffer has nothing to receive them.
 function noOut(out) {
@@ -116,6 +118,21 @@ export class PosembedGpu {
     return this.#either(
       () => (p.positions ? this.#upload(this.#wasm.sinusoidal(opts), 'the sinusoidal rows') : sinusoidalGpu(this.#runtime, this.#wasm, p)),
       () => this.#wasm.sinusoidal(opts));
+  }
+
+  // A GPU form for each op of the core's table that has a WGSL kernel (webgpu/core_ops.js).
+  static {
+    for (const op of CORE_OP_NAMES.filter((name) => OP_SCHEMAS[name].webgpu)) {
+      Object.defineProperty(this.prototype, op, {
+        value: { [op](...args) {
+          const p = coreOpShape(this.#core, op, args);
+          noOut(p.out);
+          return this.#either(() => coreOpGpu(this.#runtime, op, p), () => this.#wasm[op](...args));
+        } }[op],
+        writable: true,
+        configurable: true,
+      });
+    }
   }
 
   #upload(tensor, what) {

@@ -1,0 +1,62 @@
+// The core's table of ops stated whole in C++: each op's options (numbers, with their ranges and defaults), the
+// shape of its result and a kernel that writes any run of its rows. The bindings run every op of the table through
+// one pair of functions, and the package makes the op's method, messages, declarations and GPU form from the table,
+// so an op of this kind is four files: its header (the parameters C++ callers pass, and its entry's declaration),
+// its source (the kernel and its entry), its Catch2 file and its WGSL kernel. The build lists the entries: every
+// `const CoreOp kNameOp{` that opens a line of a source of cpp/src joins the table (generated core_op_table.cpp).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "posembed/status.hpp"
+
+namespace posembed {
+
+enum class OptionKind { kInteger, kNumber, kBoolean };
+
+struct OpOption {
+  std::string_view name;  // as the package spells it (camelCase): dModel, numHeads
+  OptionKind kind = OptionKind::kInteger;
+  double min = 0;  // the range, both ends included (a boolean's is [0, 1])
+  double max = 0;
+  double default_value = kRequired;  // kRequired: the caller must give it
+  std::string_view doc;              // a line for the declarations and the README
+  bool positional = false;           // the method's first argument rather than an option (alibiSlopes(numHeads))
+
+  static constexpr double kRequired = -0x1p1023;
+  bool required() const { return default_value == kRequired; }
+};
+
+// The result: rank dims (a row is the last dimension's values).
+struct OpShape {
+  std::array<int64_t, 4> dims{};
+  int rank = 0;
+  int64_t rows() const;
+  int64_t row_elements() const { return rank == 0 ? 1 : dims[static_cast<std::size_t>(rank - 1)]; }
+};
+
+// An op's values come in the order of its options, each already in its range (core_op_shape checks them).
+struct CoreOp {
+  std::string_view name;  // the package's method: alibiSlopes
+  std::string_view doc;   // what it returns, with its shape
+  std::span<const OpOption> options;
+  // The checks that join options, then the result's shape.
+  Status (*shape)(std::span<const double> values, OpShape& shape);
+  // Rows first_row .. first_row + out.size() / row_elements of the result.
+  Status (*rows)(std::span<const double> values, int64_t first_row, std::span<float> out);
+};
+
+// Every op of the table, in the order of their sources' names; nullptr for a name it does not hold.
+std::span<const CoreOp* const> core_ops();
+const CoreOp* core_op_named(std::string_view name);
+
+// Values checked against the op's options ("numHeads must be an integer in [1, 4096], got 0"; NaN and infinities
+// refused), then against each other; the result's shape.
+Status core_op_shape(const CoreOp& op, std::span<const double> values, OpShape& shape);
+// The checks, then rows first_row .. of the result into out (whole rows within the result).
+Status core_op_rows(const CoreOp& op, std::span<const double> values, int64_t first_row, std::span<float> out);
+
+}  // namespace posembed

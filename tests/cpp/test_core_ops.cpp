@@ -1,0 +1,79 @@
+#include "posembed/core_ops.hpp"
+
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "posembed/alibi.hpp"
+#include "vectors.hpp"  // Catch2, as every test file has it
+
+namespace posembed {
+namespace {
+
+// Each option at the low end of its range (false for a boolean): values every op must accept.
+std::vector<double> lowest_values(const CoreOp& op) {
+  std::vector<double> values;
+  for (const OpOption& option : op.options) values.push_back(option.min);
+  return values;
+}
+
+TEST_CASE("the core's table of ops: names unique, ranges and defaults that hold", "[core_ops]") {
+  REQUIRE_FALSE(core_ops().empty());
+  std::set<std::string_view> names;
+  for (const CoreOp* op : core_ops()) {
+    INFO(op->name);
+    CHECK(names.insert(op->name).second);
+    CHECK(core_op_named(op->name) == op);
+    CHECK_FALSE(op->doc.empty());
+    bool named_seen = false;
+    for (const OpOption& option : op->options) {
+      INFO(option.name);
+      CHECK_FALSE(option.doc.empty());
+      CHECK(option.min <= option.max);
+      if (option.kind == OptionKind::kBoolean) CHECK((option.min == 0 && option.max == 1));
+      if (!option.required()) CHECK((option.default_value >= option.min && option.default_value <= option.max));
+      // The positional options come first: the method's arguments, then its options object.
+      if (!option.positional) named_seen = true;
+      CHECK_FALSE((option.positional && named_seen));
+    }
+    OpShape shape;
+    REQUIRE(core_op_shape(*op, lowest_values(*op), shape).ok());
+    CHECK((shape.rank >= 1 && shape.rank <= 4));
+  }
+  CHECK(core_op_named("noSuchOp") == nullptr);
+}
+
+TEST_CASE("the table's checks: every option's range, NaN, the count of values and the rows asked for", "[core_ops]") {
+  const CoreOp& op = kAlibiSlopesOp;
+  OpShape shape;
+  CHECK(core_op_shape(op, std::vector<double>{0}, shape).message() == "numHeads must be an integer in [1, 4096], got 0");
+  CHECK(core_op_shape(op, std::vector<double>{4097}, shape).message() == "numHeads must be an integer in [1, 4096], got 4097");
+  CHECK(core_op_shape(op, std::vector<double>{2.5}, shape).message() == "numHeads must be an integer in [1, 4096], got 2.5");
+  CHECK(core_op_shape(op, std::vector<double>{std::nan("")}, shape).message() == "numHeads must be an integer in [1, 4096], got NaN");
+  CHECK(core_op_shape(op, std::vector<double>{std::numeric_limits<double>::infinity()}, shape).message() ==
+        "numHeads must be an integer in [1, 4096], got Infinity");
+  CHECK(core_op_shape(op, std::vector<double>{}, shape).message() == "alibiSlopes takes 1 values, got 0");
+  REQUIRE(core_op_shape(op, std::vector<double>{12}, shape).ok());
+  CHECK(shape.rank == 1);
+  CHECK(shape.dims[0] == 12);
+  CHECK(shape.rows() == 1);
+  CHECK(shape.row_elements() == 12);
+  std::vector<float> out(12);
+  CHECK(core_op_rows(op, std::vector<double>{12}, 1, out).message() == "the rows must lie within alibiSlopes's result = 1 rows of 12 values");
+  std::vector<float> short_out(11);
+  CHECK(core_op_rows(op, std::vector<double>{12}, 0, short_out).message() == "the rows must lie within alibiSlopes's result = 1 rows of 12 values");
+}
+
+TEST_CASE("alibiSlopes through the table is alibi_slopes (tested against the golden vectors in test_alibi.cpp)", "[core_ops]") {
+  for (int64_t heads = 1; heads <= 256; ++heads) {
+    std::vector<float> through_table(static_cast<std::size_t>(heads)), direct(static_cast<std::size_t>(heads));
+    REQUIRE(core_op_rows(kAlibiSlopesOp, std::vector<double>{static_cast<double>(heads)}, 0, through_table).ok());
+    REQUIRE(alibi_slopes(heads, direct).ok());
+    REQUIRE(through_table == direct);
+  }
+}
+
+}  // namespace
+}  // namespace posembed

@@ -1,0 +1,42 @@
+// The ops stated whole in the C++ core (core_ops.hpp): one runner serves them all. The package checks only what the
+// core cannot see (a value that is not a number, an unknown option, out); the core checks every range and names the
+// value in the package's words, so each value is checked once on its way to the kernel.
+import { CORE_OPS } from './core_tables.js';
+import { describe, options } from './validate.js';
+
+export const CORE_OP_NAMES = Object.keys(CORE_OPS);
+
+// The op's values in the core's order (booleans as 0 and 1; a default where one is left out), and out.
+function coreOpValues(op, args) {
+  const positional = CORE_OPS[op].options.filter((option) => option.positional);
+  const named = CORE_OPS[op].options.filter((option) => !option.positional);
+  const given = options(`${op} options`, args[positional.length], [...named.map((option) => option.name), 'out']);
+  const values = CORE_OPS[op].options.map((option) => {
+    const value = option.positional ? args[positional.indexOf(option)] : (given[option.name] ?? option.default);
+    if (option.type === 'boolean') {
+      if (typeof value !== 'boolean') throw new TypeError(`${option.name} must be true or false, got ${describe(value)}`);
+      return Number(value);
+    }
+    if (typeof value !== 'number') throw new TypeError(`${option.name} must be a number, got ${describe(value)}`);
+    return value;
+  });
+  return { values, out: given.out };
+}
+
+// The result's shape, after the core's checks (the binding returns { shape } or the error).
+export function coreOpShape(core, op, args) {
+  const { values, out } = coreOpValues(op, args);
+  const result = core.module.coreOpShape(op, values);
+  if (!result.shape) core.check(result);
+  return { values, out, shape: result.shape };
+}
+
+// args: the op's positional values, then its options, as the method was called.
+export function runCoreOp(core, op, args) {
+  const { values, out, shape } = coreOpShape(core, op, args);
+  const rowElements = shape.at(-1);
+  const rows = shape.slice(0, -1).reduce((a, b) => a * b, 1);
+  const data = core.produceRows({ rows, rowElements, what: `${op}'s result`, out },
+    (pointer, firstRow, rowCount) => core.module.coreOpRows(op, values, firstRow, pointer, rowCount * rowElements));
+  return { data, shape };
+}

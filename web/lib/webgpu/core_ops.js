@@ -1,0 +1,33 @@
+// The GPU form of the core's ops that have a WGSL kernel (webgpu/kernels/<op>.wgsl, written into core_tables.js's
+// GPU_KERNELS when the package is built). A kernel defines fn element(row: u32, column: u32) -> f32, the value at
+// that row and column of the result, reading the op's options as options.<name> (f32; booleans 0 or 1).
+import { CORE_OPS, GPU_KERNELS } from '../core_tables.js';
+import { elementwise, uniforms } from './runtime.js';
+import { GpuTensor } from './tensor.js';
+
+const programs = new Map();
+
+function program(op) {
+  if (!programs.has(op)) {
+    const fields = CORE_OPS[op].options.map((option) => `${option.name}: f32`).join(', ');
+    programs.set(op, elementwise(/* wgsl */ `
+struct Options { count: u32, row_elements: u32, ${fields} }
+@group(0) @binding(0) var<uniform> options: Options;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+${GPU_KERNELS[op]}`, /* wgsl */ `
+  out[local] = element(i / options.row_elements, i % options.row_elements);`));
+  }
+  return programs.get(op);
+}
+
+// values: the op's options in the core's order, checked by the core (coreOpShape), and the result's shape.
+export function coreOpGpu(runtime, op, { values, shape }) {
+  const count = shape.reduce((a, b) => a * b, 1);
+  const out = runtime.buffer(count * 4, `${op}'s result`, { chunked: true });
+  const done = runtime.dispatch(`core:${op}`, program(op), {
+    uniforms: uniforms([['u32', count], ['u32', shape.at(-1)], ...values.map((value) => ['f32', value])]),
+    buffers: [out],
+    chunked: { count, sliced: [0] },
+  });
+  return new GpuTensor(runtime, out, shape, Float32Array, done);
+}
