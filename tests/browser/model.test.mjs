@@ -168,6 +168,23 @@ describe('Your model page and <posembed-model>', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('as: a remote-code model (Kimi K2) is read as the HF family its code follows; without it, the error says to set as', async () => {
+    const kimi = { ...pe.modelPresets['DeepSeek-V3'], model_type: 'kimi_k2' };
+    await page.evaluate((config) => { document.querySelector('#model').config = config; }, kimi);
+    await drawn(page);
+    assert.match((await shown(page)).error, /^config: model_type 'kimi_k2' is not an HF family posembed reads\. .*read it as the family its code follows with the attribute as="deepseek_v3"/);
+    await page.evaluate(() => document.querySelector('#model').setAttribute('as', 'deepseek_v3'));
+    await drawn(page);
+    const read = await shown(page);
+    assert.equal(read.error, '');
+    assert.match(read.summary, /^deepseek_v3, 61 layers/);
+    await page.evaluate(() => document.querySelector('#model').setAttribute('as', 'no_such_family'));
+    await drawn(page);
+    assert.match((await shown(page)).error, /no_such_family/);
+    await page.evaluate(() => document.querySelector('#model').removeAttribute('as'));
+    assert.deepEqual(problems, []);
+  });
+
   it('the port checker: posembed\'s float32 and bfloat16 caches are consistent; a half-for-interleaved one is a mismatch with suspect layout', async () => {
     await page.selectOption('#preset', 'Llama-3.1-8B');
     await drawn(page);

@@ -33,6 +33,9 @@ export function drawGpuHeatmap(canvas: HTMLCanvasElement, tensor: GpuTensor, bac
 export function valueRange(data: ArrayLike<number>): { min: number; max: number };
 /** A host tensor from either backend's result (a GpuTensor is read, then disposed). */
 export function onHost(result: Tensor | GpuTensor): Promise<Tensor>;
+/** Resolves in a task of its own (a timeout of 0): awaited between pieces of long work, it lets the page answer
+ *  input and paint. */
+export function nextTask(): Promise<void>;
 /** Mounts the token-lookup walkthrough into root (a document or shadow root holding #lookup-controls,
  *  #lookup-error and #lookup-steps). */
 export function mountLookup(pe: object, root: ParentNode, options?: { axes?: boolean; legend?: boolean }):

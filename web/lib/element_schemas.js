@@ -200,6 +200,7 @@ export const ELEMENT_SCHEMAS = {
     summary: 'a real model\'s positional layer, from its config.json',
     attributes: {
       config: text({ default: 'Llama-3.1-8B', doc: 'a preset\'s name (pe.modelPresets) or a config.json URL; or set element.config to a parsed config' }),
+      as: text({ doc: 'the HF model_type to read the config as: a remote-code model\'s family (kimi_k2 as deepseek_v3), or the model_type of a config that has none' }),
       layer: integer(0, 100000, { default: 0, doc: 'which layer, below the model\'s number of layers' }),
       precision: trueOrFalse({ default: true, doc: '"false" leaves out the precision lab (the float32, float16 and bfloat16 caches\' error, and bfloat16\'s collisions)' }),
       ...FRAME,

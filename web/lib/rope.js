@@ -261,6 +261,15 @@ export function ropeCache(core, spec, opts) {
   return Object.defineProperty(computeCache(core, s, cachePositions(o.positions, s.mrope), precision, o.out), 'precision', { value: precision });
 }
 
+// The length a rule that reads one (dynamic, LongRoPE) chooses its frequencies for: the one given, else the longest
+// position's + 1, as HF's code takes it from the positions.
+function encodedLength(positions, sequenceLength) {
+  if (sequenceLength !== undefined) return sequenceLength;
+  let largest = 0;
+  for (const p of positions.data) largest = Math.max(largest, p);
+  return largest + 1;
+}
+
 // ropeCache on checked arguments (the checker calls it for each suspect). Written a block of rows at a time through
 // the heap, each block copied out while in cache, with dynamic's and LongRoPE's frequencies chosen for the whole.
 // out: { cos, sin }, Float32Arrays of the cache's size to write into; sequenceLength: the length dynamic and LongRoPE
@@ -271,9 +280,7 @@ export function computeCache(core, s, positions, precision, out, sequenceLength 
   if (out !== undefined && (out === null || typeof out !== 'object')) throw new TypeError(`out must be { cos, sin }: two Float32Arrays of ${elements} elements, got ${describe(out)}`);
   const cosOut = out ? core.keep(outBuffer(out.cos, elements), 'out.cos') : null;
   const sinOut = out ? core.keep(outBuffer(out.sin, elements), 'out.sin') : null;
-  let largest = 0;
-  for (const p of positions.data) largest = Math.max(largest, p);
-  const length = sequenceLength ?? largest + 1;
+  const length = encodedLength(positions, sequenceLength);
   const perBlock = Math.max(1, Math.min(count, Math.floor((4 * STREAM_BLOCK) / s.rotaryDim)));
   const blockElements = perBlock * s.rotaryDim;
   const requests = [[blockElements * 4, 'a block of the cos cache'], [blockElements * 4, 'a block of the sin cache'], [perBlock * positions.streams * 4, 'a block of positions']];
@@ -299,12 +306,7 @@ export function computeCache(core, s, positions, precision, out, sequenceLength 
 // The frequencies the cache at these positions uses (dynamic and longrope choose by the longest, or by the
 // sequenceLength given), in float64 and as HF's float32 buffer holds them.
 export function cacheFrequencies(core, s, positions, sequenceLength = undefined) {
-  let length = sequenceLength;
-  if (length === undefined) {
-    length = 0;
-    for (const p of positions.data) length = Math.max(length, p + 1);
-  }
-  const scaling = readsSequenceLength(s.scaling.type) ? { ...s.scaling, sequenceLength: length } : s.scaling;
+  const scaling = readsSequenceLength(s.scaling.type) ? { ...s.scaling, sequenceLength: encodedLength(positions, sequenceLength) } : s.scaling;
   const half = s.rotaryDim / 2;
   const exact = core.produce({ elements: half, what: 'the inverse frequencies', type: Float64Array },
     (pointer) => core.module.ropeInvFreq(s.rotaryDim, s.base, scaling, pointer));

@@ -1,7 +1,7 @@
 // The benchmark page: the shared benchmark cases, at sizes a page can run, timed in this browser.
 import { load } from 'posembed';
-import { Figure } from 'posembed/components';
-import { alibiCase, fusedCase, lookupCase, maxError, ropeCase, sampledIndices, similarityCase, sinusoidalCase } from '../bench/cases.js';
+import { Figure, nextTask } from 'posembed/components';
+import { alibiCase, fusedCase, lookupCase, maxError, median, ropeCase, sampledIndices, similarityCase, sinusoidalCase } from '../bench/cases.js';
 
 // Each size's cases, made when run; `only`: the implementations worth timing at that size.
 const SIZES = {
@@ -30,8 +30,6 @@ const gpu = await load({ backend: 'auto' });
 if (gpu.backend === 'webgpu') engines['posembed WebGPU'] = gpu;
 document.documentElement.dataset.ready = 'true';
 
-const nextFrame = () => new Promise((resolve) => setTimeout(resolve, 0));
-
 async function time(fn, runs) {
   const times = [];
   let output;
@@ -39,10 +37,9 @@ async function time(fn, runs) {
     const start = performance.now();
     output = await fn();
     times.push(performance.now() - start);
-    await nextFrame();  // keeps the page responsive
+    await nextTask();  // keeps the page responsive
   }
-  times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)], output };
+  return { median: median(times), output };
 }
 
 // posembed's result as plain data (a GpuTensor is read back and freed, inside the timing).
@@ -89,10 +86,10 @@ async function run(event) {
     const runners = { ...Object.fromEntries(Object.entries(engines).map(([name, pe]) => [name, posembedRunner(pe, c, contexts[name])])), 'plain JS': c.plainJs };
     for (const [name, fn] of Object.entries(runners).filter(([name]) => !size.only || size.only.includes(name))) {
       status.textContent = `Running ${c.name}: ${name}…`;
-      await nextFrame();
-      const { median, output } = await time(fn, runs);
-      row.times[name] = median;
-      row.errors[name] = maxError(output, c.reference, indices);
+      await nextTask();
+      const timed = await time(fn, runs);
+      row.times[name] = timed.median;
+      row.errors[name] = maxError(timed.output, c.reference, indices);
     }
     for (const context of Object.values(contexts)) context?.dispose();
     results.push(row);

@@ -45,6 +45,9 @@ function scoreCurve(invFreq, distances, attention = 1) {
   });
 }
 
+// The package's advice in the element's words: modelPositions(config, { as: 'x' }) is the attribute as="x" here.
+const asAttribute = (message) => message.replace(/modelPositions\(config, \{ as: '([^']*)' \}\)/g, 'the attribute as="$1"');
+
 export class PosembedModel extends LazyElement {
   static observedAttributes = observedAttributes(TAG);
   static properties = ['config'];  // set before the element was defined: see LazyElement
@@ -105,7 +108,7 @@ export class PosembedModel extends LazyElement {
       const pe = await posembed('models');
       const config = await this.#loadConfig(values.config);
       if (generation !== this.generation) return;
-      const model = pe.modelPositions(config);
+      const model = pe.modelPositions(config, values.as === undefined ? undefined : { as: values.as });
       const index = values.layer;
       if (index >= model.numLayers) throw new RangeError(`<${TAG}>: layer must be below the model's ${model.numLayers} layers, got "${index}"`);
       const layer = model.layer(index);
@@ -138,7 +141,7 @@ export class PosembedModel extends LazyElement {
       this.announce('render', { modelType: model.modelType, layer: index, kind: layer.kind });
     } catch (error) {
       if (generation !== this.generation) return;
-      errorBox.textContent = error.message;
+      errorBox.textContent = asAttribute(error.message);
       errorBox.hidden = false;
       for (const figure of Object.values(this.#figures)) figure.element.hidden = true;
       root.querySelector('.summary').textContent = '';

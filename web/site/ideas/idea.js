@@ -1,6 +1,6 @@
 // What every idea on the tour shares: its form's values (checked, each error naming its control), drawn again as
 // they change (controls.js), with the figures marked stale meanwhile and an error beside the form.
-import { Figure } from 'posembed/components';
+import { Figure, nextTask } from 'posembed/components';
 import { redrawOnChange } from '../controls.js';
 
 // An integer control's value, or a RangeError naming the control and its range.
@@ -25,9 +25,9 @@ export function figures(section, specs) {
   return specs.map((spec) => new Figure(section.querySelector(spec.in ?? '.figures') ?? section, spec));
 }
 
-// A task of its own: ideas mounted together on load draw one after another, the page answering in between (and
-// a long computation, awaiting it now and then, lets the page answer while it runs).
-export const nextTask = () => new Promise((resolve) => { setTimeout(resolve, 0); });
+// A task of its own (the elements' own, from posembed/components): ideas mounted together on load draw one after
+// another, the page answering in between, and a long computation, awaiting it now and then, lets the page answer.
+export { nextTask };
 
 // Draws the idea now and after every change of its form (debounced). draw(values) gets the form's values
 // (checkboxes as booleans); a throw shows beside the form. Resolves once the first drawing is done.
