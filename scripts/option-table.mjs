@@ -31,7 +31,7 @@ export function optionTable() {
     entries.forEach(([name, spec], i) => rows.push(`| ${i === 0 ? `\`${op}\`` : ''} | \`${name}\`${spec.argument ? ' (argument)' : ''} | ${allowed(spec)} | ${defaultOf(spec)} | ${cell(spec.doc ?? '')} |`));
   }
   return section('options', [
-    '<details><summary>Every op\'s options: what each allows, its default (made from the option registry, <code>web/lib/op_schemas.js</code>, and the C++ core\'s limits by <code>scripts/option-table.mjs</code>)</summary>',
+    '<details><summary>Every op\'s options: what each allows, its default (made from the option registry, <code>web/lib/op_schemas.js</code>, with the C++ core\'s limits and its table of ops, by <code>scripts/option-table.mjs</code>)</summary>',
     '',
     '| op | option | allowed | default | what |',
     '| --- | --- | --- | --- | --- |',

@@ -2,7 +2,7 @@
 // browser tests (Node's test runner). Prints each suite's result and a closing "N passed, N failed" line.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,7 +28,8 @@ function run(command, args) {
 }
 
 async function ctest(name, dir) {
-  const { code, output } = await run('ctest', ['--test-dir', dir, '--output-on-failure']);
+  // One test binary per core at a time: the suites' entries are independent (one per family and build).
+  const { code, output } = await run('ctest', ['--test-dir', dir, '--output-on-failure', '--parallel', String(availableParallelism())]);
   const match = output.match(/tests passed, (\d+) tests failed out of (\d+)/);
   const total = match ? Number(match[2]) : 0;
   const failed = match ? Number(match[1]) : 1;

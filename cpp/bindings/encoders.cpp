@@ -229,13 +229,13 @@ val js_rope_rules() {
   }
   val rules = val::object();
   for (const RopeRuleParameters& rule : rope_rules()) {
-    val read = val::array(), required = val::array();
+    val names = val::array(), required = val::array();
     for (std::size_t i = 0; i < rule.parameters.size(); ++i) {
-      read.call<void>("push", std::string(rule.parameters[i]));
+      names.call<void>("push", std::string(rule.parameters[i]));
       if (i < rule.required) required.call<void>("push", std::string(rule.parameters[i]));
     }
     val entry = val::object();
-    entry.set("parameters", read);
+    entry.set("parameters", names);
     entry.set("required", required);
     rules.set(std::string(rule.name), entry);
   }

@@ -6,6 +6,8 @@
 namespace posembed {
 namespace {
 
+constexpr double kMaxElements = 0x1p53;
+
 // "numHeads must be an integer in [1, 4096], got 2.5": the package's words for the same check.
 Status check_option(const OpOption& option, double value) {
   const bool in_range = value >= option.min && value <= option.max;  // false for NaN
@@ -42,18 +44,34 @@ const CoreOp* core_op_named(std::string_view name) {
 
 Status core_op_shape(const CoreOp& op, std::span<const double> values, OpShape& shape) {
   if (values.size() != op.options.size()) {
-    return Status::range_error(std::string(op.name) + " takes " + std::to_string(op.options.size()) + " values, got " + std::to_string(values.size()));
+    return Status::range_error(std::string(op.name) + " takes a value for each of its " + std::to_string(op.options.size()) + " options, got " +
+                               std::to_string(values.size()));
   }
   for (std::size_t i = 0; i < values.size(); ++i) POSEMBED_RETURN_IF_ERROR(check_option(op.options[i], values[i]));
-  return op.shape(values, shape);
+  POSEMBED_RETURN_IF_ERROR(op.shape(values, shape));
+  // The op's own shape, held to what every caller assumes: 1 to 4 dimensions, none empty, a count of elements a
+  // double holds exactly (the package's arrays could never be larger).
+  bool sound = shape.rank >= 1 && shape.rank <= 4;
+  double elements = 1;
+  for (int d = 0; sound && d < shape.rank; ++d) {
+    const auto dim = static_cast<double>(shape.dims[static_cast<std::size_t>(d)]);
+    sound = dim >= 1 && dim <= kMaxElements / elements;
+    elements *= dim;
+  }
+  if (!sound) return Status::range_error(std::string(op.name) + "'s result must have 1 to 4 dimensions of at least 1 and at most 2^53 elements");
+  return {};
 }
 
 Status core_op_rows(const CoreOp& op, std::span<const double> values, int64_t first_row, std::span<float> out) {
   OpShape shape;
   POSEMBED_RETURN_IF_ERROR(core_op_shape(op, values, shape));
   const auto row_elements = static_cast<std::size_t>(shape.row_elements());
-  POSEMBED_RETURN_IF_ERROR(check_row_run(first_row, out.size(), row_elements, static_cast<std::size_t>(shape.rows()),
-                                         std::string(op.name) + "'s result", std::to_string(row_elements)));
+  const auto rows = static_cast<std::size_t>(shape.rows());
+  if (first_row < 0 || out.size() % row_elements != 0 || static_cast<std::size_t>(first_row) + out.size() / row_elements > rows) {
+    return Status::range_error("the rows written must lie within " + std::string(op.name) + "'s " + std::to_string(rows) + " rows of " +
+                               std::to_string(row_elements) + " values: first row " + std::to_string(first_row) + ", " +
+                               std::to_string(out.size()) + " values");
+  }
   return op.rows(values, first_row, out);
 }
 

@@ -99,7 +99,7 @@ export async function openPage(browser, url, { width = 1200, warnings = false, o
 // For a describe block: its before hook starts the server (on siteRoot, a path or a function giving one once
 // earlier hooks have made it; the site by default) and Chromium, its after hook closes both. Returns the object
 // they fill: { server, browser, open(path) }; open opens a page and, unless { ready: false }, waits until the
-// site's page says it is ready and every posembed element on it is defined.
+// site's page says it is ready and every posembed element in its document is defined.
 export function useSite({ siteRoot, webgpu = false } = {}) {
   const site = {
     async open(path, { ready = true, timeout = 30000, width, offline } = {}) {

@@ -1,5 +1,6 @@
 #include "posembed/core_ops.hpp"
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -15,7 +16,7 @@ namespace {
 // Each option at the low end of its range (false for a boolean): values every op must accept.
 std::vector<double> lowest_values(const CoreOp& op) {
   std::vector<double> values;
-  for (const OpOption& option : op.options) values.push_back(option.min);
+  for (const OpOption& option : op.options) values.push_back(option.kind == OptionKind::kBoolean ? 0 : option.min);
   return values;
 }
 
@@ -31,9 +32,13 @@ TEST_CASE("the core's table of ops: names unique, ranges and defaults that hold"
     for (const OpOption& option : op->options) {
       INFO(option.name);
       CHECK_FALSE(option.doc.empty());
-      CHECK(option.min <= option.max);
-      if (option.kind == OptionKind::kBoolean) CHECK((option.min == 0 && option.max == 1));
-      if (!option.required()) CHECK((option.default_value >= option.min && option.default_value <= option.max));
+      if (option.kind == OptionKind::kBoolean) {
+        if (!option.required()) CHECK((option.default_value == 0 || option.default_value == 1));
+      } else {
+        // Finite bounds (the package writes them as JSON, which has no Infinity) and a default between them.
+        CHECK((std::isfinite(option.min) && std::isfinite(option.max) && option.min <= option.max));
+        if (!option.required()) CHECK((option.default_value >= option.min && option.default_value <= option.max));
+      }
       // The positional options come first: the method's arguments, then its options object.
       if (!option.positional) named_seen = true;
       CHECK_FALSE((option.positional && named_seen));
@@ -54,16 +59,40 @@ TEST_CASE("the table's checks: every option's range, NaN, the count of values an
   CHECK(core_op_shape(op, std::vector<double>{std::nan("")}, shape).message() == "numHeads must be an integer in [1, 4096], got NaN");
   CHECK(core_op_shape(op, std::vector<double>{std::numeric_limits<double>::infinity()}, shape).message() ==
         "numHeads must be an integer in [1, 4096], got Infinity");
-  CHECK(core_op_shape(op, std::vector<double>{}, shape).message() == "alibiSlopes takes 1 values, got 0");
+  CHECK(core_op_shape(op, std::vector<double>{}, shape).message() == "alibiSlopes takes a value for each of its 1 options, got 0");
   REQUIRE(core_op_shape(op, std::vector<double>{12}, shape).ok());
   CHECK(shape.rank == 1);
   CHECK(shape.dims[0] == 12);
   CHECK(shape.rows() == 1);
   CHECK(shape.row_elements() == 12);
   std::vector<float> out(12);
-  CHECK(core_op_rows(op, std::vector<double>{12}, 1, out).message() == "the rows must lie within alibiSlopes's result = 1 rows of 12 values");
+  CHECK(core_op_rows(op, std::vector<double>{12}, 1, out).message() == "the rows written must lie within alibiSlopes's 1 rows of 12 values: first row 1, 12 values");
   std::vector<float> short_out(11);
-  CHECK(core_op_rows(op, std::vector<double>{12}, 0, short_out).message() == "the rows must lie within alibiSlopes's result = 1 rows of 12 values");
+  CHECK(core_op_rows(op, std::vector<double>{12}, 0, short_out).message() ==
+        "the rows written must lie within alibiSlopes's 1 rows of 12 values: first row 0, 11 values");
+}
+
+// An op whose shape function gives the shape `given` (none of the table's would): held to 1 to 4 dimensions, none
+// empty, at most 2^53 elements, before any kernel runs.
+Status shape_of(OpShape given) {
+  static OpShape returned;
+  returned = given;
+  static constexpr std::array<OpOption, 0> kNoOptions{};
+  const CoreOp op{.name = "unsound", .doc = "a test's", .options = kNoOptions,
+                  .shape = [](std::span<const double>, OpShape& shape) { shape = returned; return Status{}; },
+                  .rows = [](std::span<const double>, int64_t, std::span<float>) { return Status{}; }};
+  OpShape shape;
+  return core_op_shape(op, {}, shape);
+}
+
+TEST_CASE("an op's result is held to a sound shape", "[core_ops]") {
+  const std::string refused = "unsound's result must have 1 to 4 dimensions of at least 1 and at most 2^53 elements";
+  CHECK(shape_of({.dims = {}, .rank = 0}).message() == refused);
+  CHECK(shape_of({.dims = {2, 0}, .rank = 2}).message() == refused);
+  CHECK(shape_of({.dims = {1, 2, 3, 4}, .rank = 5}).message() == refused);
+  CHECK(shape_of({.dims = {int64_t{1} << 30, int64_t{1} << 30, 1 << 20}, .rank = 3}).message() == refused);
+  CHECK(shape_of({.dims = {int64_t{1} << 62, int64_t{1} << 62}, .rank = 2}).message() == refused);
+  CHECK(shape_of({.dims = {int64_t{1} << 26, int64_t{1} << 27}, .rank = 2}).ok());
 }
 
 TEST_CASE("alibiSlopes through the table is alibi_slopes (tested against the golden vectors in test_alibi.cpp)", "[core_ops]") {

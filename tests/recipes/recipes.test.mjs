@@ -99,7 +99,7 @@ constexpr std::array kOptions{
     OpOption{.name = "queryLength", .min = 1, .max = kMaxLength, .doc = "rows: the queries"},
     OpOption{.name = "keyLength", .min = 1, .max = kMaxLength, .doc = "columns: the keys"},
     OpOption{.name = "maxDistance", .min = 1, .max = kMaxLength, .default_value = 16, .doc = "distances past it are clipped to it"},
-    OpOption{.name = "absolute", .kind = OptionKind::kBoolean, .max = 1, .default_value = 0, .doc = "the distance's size, without its direction"},
+    OpOption{.name = "absolute", .kind = OptionKind::kBoolean, .default_value = 0, .doc = "the distance's size, without its direction"},
 };
 
 }  // namespace

@@ -48,5 +48,5 @@ export { Figure, SERIES_COLOURS, colourBar, colourWords, formatValue, proseNumbe
 export { createLookup, mountLookup } from './components/lookup.js';
 export { PLANE_AXES, PLANE_NOTE, TOKEN_KINDS, tokenKind, trainingWorker } from './components/training.js';
 export { ENCODINGS, encodingFigure, onHost } from './encoding_figures.js';
-export { nextTask } from './components/shared.js';
+export { nextTask } from './next_task.js';
 export { TOY_VOCABULARY, TOY_PADDING, TOY_END, toyIds, toyTokens } from './toy_vocabulary.js';

@@ -1,6 +1,6 @@
 // The ops stated whole in the C++ core (core_ops.hpp): one runner serves them all. The package checks only what the
 // core cannot see (a value that is not a number, an unknown option, out); the core checks every range and names the
-// value in the package's words, so each value is checked once on its way to the kernel.
+// value in the package's words: each check is made in one place.
 import { CORE_OPS } from './core_tables.js';
 import { describe, options } from './validate.js';
 
@@ -12,7 +12,7 @@ function coreOpValues(op, args) {
   const named = CORE_OPS[op].options.filter((option) => !option.positional);
   const given = options(`${op} options`, args[positional.length], [...named.map((option) => option.name), 'out']);
   const values = CORE_OPS[op].options.map((option) => {
-    const value = option.positional ? args[positional.indexOf(option)] : (given[option.name] ?? option.default);
+    const value = (option.positional ? args[positional.indexOf(option)] : given[option.name]) ?? option.default;
     if (option.type === 'boolean') {
       if (typeof value !== 'boolean') throw new TypeError(`${option.name} must be true or false, got ${describe(value)}`);
       return Number(value);

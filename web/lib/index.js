@@ -36,6 +36,7 @@ export class Posembed {
   // A method for each op stated whole in the core (core_ops.js): alibiSlopes(numHeads, opts), ….
   static {
     for (const op of CORE_OP_NAMES) {
+      if (op in this.prototype) throw new Error(`posembed: the core's op ${op} has the name of a method of Posembed`);
       Object.defineProperty(this.prototype, op, {
         value: { [op](...args) { return runCoreOp(this.#core, op, args); } }[op], writable: true, configurable: true,
       });

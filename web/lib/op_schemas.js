@@ -257,17 +257,17 @@ export const OP_SCHEMAS = {
   },
 };
 
-// The ops stated whole in the core (core_ops.hpp; written into core_tables.js when the package is built), each
-// with the schema every op has: its positional options as arguments, an out, and a GPU form where a WGSL kernel of
-// its name is in webgpu/kernels/. core: core_ops.js runs it.
+// The ops stated whole in the core (core_ops.hpp; written into core_tables.js when the package is built; core_ops.js
+// runs them), each with the schema every op has: its positional options as arguments, an out, and a GPU form where a
+// WGSL kernel of its name is in webgpu/kernels/.
 function coreOpSchema(name, { doc, options }) {
+  if (OP_SCHEMAS[name]) throw new Error(`posembed: the core's op ${name} has the name of an op the package states itself`);
   const spec = ({ type, min, max, default: value, doc: line }) => ({ type, ...(type === 'boolean' ? {} : { min, max }), ...(value === undefined ? {} : { default: value }), doc: line });
   const entries = (positional) => Object.fromEntries(options.filter((option) => option.positional === positional).map((option) => [option.name, spec(option)]));
   const positional = entries(true);
   return {
     doc,
     returns: TENSOR,
-    core: true,
     ...(GPU_KERNELS[name] ? { webgpu: ON_GPU } : {}),
     ...(Object.keys(positional).length ? { arguments: positional } : {}),
     options: { ...entries(false), out: OUT },

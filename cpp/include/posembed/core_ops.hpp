@@ -20,7 +20,7 @@ enum class OptionKind { kInteger, kNumber, kBoolean };
 struct OpOption {
   std::string_view name;  // as the package spells it (camelCase): dModel, numHeads
   OptionKind kind = OptionKind::kInteger;
-  double min = 0;  // the range, both ends included (a boolean's is [0, 1])
+  double min = 0;  // the range, both ends included and finite (a boolean has none: false or true, 0 or 1)
   double max = 0;
   double default_value = kRequired;  // kRequired: the caller must give it
   std::string_view doc;              // a line for the declarations and the README
@@ -49,12 +49,14 @@ struct CoreOp {
   Status (*rows)(std::span<const double> values, int64_t first_row, std::span<float> out);
 };
 
-// Every op of the table, in the order of their sources' names; nullptr for a name it does not hold.
+// Every op of the table, in the order of their sources' names; core_op_named: nullptr for a name it does not hold.
+// (The entries' declarations in the ops' headers, `extern const CoreOp kNameOp;`, give them the external linkage the
+// generated table needs: a namespace-scope const is otherwise private to its source.)
 std::span<const CoreOp* const> core_ops();
 const CoreOp* core_op_named(std::string_view name);
 
 // Values checked against the op's options ("numHeads must be an integer in [1, 4096], got 0"; NaN and infinities
-// refused), then against each other; the result's shape.
+// refused), then against each other; the result's shape (1 to 4 dimensions, none empty, at most 2^53 elements).
 Status core_op_shape(const CoreOp& op, std::span<const double> values, OpShape& shape);
 // The checks, then rows first_row .. of the result into out (whole rows within the result).
 Status core_op_rows(const CoreOp& op, std::span<const double> values, int64_t first_row, std::span<float> out);

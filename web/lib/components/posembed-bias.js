@@ -7,7 +7,8 @@
 import { MASKED, colormap as colourScale, valueRange } from '../colormap.js';
 import { Figure, colourBar } from './figure.js';
 import { ELEMENT_SCHEMAS, inAttributeWords, observedAttributes, problemsMessage } from '../element_schemas.js';
-import { BASE_STYLE, LazyElement, adoptStyles, authorMatrix, define, nextTask, onHost, posembed } from './shared.js';
+import { BASE_STYLE, LazyElement, adoptStyles, authorMatrix, define, onHost, posembed } from './shared.js';
+import { nextTask } from '../next_task.js';
 
 const TAG = 'posembed-bias';
 

@@ -10,7 +10,8 @@
 import { mropeStream } from '../rope.js';
 import { Figure, SERIES_COLOURS, formatValue } from './figure.js';
 import { observedAttributes, problemsMessage } from '../element_schemas.js';
-import { BASE_STYLE, LazyElement, adoptStyles, define, nextTask, posembed } from './shared.js';
+import { BASE_STYLE, LazyElement, adoptStyles, define, posembed } from './shared.js';
+import { nextTask } from '../next_task.js';
 
 const TAG = 'posembed-model';
 
@@ -45,8 +46,9 @@ function scoreCurve(invFreq, distances, attention = 1) {
   });
 }
 
-// The package's advice in the element's words: modelPositions(config, { as: 'x' }) is the attribute as="x" here.
-const asAttribute = (message) => message.replace(/modelPositions\(config, \{ as: '([^']*)' \}\)/g, 'the attribute as="$1"');
+// The package's advice in the element's words: modelPositions(config, { as: 'x' }) is the attribute as="x" here (and
+// the command line's --as is no concern of the page's).
+const asAttribute = (message) => message.replace(/modelPositions\(config, \{ as: '([^']*)' \}\)/g, 'the attribute as="$1"').replace(' (--as on the command line)', '');
 
 export class PosembedModel extends LazyElement {
   static observedAttributes = observedAttributes(TAG);

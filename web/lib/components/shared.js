@@ -4,6 +4,7 @@ import { load } from '../index.js';
 import { sharedInstance } from '../page_instance.js';
 import { loadPart } from '../parts.js';
 import { describe } from '../validate.js';
+import { nextTask } from '../next_task.js';
 import { ELEMENT_SCHEMAS, SCHEMES, readAttributes, readValue, unknownAttributes } from '../element_schemas.js';
 import { camelCase } from '../op_schemas.js';
 import { figureOf } from './figure.js';
@@ -25,9 +26,6 @@ export function authorMatrix(value, name = 'data', maxCells = 2 ** 20) {
 }
 
 let ownInstance = null;
-
-// A task of its own for what comes next: the page's thread is free in between (for input, and to paint).
-export const nextTask = () => new Promise((resolve) => { setTimeout(resolve, 0); });
 
 // The page's own instance where it has loaded one (on WebGPU if the page chose it); else the elements' own, loaded
 // once on first use: the light encoders-only module on wasm. Their tables are small enough for wasm SIMD, and

@@ -1,6 +1,8 @@
 // The GPU form of the core's ops that have a WGSL kernel (webgpu/kernels/<op>.wgsl, written into core_tables.js's
 // GPU_KERNELS when the package is built). A kernel defines fn element(row: u32, column: u32) -> f32, the value at
-// that row and column of the result, reading the op's options as options.<name> (f32; booleans 0 or 1).
+// that row and column of the result, reading the op's options as options.<name> (f32, so integers exact up to 2^24;
+// booleans 0 or 1). The options' names are fields of a WGSL struct: an op with a kernel names none of them as WGSL
+// reserves (layout, type, target, …); the runner's own fields are snake_case, which no option's camelCase name is.
 import { CORE_OPS, GPU_KERNELS } from '../core_tables.js';
 import { elementwise, uniforms } from './runtime.js';
 import { GpuTensor } from './tensor.js';
@@ -11,7 +13,7 @@ function program(op) {
   if (!programs.has(op)) {
     const fields = CORE_OPS[op].options.map((option) => `${option.name}: f32`).join(', ');
     programs.set(op, elementwise(/* wgsl */ `
-struct Options { count: u32, row_elements: u32, ${fields} }
+struct Options { element_count: u32, row_elements: u32, ${fields} }
 @group(0) @binding(0) var<uniform> options: Options;
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
 ${GPU_KERNELS[op]}`, /* wgsl */ `
