@@ -19,6 +19,7 @@ import { load } from '../dist/index.js';
 import { GPU_SIZE_OPS, OPS } from './bench/ops.mjs';
 import { maxError, median, sampledIndices } from '../web/bench/cases.js';
 import { benchPageLoad } from './bench/page-load.mjs';
+import { benchResponsiveness } from './bench/responsiveness.mjs';
 import { benchTraining } from './bench/training.mjs';
 import { benchBf16Vocabulary, benchVocabulary } from './bench/vocabulary.mjs';
 
@@ -187,10 +188,17 @@ if (!args['gpu-sizes'] && (!args.op || 'page-load'.includes(args.op)) && existsS
   pageLoad = await benchPageLoad({ siteRoot: 'build/site', quick: args.quick });
 }
 
-const unmet = [...results.map((r) => [r.op, r.goals]), ...(vocabulary ? [['vocabulary', vocabulary.goals]] : []), ...(pageLoad ? [['page load', pageLoad.goals]] : [])]
+// The page's thread while elements draw their largest, controls change and the trainer trains.
+let responsiveness = null;
+if (!args['gpu-sizes'] && (!args.op || 'responsiveness'.includes(args.op)) && existsSync('build/site/index.html')) {
+  responsiveness = await benchResponsiveness({ siteRoot: 'build/site' });
+}
+
+const unmet = [...results.map((r) => [r.op, r.goals]), ...(vocabulary ? [['vocabulary', vocabulary.goals]] : []), ...(pageLoad ? [['page load', pageLoad.goals]] : []),
+  ...(responsiveness ? [['responsiveness', responsiveness.goals]] : [])]
   .flatMap(([op, goals]) => goals.filter((g) => !g.met).map((g) => `${op}: ${g.goal} (${g.value})`));
 if (!args['gpu-sizes']) console.log(unmet.length ? `goals not met in this run:\n  ${unmet.join('\n  ')}` : 'every goal met in this run');
 
 mkdirSync(dirname(args.json), { recursive: true });
-writeFileSync(args.json, JSON.stringify({ date: new Date().toISOString(), node: process.version, results, training, vocabulary, pageLoad }, null, 2));
+writeFileSync(args.json, JSON.stringify({ date: new Date().toISOString(), node: process.version, results, training, vocabulary, pageLoad, responsiveness }, null, 2));
 console.log(`results written to ${args.json} (errors: max over ${SAMPLES} sampled elements per output)`);

@@ -35,6 +35,66 @@ export async function drawEveryElement(page, selector, { timeoutMs = Infinity } 
   }
 }
 
+// Records the page's main-thread long tasks from its first script on, for longestTask.
+export function recordLongTasks(page) {
+  return page.addInitScript(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.longTasks.push(Math.round(entry.duration)); })
+      .observe({ type: 'longtask', buffered: true });
+  });
+}
+
+// The longest main-thread task (ms) since the last call (0 when none passed 50 ms).
+export function longestTask(page) {
+  return page.evaluate(() => window.longTasks.splice(0).reduce((longest, t) => Math.max(longest, t), 0));
+}
+
+// Lets the page finish what a change started: its synchronous work, its debounced redraws and its workers' answers.
+export async function settle(page) {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+  await page.waitForTimeout(600);
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+}
+
+async function setControl(field, { tag, type }, value) {
+  if (type === 'checkbox') await field.setChecked(value);
+  else if (tag === 'SELECT') await field.selectOption(value);
+  else await field.fill(value);
+}
+
+// Sets each control of the page's forms to its limits, one at a time from the page's defaults: each number field
+// at its min and at its max (read when it is set, since some follow their partner's value), each option of each
+// select, each checkbox both ways. After each value the page settles and `afterEach(label, remake)` looks at it (a
+// test's checks, the benchmark's timing; remake() undoes the change and makes it again, settled, with only the
+// change's long tasks left recorded); then the control goes back to its default. Resolves to the labels tried.
+export async function eachControlAtItsLimits(page, afterEach) {
+  const tried = [];
+  const fields = page.locator('form input[type="number"][min][max], form select, form input[type="checkbox"]');
+  for (const field of await fields.all()) {
+    const control = await field.evaluate((el) => ({ tag: el.tagName, type: el.type, name: el.name, initial: el.type === 'checkbox' ? el.checked : el.value }));
+    const values = control.tag === 'SELECT'
+      ? await field.evaluate((el) => [...el.options].map((o) => o.value))
+      : control.type === 'checkbox' ? [!control.initial, control.initial] : ['min', 'max'];
+    for (const value of values) {
+      const shown = control.tag === 'INPUT' && control.type !== 'checkbox' ? await field.evaluate((el, which) => el.getAttribute(which), value) : value;
+      await setControl(field, control, shown);
+      await settle(page);
+      const label = `${control.name} = ${shown}`;
+      await afterEach(label, async () => {
+        await setControl(field, control, control.initial);
+        await settle(page);
+        await page.evaluate(() => window.longTasks?.splice(0));  // undoing is not the change
+        await setControl(field, control, shown);
+        await settle(page);
+      });
+      tried.push(label);
+    }
+    await setControl(field, control, control.initial);
+    await settle(page);
+  }
+  return tried;
+}
+
 // webgpu: false (no adapter), true (an adapter that presents), or 'adapter-only' (an adapter whose canvases
 // cannot be presented: the pages must fall back by themselves).
 export function launchChromium({ webgpu = false } = {}) {

@@ -16,26 +16,37 @@ esac
 # Debian's emcc runs its JS optimizer with Node and needs acorn from Debian's node modules.
 [ -d /usr/share/nodejs ] && export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"
 
+# Each step says how long the one before it took, so a slow build (or CI's) shows where its time went.
+step_started=$SECONDS
+step_name=""
+step() {
+  [ -n "$step_name" ] && echo "build: $step_name took $((SECONDS - step_started)) s"
+  step_name="$1"
+  step_started=$SECONDS
+  [ -n "$step_name" ] && echo "build: $step_name"
+  return 0
+}
+
 generator=()
 command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 
 if $tests; then
-  echo "build: native"
+  step "native"
   [ -f build/native/CMakeCache.txt ] || cmake -S . -B build/native "${generator[@]}" >/dev/null
   cmake --build build/native
 
-  echo "build: native with AddressSanitizer + UndefinedBehaviorSanitizer, and the fuzz targets"
+  step "native with AddressSanitizer + UndefinedBehaviorSanitizer, and the fuzz targets"
   if [ ! -f build/asan/CMakeCache.txt ]; then
     CC=clang CXX=clang++ cmake -S . -B build/asan "${generator[@]}" -DPOSEMBED_SANITIZE=ON -DPOSEMBED_FUZZ=ON >/dev/null
   fi
   cmake --build build/asan
 
-  echo "build: native with ThreadSanitizer"
+  step "native with ThreadSanitizer"
   [ -f build/tsan/CMakeCache.txt ] || CC=clang CXX=clang++ cmake -S . -B build/tsan "${generator[@]}" -DPOSEMBED_TSAN=ON >/dev/null
   cmake --build build/tsan
 fi
 
-echo "build: wasm"
+step "wasm"
 if [ ! -f build/wasm/CMakeCache.txt ]; then
   # Debian's Emscripten toolchain sets the test emulator to `node --experimental-wasm-threads`, which
   # Node 20 rejects; --no-experimental-fetch makes 3.1.6's glue read files with fs instead of fetch().
@@ -51,8 +62,9 @@ else
   cmake --build build/wasm --target "${modules[@]}"
 fi
 
-echo "build: dist/"
+step "dist/"
 node scripts/build-dist.mjs
 
-echo "build: build/site"
+step "build/site"
 npx vite build --config web/site/vite.config.js --logLevel warn
+step ""

@@ -36,11 +36,13 @@ async function ctest(name, dir) {
   return { name, passed: total - failed, failed: code === 0 && total > 0 ? failed : Math.max(failed, 1) };
 }
 
+// The files of a suite run on every core at once (Node's default leaves one idle): the package's are independent
+// processes, and the browser's spend much of their time waiting on pages, servers and npm.
 async function nodeTests(name, dir) {
   const tapDir = mkdtempSync(join(tmpdir(), 'posembed-tap-'));
   const tap = join(tapDir, 'results.tap');
   const { code } = await run(process.execPath, [
-    '--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
+    '--test', `--test-concurrency=${Math.max(2, availableParallelism())}`, '--test-reporter=spec', '--test-reporter-destination=stdout',
     '--test-reporter=tap', `--test-reporter-destination=${tap}`, dir,
   ]);
   const results = readFileSync(tap, 'utf8');
@@ -51,17 +53,24 @@ async function nodeTests(name, dir) {
   return { name, passed, failed: code === 0 && passed > 0 ? failed : Math.max(failed, 1) };
 }
 
+// Each suite's wall time is printed with its result, so a slow run shows where its time went.
+async function timed(suite) {
+  const started = performance.now();
+  const result = await suite;
+  return { ...result, seconds: Math.round((performance.now() - started) / 1000) };
+}
+
 const suites = [];
-suites.push(await ctest('Catch2 native', 'build/native'));
-suites.push(await ctest('Catch2 native under ASan + UBSan, fuzz corpora replayed', 'build/asan'));
-suites.push(await ctest('Catch2 native under ThreadSanitizer', 'build/tsan'));
-suites.push(await ctest('Catch2 wasm (simd, scalar, threads) under Node', 'build/wasm'));
-suites.push(await nodeTests('package (Node)', 'tests/js/'));
-suites.push(await nodeTests('recipes (followed in a scratch copy, built natively and for the web)', 'tests/recipes/'));
-suites.push(await nodeTests('browser (Chromium)', 'tests/browser/'));
+suites.push(await timed(ctest('Catch2 native', 'build/native')));
+suites.push(await timed(ctest('Catch2 native under ASan + UBSan, fuzz corpora replayed', 'build/asan')));
+suites.push(await timed(ctest('Catch2 native under ThreadSanitizer', 'build/tsan')));
+suites.push(await timed(ctest('Catch2 wasm (simd, scalar, threads) under Node', 'build/wasm')));
+suites.push(await timed(nodeTests('package (Node)', 'tests/js/')));
+suites.push(await timed(nodeTests('recipes (followed in a scratch copy, built natively and for the web)', 'tests/recipes/')));
+suites.push(await timed(nodeTests('browser (Chromium)', 'tests/browser/')));
 
 console.log('\nsuite results');
-for (const s of suites) console.log(`  ${s.failed ? 'FAIL' : 'ok  '} ${s.name}: ${s.passed} passed, ${s.failed} failed`);
+for (const s of suites) console.log(`  ${s.failed ? 'FAIL' : 'ok  '} ${s.name}: ${s.passed} passed, ${s.failed} failed (${s.seconds} s)`);
 const passed = suites.reduce((sum, s) => sum + s.passed, 0);
 const failed = suites.reduce((sum, s) => sum + s.failed, 0);
 console.log(`${passed} passed, ${failed} failed`);

@@ -3,7 +3,7 @@
 // 390 px, the median of several loads, against the goal of none over 100 ms (a reader never waits on a frozen page).
 // The Hub is not reached: each page's offline fallback is what is drawn.
 import { readdirSync } from 'node:fs';
-import { drawEveryElement, launchChromium, startServer } from '../browser.mjs';
+import { drawEveryElement, launchChromium, longestTask, recordLongTasks, startServer } from '../browser.mjs';
 import { median } from '../../web/bench/cases.js';
 
 const GOAL_MS = 100;
@@ -15,17 +15,13 @@ async function longestTaskOpening(browser, url, width) {
   const page = await browser.newPage({ viewport: { width, height: 900 } });
   try {
     await page.route('https://huggingface.co/**', (route) => route.abort('internetdisconnected'));
-    await page.addInitScript(() => {
-      window.longTasks = [];
-      new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.longTasks.push(entry.duration); })
-        .observe({ type: 'longtask', buffered: true });
-    });
+    await recordLongTasks(page);
     await page.goto(url);
     // A page with figures of its own says when they are drawn; a page of elements alone does not.
     await page.waitForSelector('html[data-ready="true"]', { timeout: 5000 }).catch(() => {});
     await drawEveryElement(page, ELEMENTS, { timeoutMs: 10000 });
     await page.waitForTimeout(600);
-    return await page.evaluate(() => window.longTasks.reduce((longest, t) => Math.max(longest, t), 0));
+    return await longestTask(page);
   } finally {
     await page.close();
   }

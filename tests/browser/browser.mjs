@@ -74,16 +74,10 @@ export async function routeHub(page, { offline = false } = {}) {
   });
 }
 
-// A page that records console errors and uncaught exceptions, and its main thread's long tasks (in
-// window.longTasks, milliseconds each).
+// A page that records console errors and uncaught exceptions.
 // warnings: console warnings count as problems too.
 export async function openPage(browser, url, { width = 1200, warnings = false, offline = false } = {}) {
   const page = await browser.newPage({ viewport: { width, height: 900 } });
-  await page.addInitScript(() => {
-    window.longTasks = [];
-    new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.longTasks.push(Math.round(entry.duration)); })
-      .observe({ type: 'longtask', buffered: true });
-  });
   await routeHub(page, { offline });
   const problems = [];
   page.on('console', (message) => {

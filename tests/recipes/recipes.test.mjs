@@ -2,8 +2,8 @@
 // fails here rather than in a contributor's hands. A RoPE scaling rule (NTK by a fixed factor, base ×
 // factor^(d / (d − 2))) is its struct and table row in rope.cpp and its test in test_rope.cpp; an op of the core's
 // table (relative distances, clipped as Shaw et al. 2018 clip them) is its header, its source (kernel and table
-// entry), its Catch2 file and its WGSL kernel; and nothing else changes. The copy is built natively (the new tests,
-// every RoPE test and the table's pass) and for the web (the three modules the package ships, and dist/), both
+// entry), its Catch2 file and its WGSL kernel; and nothing else changes. The copy is built natively (the core, and
+// the test files of what it runs: the new tests, every RoPE test and the table's pass) and for the web (the three modules the package ships, and dist/), both
 // compiled at -O1 to spare CI's time, and the copy's built package has the op: a method on the wasm instance and its GPU
 // form on the webgpu backend (Node's WebGPU, SwiftShader) with the same values, its options checked in the core's
 // words, and its declarations in index.d.ts.
@@ -243,7 +243,9 @@ describe('the README\'s recipes, followed in a scratch copy', () => {
       mkdirSync(dirname(join(copy, file)), { recursive: true });
       writeFileSync(join(copy, file), text);
     }
-    step('cmake', ['-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release', '-DCMAKE_CXX_FLAGS_RELEASE=-O1', `-DPOSEMBED_VECTORS_DIR=${VECTORS}`]);
+    // The tests the recipes run: the RoPE rule's ([recipe], [rope]), the op's and the table's.
+    step('cmake', ['-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release', '-DCMAKE_CXX_FLAGS_RELEASE=-O1', `-DPOSEMBED_VECTORS_DIR=${VECTORS}`,
+      '-DPOSEMBED_TEST_FILES=test_rope.cpp;test_relative_distance.cpp;test_core_ops.cpp']);
     step('cmake', ['--build', 'build/native', '--target', 'posembed_tests', '--parallel', '2']);
   });
 

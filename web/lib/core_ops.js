@@ -40,3 +40,13 @@ export function runCoreOp(core, op, args) {
     (pointer, firstRow, rowCount) => core.module.coreOpRows(op, values, firstRow, pointer, rowCount * rowElements));
   return { data, shape };
 }
+
+// Gives a class a method per op, named as the op (a name the class has already is an error, not a silent
+// replacement). run(instance, op, args) does the work; it is written in the class's static block, where the
+// instance's private fields are in reach.
+export function installCoreOpMethods(Class, ops, run) {
+  for (const op of ops) {
+    if (op in Class.prototype) throw new Error(`posembed: the core's op ${op} has the name of a method of ${Class.name}`);
+    Object.defineProperty(Class.prototype, op, { value: { [op](...args) { return run(this, op, args); } }[op], writable: true, configurable: true });
+  }
+}

@@ -5,7 +5,7 @@ import { describe, integer, oneOf, options } from './validate.js';
 import { sinusoidal } from './sinusoidal.js';
 import { TokenEmbedding } from './token_embedding.js';
 import { alibiBias } from './alibi.js';
-import { CORE_OP_NAMES, runCoreOp } from './core_ops.js';
+import { CORE_OP_NAMES, installCoreOpMethods, runCoreOp } from './core_ops.js';
 import { t5Bias, t5Bucket, t5Buckets } from './t5.js';
 import { applyRope, ropeCache, ropeInvFreq } from './rope.js';
 import { sincos2d } from './sincos2d.js';
@@ -35,12 +35,7 @@ export class Posembed {
 
   // A method for each op stated whole in the core (core_ops.js): alibiSlopes(numHeads, opts), ….
   static {
-    for (const op of CORE_OP_NAMES) {
-      if (op in this.prototype) throw new Error(`posembed: the core's op ${op} has the name of a method of Posembed`);
-      Object.defineProperty(this.prototype, op, {
-        value: { [op](...args) { return runCoreOp(this.#core, op, args); } }[op], writable: true, configurable: true,
-      });
-    }
+    installCoreOpMethods(this, CORE_OP_NAMES, (pe, op, args) => runCoreOp(pe.#core, op, args));
   }
 
   // The core for an op of the full module (`what`): an encoders-only instance says so rather than failing inside.

@@ -10,10 +10,18 @@ import { CORE_ROPE_RULES } from './core_tables.js';
 import { MODEL_PRESETS } from './model_presets.js';
 import { FAMILIES, NO_POSITIONS, NOT_READ, WRAPPERS } from './model_families.js';
 
+// How the package's own callers are told to read a config as another family: the API, and the command line's flag.
+const API_AS = (as) => `modelPositions(config, { as: '${as}' }) (--as on the command line)`;
+
+// A config the package cannot read. Where reading it as another family is the way out, the message is written for
+// any advice: `advise(as)` words it (the API's by default) and `inWordsOf(advise)` gives the message in another
+// caller's (an element's attribute), from the same facts.
 class ConfigError extends TypeError {
   constructor(message) {
-    super(`config: ${message}`);
+    const wordsFor = typeof message === 'function' ? message : () => message;
+    super(`config: ${wordsFor(API_AS)}`);
     this.name = 'ConfigError';
+    this.inWordsOf = (advise) => `config: ${wordsFor(advise)}`;
   }
 }
 
@@ -262,8 +270,8 @@ function familyOf(config, as) {
   const asModelType = typeof modelType !== 'string';
   if (asModelType) {
     if (as === undefined) {
-      throw new ConfigError('model_type is missing: it says which model\'s attention (and positions) the config is for; a file without one '
-        + 'is read as the family its model class is with modelPositions(config, { as: \'<model_type>\' }) (--as on the command line)');
+      throw new ConfigError((advise) => 'model_type is missing: it says which model\'s attention (and positions) the config is for; a file '
+        + `without one is read as the family its model class is with ${advise('<model_type>')}`);
     }
     if (!(has(WRAPPERS, as) || knownType(as))) throw unknownAs(as);
     modelType = as;
@@ -306,8 +314,8 @@ function familyOf(config, as) {
   if (has(NOT_READ, modelType)) throw new ConfigError(`model_type '${modelType}' is an HF family posembed does not read yet: ${NOT_READ[modelType]}`);
   if (!has(FAMILIES, modelType)) {
     const remote = REMOTE_CODE[modelType] ? ` Its code comes with the model (trust_remote_code) and follows HF's ${REMOTE_CODE[modelType]}:` : '';
-    throw new ConfigError(`model_type '${modelType}' is not an HF family posembed reads.${remote} read it as the family its code follows with`
-      + ` modelPositions(config, { as: '${REMOTE_CODE[modelType] ?? closestFamilies(modelType)[0]}' }) (closest: ${closestFamilies(modelType).join(', ')})`);
+    throw new ConfigError((advise) => `model_type '${modelType}' is not an HF family posembed reads.${remote} read it as the family its code `
+      + `follows with ${advise(REMOTE_CODE[modelType] ?? closestFamilies(modelType)[0])} (closest: ${closestFamilies(modelType).join(', ')})`);
   }
   return { text, modelType, family: FAMILIES[modelType], warnings };
 }

@@ -46,9 +46,8 @@ function scoreCurve(invFreq, distances, attention = 1) {
   });
 }
 
-// The package's advice in the element's words: modelPositions(config, { as: 'x' }) is the attribute as="x" here (and
-// the command line's --as is no concern of the page's).
-const asAttribute = (message) => message.replace(/modelPositions\(config, \{ as: '([^']*)' \}\)/g, 'the attribute as="$1"').replace(' (--as on the command line)', '');
+// The package's advice to read a config as another family, in the element's words.
+const AS_ATTRIBUTE = (as) => `the attribute as="${as}"`;
 
 export class PosembedModel extends LazyElement {
   static observedAttributes = observedAttributes(TAG);
@@ -143,7 +142,7 @@ export class PosembedModel extends LazyElement {
       this.announce('render', { modelType: model.modelType, layer: index, kind: layer.kind });
     } catch (error) {
       if (generation !== this.generation) return;
-      errorBox.textContent = asAttribute(error.message);
+      errorBox.textContent = error.inWordsOf?.(AS_ATTRIBUTE) ?? error.message;
       errorBox.hidden = false;
       for (const figure of Object.values(this.#figures)) figure.element.hidden = true;
       root.querySelector('.summary').textContent = '';

@@ -6,7 +6,7 @@ import { OP_SCHEMAS } from '../op_schemas.js';
 import { floatMatrix, tokenIds } from '../tensor.js';
 import { sinusoidalParams } from '../sinusoidal.js';
 import { alibiParams } from '../alibi.js';
-import { CORE_OP_NAMES, coreOpShape } from '../core_ops.js';
+import { CORE_OP_NAMES, coreOpShape, installCoreOpMethods } from '../core_ops.js';
 import { relativeBuckets, t5BiasParams, t5BucketsParams } from '../t5.js';
 import { assertFiniteVectors, ropeParams, ropeTable } from '../rope.js';
 import { sincos2dParams, sincos2dTable } from '../sincos2d.js';
@@ -122,17 +122,11 @@ export class PosembedGpu {
 
   // A GPU form for each op of the core's table that has a WGSL kernel (webgpu/core_ops.js).
   static {
-    for (const op of CORE_OP_NAMES.filter((name) => OP_SCHEMAS[name].webgpu)) {
-      Object.defineProperty(this.prototype, op, {
-        value: { [op](...args) {
-          const p = coreOpShape(this.#core, op, args);
-          noOut(p.out);
-          return this.#either(() => coreOpGpu(this.#runtime, op, p), () => this.#wasm[op](...args));
-        } }[op],
-        writable: true,
-        configurable: true,
-      });
-    }
+    installCoreOpMethods(this, CORE_OP_NAMES.filter((name) => OP_SCHEMAS[name].webgpu), (gpu, op, args) => {
+      const p = coreOpShape(gpu.#core, op, args);
+      noOut(p.out);
+      return gpu.#either(() => coreOpGpu(gpu.#runtime, op, p), () => gpu.#wasm[op](...args));
+    });
   }
 
   #upload(tensor, what) {
