@@ -21,6 +21,9 @@ const WEBGPU_ADAPTER_ARGS = ['--enable-unsafe-webgpu', '--enable-features=Vulkan
 // ("A valid external Instance reference no longer exists") in headless Chromium, as a flaky GPU may do.
 const WEBGPU_PRESENT_ARGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
 
+// Every element of the package, as a selector.
+export const POSEMBED_ELEMENTS = 'posembed-heatmap, posembed-lookup, posembed-rope, posembed-bias, posembed-model, posembed-tokens, posembed-train';
+
 // Scrolls each element of `selector` on the page into view and waits until it has drawn (what each element sets
 // when it has: data-rendered, data-started, data-position, data-drawn), at most `timeoutMs` each.
 export async function drawEveryElement(page, selector, { timeoutMs = Infinity } = {}) {

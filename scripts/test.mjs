@@ -13,17 +13,21 @@ if (!existsSync(join(vectors, 'sinusoidal.json'))) {
   process.exit(1);
 }
 
-function run(command, args) {
+// held: the output is printed whole when the command ends (a suite run beside another would interleave its lines).
+function run(command, args, { held = false } = {}) {
   return new Promise((resolve) => {
     let output = '';
     const child = spawn(command, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
     for (const stream of [child.stdout, child.stderr]) {
       stream.on('data', (chunk) => {
         output += chunk;
-        process.stdout.write(chunk);
+        if (!held) process.stdout.write(chunk);
       });
     }
-    child.on('close', (code) => resolve({ code, output }));
+    child.on('close', (code) => {
+      if (held) process.stdout.write(output);
+      resolve({ code, output });
+    });
   });
 }
 
@@ -36,15 +40,14 @@ async function ctest(name, dir) {
   return { name, passed: total - failed, failed: code === 0 && total > 0 ? failed : Math.max(failed, 1) };
 }
 
-// The files of a suite run on every core at once (Node's default leaves one idle): the package's are independent
-// processes, and the browser's spend much of their time waiting on pages, servers and npm.
-async function nodeTests(name, dir) {
+// concurrency: how many of the suite's files run at once.
+async function nodeTests(name, dir, { concurrency, held } = {}) {
   const tapDir = mkdtempSync(join(tmpdir(), 'posembed-tap-'));
   const tap = join(tapDir, 'results.tap');
   const { code } = await run(process.execPath, [
-    '--test', `--test-concurrency=${Math.max(2, availableParallelism())}`, '--test-reporter=spec', '--test-reporter-destination=stdout',
+    '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', '--test-reporter-destination=stdout',
     '--test-reporter=tap', `--test-reporter-destination=${tap}`, dir,
-  ]);
+  ], { held });
   const results = readFileSync(tap, 'utf8');
   rmSync(tapDir, { recursive: true, force: true });
   const count = (label) => Number(results.match(new RegExp(`^# ${label} (\\d+)$`, 'm'))?.[1] ?? 0);
@@ -65,9 +68,15 @@ suites.push(await timed(ctest('Catch2 native', 'build/native')));
 suites.push(await timed(ctest('Catch2 native under ASan + UBSan, fuzz corpora replayed', 'build/asan')));
 suites.push(await timed(ctest('Catch2 native under ThreadSanitizer', 'build/tsan')));
 suites.push(await timed(ctest('Catch2 wasm (simd, scalar, threads) under Node', 'build/wasm')));
-suites.push(await timed(nodeTests('package (Node)', 'tests/js/')));
-suites.push(await timed(nodeTests('recipes (followed in a scratch copy, built natively and for the web)', 'tests/recipes/')));
-suites.push(await timed(nodeTests('browser (Chromium)', 'tests/browser/')));
+const cores = availableParallelism();
+// The package's files on every core (Node's default leaves one idle): they are independent processes.
+suites.push(await timed(nodeTests('package (Node)', 'tests/js/', { concurrency: cores })));
+// The browser's files spend most of their time waiting (on pages, servers, workers and npm; about a third of two
+// cores busy): one more at a time than there are cores, and the recipes' builds beside them.
+suites.push(...await Promise.all([
+  timed(nodeTests('recipes (followed in a scratch copy, built natively and for the web)', 'tests/recipes/', { concurrency: 1, held: true })),
+  timed(nodeTests('browser (Chromium)', 'tests/browser/', { concurrency: cores + 1 })),
+]));
 
 console.log('\nsuite results');
 for (const s of suites) console.log(`  ${s.failed ? 'FAIL' : 'ok  '} ${s.name}: ${s.passed} passed, ${s.failed} failed (${s.seconds} s)`);

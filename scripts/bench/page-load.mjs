@@ -3,12 +3,11 @@
 // 390 px, the median of several loads, against the goal of none over 100 ms (a reader never waits on a frozen page).
 // The Hub is not reached: each page's offline fallback is what is drawn.
 import { readdirSync } from 'node:fs';
-import { drawEveryElement, launchChromium, longestTask, recordLongTasks, startServer } from '../browser.mjs';
+import { POSEMBED_ELEMENTS, drawEveryElement, launchChromium, longestTask, recordLongTasks, startServer } from '../browser.mjs';
 import { median } from '../../web/bench/cases.js';
 
 const GOAL_MS = 100;
 const WIDTHS = [1366, 390];
-const ELEMENTS = 'posembed-heatmap, posembed-lookup, posembed-rope, posembed-bias, posembed-model, posembed-tokens, posembed-train';
 
 // The longest main-thread task while `name` opens and draws everything, in ms.
 async function longestTaskOpening(browser, url, width) {
@@ -19,7 +18,7 @@ async function longestTaskOpening(browser, url, width) {
     await page.goto(url);
     // A page with figures of its own says when they are drawn; a page of elements alone does not.
     await page.waitForSelector('html[data-ready="true"]', { timeout: 5000 }).catch(() => {});
-    await drawEveryElement(page, ELEMENTS, { timeoutMs: 10000 });
+    await drawEveryElement(page, POSEMBED_ELEMENTS, { timeoutMs: 10000 });
     await page.waitForTimeout(600);
     return await longestTask(page);
   } finally {

@@ -17,7 +17,7 @@ async function errorOf(page, tag, attributes) {
     document.body.append(el);
     el.scrollIntoView();
     const line = () => [...el.shadowRoot.querySelectorAll('.error, .pe-error')].find((e) => !e.hidden && e.textContent);
-    for (let i = 0; i < 200 && !line(); i++) await new Promise((resolve) => { setTimeout(resolve, 25); });
+    for (let i = 0; i < 1200 && !line(); i++) await new Promise((resolve) => { setTimeout(resolve, 25); });
     const text = line()?.textContent ?? '';
     el.remove();
     return text;

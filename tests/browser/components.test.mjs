@@ -294,15 +294,18 @@ describe('site pages and components', () => {
       document.querySelector('#rope-pairs').after(late);
     });
     await rendered(page, '#rope-late');
-    const samples = [];
-    for (let i = 0; i < 20; i++) {
-      samples.push(await page.evaluate(() => ['#rope-half', '#rope-pairs', '#rope-late'].map((id) => Number(document.querySelector(id).dataset.position))));
-      await page.waitForTimeout(110);
+    // On the page's clock, every position is shown by all three dials at once, as they draw it (a dial that kept a
+    // clock of its own, started a second later, would stay a few positions off and never agree); and they advance.
+    // How soon each draws its tick is the machine's: not asked.
+    const agreed = [];
+    for (let i = 0; i < 5; i++) {
+      const at = await page.waitForFunction((after) => {
+        const positions = ['#rope-half', '#rope-pairs', '#rope-late'].map((id) => Number(document.querySelector(id).dataset.position));
+        return positions.every((p) => p === positions[0]) && positions[0] > after ? positions[0] : false;
+      }, agreed.at(-1) ?? -1, { timeout: 30000, polling: 'raf' });
+      agreed.push(await at.jsonValue());
     }
-    assert.ok(samples.at(-1)[0] > samples[0][0], `the dials turned: ${JSON.stringify(samples)}`);
-    // A sample may fall between one dial's draw and the other's (a few ms of each 250 ms tick); never further apart.
-    assert.ok(samples.every((at) => Math.max(...at) - Math.min(...at) <= 1), JSON.stringify(samples));
-    assert.ok(samples.filter((at) => at.every((p) => p === at[0])).length >= 16, JSON.stringify(samples));
+    assert.equal(new Set(agreed).size, 5, `the dials agreed at ${agreed.join(', ')}`);
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -77,12 +77,16 @@ describe('the Train page', () => {
       pace.value = '10';
       pace.dispatchEvent(new Event('change'));
     });
+    // The pace is a ceiling: never more steps than 10 a second over the whole time from Start to stopped (how soon a
+    // busy machine reaches them is its own affair).
+    const started = Date.now();
     await click(page, trainer, '[data-action="start"]');
-    await page.waitForTimeout(3000);
+    await page.waitForFunction(() => Number(document.querySelector('#main-trainer').dataset.step) >= 15, null, { timeout: 60000 });
     await click(page, trainer, '[data-action="pause"]');
     await page.waitForFunction(() => document.querySelector('#main-trainer').shadowRoot.querySelector('[data-action="start"]').disabled === false);
+    const seconds = (Date.now() - started) / 1000;
     const steps = Number(await page.locator(trainer).getAttribute('data-step'));
-    assert.ok(steps >= 15 && steps <= 40, `${steps} steps in about 3 s at 10 a second`);
+    assert.ok(steps >= 15 && steps <= 10 * seconds + 1, `${steps} steps in ${seconds.toFixed(1)} s at 10 a second`);
     // Back to the first frame: the untrained tables; then to the end: the latest again.
     const replay = async (to) => page.locator(trainer).evaluate((el, where) => {
       const slider = el.shadowRoot.querySelector('input[name="frame"]');
@@ -103,7 +107,7 @@ describe('the Train page', () => {
   it('the token picture follows training: between frames the rows move, the picture never flips or turns over', async () => {
     const { page, problems } = await site.open('train.html');
     await page.waitForFunction(() => document.querySelector('#main-trainer').dataset.drawn === '0');
-    // Every drawn frame's 20 points (screen coordinates), for about 4 s of training.
+    // Every drawn frame's 20 points (screen coordinates), for at least eight frames of training.
     await page.evaluate(() => {
       const el = document.querySelector('#main-trainer');
       window.frames20 = [];
@@ -113,10 +117,9 @@ describe('the Train page', () => {
       }).observe(el, { attributes: true, attributeFilter: ['data-drawn'] });
     });
     await click(page, '#main-trainer', '[data-action="start"]');
-    await page.waitForTimeout(4000);
+    await page.waitForFunction(() => window.frames20.length >= 8, null, { timeout: 60000 });
     await click(page, '#main-trainer', '[data-action="pause"]');
     const frames = await page.evaluate(() => window.frames20);
-    assert.ok(frames.length >= 8, `${frames.length} frames drawn`);
     // From one frame to the next (each centred), the best rotation and the best reflection onto the one before: the
     // rotation must fit better (no mirror image) and turn by less than 45° (no swapped or flipped axes).
     const centred = (points) => {
@@ -174,7 +177,7 @@ describe('the Train page', () => {
     await page.waitForFunction(() => document.querySelector('#first-none').dataset.drawn === '0');
     const before = page.workers().length;
     await page.evaluate(() => document.querySelector('#first-none').remove());
-    for (let i = 0; i < 50 && page.workers().length >= before; i++) await page.waitForTimeout(100);
+    for (let i = 0; i < 300 && page.workers().length >= before; i++) await page.waitForTimeout(100);
     assert.ok(page.workers().length < before, `workers ${before} → ${page.workers().length}`);
     assert.equal(await page.evaluate(() => document.querySelector('#main-trainer').isConnected), true);
     await page.close();

@@ -72,7 +72,7 @@ const ENCODING_FIGURES = {
     const dModel = o.dModel ?? 64;
     const table = pe.learnedPositions({ maxLength: length, dModel, init: { type: 'normal', std: 1, seed: o.seed ?? 0 } });
     try {
-      const tensor = o.newLength ? pe.interpolatePositions(table.weights, integerIn('new-length', o.newLength, 2, 65536)) : table.weights;
+      const tensor = o.newLength ? pe.interpolatePositions(table.weights, o.newLength) : table.weights;
       return {
         ...POSITION_BY_DIMENSION, tensor, range: { min: -3, max: 3 }, colormap: 'RdBu',
         caption: `Untrained (random) learned position table [${length} × ${dModel}]${o.newLength ? `, stretched to ${o.newLength} rows by linear interpolation` : ''}. `
