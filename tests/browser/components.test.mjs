@@ -123,14 +123,15 @@ describe('site pages and components', () => {
     const heatmap = page.locator('#linked-heatmap');
     await heatmap.scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.querySelector('#linked-heatmap').dataset.rendered && document.querySelector('#linked-row .pe-plot svg'));
-    const heard = page.evaluate(() => new Promise((resolve) => document.querySelector('#linked-heatmap').addEventListener('cursor', (event) => resolve(event.detail), { once: true })));
-    // Row 10, column 3 of a 48 × 64 table: the pointer there.
-    const box = await page.evaluate(() => {
-      const canvas = document.querySelector('#linked-heatmap').shadowRoot.querySelector('canvas');
-      const r = canvas.getBoundingClientRect();
-      return { x: r.left + (3.5 / 64) * r.width, y: r.top + (10.5 / 48) * r.height };
-    });
-    await page.mouse.move(box.x, box.y);
+    const heard = page.evaluate(() => new Promise((resolve, reject) => {
+      document.querySelector('#linked-heatmap').addEventListener('cursor', (event) => resolve(event.detail), { once: true });
+      setTimeout(() => reject(new Error('no cursor event within 30 s of the pointer moving onto the heatmap')), 30000);
+    }));
+    // Row 10, column 3 of a 48 × 64 table: the pointer there, placed on the canvas as it stands when the pointer moves
+    // (the elements above it may still be drawing and move it down the page).
+    const canvas = page.locator('#linked-heatmap canvas').first();
+    const { width, height } = await canvas.boundingBox();
+    await canvas.hover({ position: { x: (3.5 / 64) * width, y: (10.5 / 48) * height } });
     const detail = await heard;
     assert.deepEqual({ row: detail.row, column: detail.column, figure: detail.figure }, { row: 10, column: 3, figure: 0 });
     assert.ok(Math.abs(detail.value - Math.cos(10 / 10000 ** (2 / 64))) < 1e-6, `value ${detail.value}`);
