@@ -38,6 +38,26 @@ export async function drawEveryElement(page, selector, { timeoutMs = Infinity } 
   }
 }
 
+// Adds <tag> with the attributes at the top of the page, waits for its first render (at most 30 s: an element that
+// never draws fails the wait, named, rather than hanging its caller), lets a frame pass, and removes it. Resolves to
+// the render's shape and any error the element shows.
+export function drawElement(page, tag, attributes) {
+  return page.evaluate(async ([name, given]) => {
+    const el = document.createElement(name);
+    for (const [key, value] of Object.entries(given)) el.setAttribute(key, value);
+    const rendered = new Promise((resolve, reject) => {
+      el.addEventListener('render', (event) => resolve(event.detail?.shape), { once: true });
+      setTimeout(() => reject(new Error(`<${name}> ${JSON.stringify(given)} did not render within 30 s`)), 30000);
+    });
+    document.body.prepend(el);
+    const shape = await rendered;
+    await new Promise((resolve) => { setTimeout(resolve, 100); });
+    const error = [...el.shadowRoot.querySelectorAll('.error, .pe-error')].find((e) => !e.hidden && e.textContent);
+    el.remove();
+    return { shape, error: error?.textContent ?? '' };
+  }, [tag, attributes]);
+}
+
 // Records the page's main-thread long tasks from its first script on, for longestTask.
 export function recordLongTasks(page) {
   return page.addInitScript(() => {

@@ -5,7 +5,7 @@
 // trains (goal: no task and no gap between frames over 100 ms). A reader never waits on a frozen page. The Hub is not
 // reached: each page's offline fallback is what is drawn.
 import { readdirSync } from 'node:fs';
-import { POSEMBED_ELEMENTS, drawEveryElement, eachControlAtItsLimits, launchChromium, longestTask, recordLongTasks, settle, startServer } from '../browser.mjs';
+import { POSEMBED_ELEMENTS, drawElement, drawEveryElement, eachControlAtItsLimits, launchChromium, longestTask, recordLongTasks, settle, startServer } from '../browser.mjs';
 
 const DRAWING_GOAL_MS = 200;
 const CONTROL_GOAL_MS = 100;
@@ -29,15 +29,7 @@ async function openOffline(browser, url) {
 
 async function largestDrawings(browser, url) {
   const page = await openOffline(browser, url);
-  const draw = (attributes) => page.evaluate(async (given) => {
-    const el = document.createElement('posembed-heatmap');
-    for (const [key, value] of Object.entries(given)) el.setAttribute(key, value);
-    const rendered = new Promise((resolve) => el.addEventListener('render', resolve, { once: true }));
-    document.body.prepend(el);
-    await rendered;
-    await new Promise((resolve) => { setTimeout(resolve, 100); });
-    el.remove();
-  }, attributes);
+  const draw = (attributes) => drawElement(page, 'posembed-heatmap', attributes);
   // The first element's instance (loading and compiling the wasm) is the page's cost, not a drawing's.
   await draw({ length: '8', 'd-model': '8' });
   await longestTask(page);

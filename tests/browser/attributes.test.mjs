@@ -5,6 +5,7 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { COMMON_ATTRIBUTES, ELEMENT_SCHEMAS } from '../../dist/element_schemas.js';
+import { drawElement } from '../../scripts/browser.mjs';
 import { LARGEST_DRAWINGS } from '../../scripts/bench/responsiveness.mjs';
 import { REPO } from '../pack.mjs';
 import { openWithAllElements, useSite } from './browser.mjs';
@@ -65,16 +66,7 @@ describe('element attributes in the author\'s words', () => {
   // How long these take on the page's thread is a speed goal, timed by `npm run bench` (scripts/bench/responsiveness.mjs).
   it('the largest drawings within the budget draw, with no error', async () => {
     for (const attributes of LARGEST_DRAWINGS) {
-      const drawn = await page.evaluate(async (given) => {
-        const el = document.createElement('posembed-heatmap');
-        for (const [key, value] of Object.entries(given)) el.setAttribute(key, value);
-        const rendered = new Promise((resolve) => el.addEventListener('render', (event) => resolve(event.detail.shape), { once: true }));
-        document.body.prepend(el);
-        const shape = await rendered;
-        const error = el.shadowRoot.querySelector('.pe-error');
-        el.remove();
-        return { shape, error: error && !error.hidden ? error.textContent : '' };
-      }, attributes);
+      const drawn = await drawElement(page, 'posembed-heatmap', attributes);
       assert.equal(drawn.error, '', JSON.stringify(attributes));
       assert.ok(drawn.shape.reduce((a, b) => a * b, 1) > 0, `${JSON.stringify(attributes)}: drew ${drawn.shape}`);
     }
