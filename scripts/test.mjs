@@ -1,5 +1,9 @@
-// Runs every suite after a build: Catch2 natively and as wasm (through ctest), the package tests and the
-// browser tests (Node's test runner). Prints each suite's result and a closing "N passed, N failed" line.
+// Runs every suite, after `scripts/build.sh` has built the package and the site, in two lanes at once. The page's
+// lane (the package tests, then the browser tests) spends much of its time waiting on Chromium, so the other lane
+// builds and runs the rest at the lowest CPU priority beside it (nice 19: it takes only what the first leaves
+// idle): the test builds (`build.sh --suites`), the Catch2 suites natively and as wasm (through ctest), then the
+// recipes. The first lane's output streams; the second's is printed a step at a time, whole. Prints each suite's
+// result and a closing "N passed, N failed" line.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -13,23 +17,29 @@ if (!existsSync(join(vectors, 'sinusoidal.json'))) {
   process.exit(1);
 }
 
-function run(command, args) {
-  return new Promise((resolve) => {
+// A lane: `background` runs its commands under nice 19 and prints each one's output when it ends.
+function lane({ background }) {
+  return (command, args, title) => new Promise((resolve) => {
     let output = '';
-    const child = spawn(command, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = background
+      ? spawn('nice', ['-n', '19', command, ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(command, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
     for (const stream of [child.stdout, child.stderr]) {
       stream.on('data', (chunk) => {
         output += chunk;
-        process.stdout.write(chunk);
+        if (!background) process.stdout.write(chunk);
       });
     }
-    child.on('close', (code) => resolve({ code, output }));
+    child.on('close', (code) => {
+      if (background) process.stdout.write(`\n── ${title} (run beside the browser tests) ──\n${output}── end of ${title} ──\n`);
+      resolve({ code, output });
+    });
   });
 }
 
-async function ctest(name, dir) {
+async function ctest(run, name, dir) {
   // One test binary per core at a time: the suites' entries are independent (one per family and build).
-  const { code, output } = await run('ctest', ['--test-dir', dir, '--output-on-failure', '--parallel', String(availableParallelism())]);
+  const { code, output } = await run('ctest', ['--test-dir', dir, '--output-on-failure', '--parallel', String(availableParallelism())], name);
   const match = output.match(/tests passed, (\d+) tests failed out of (\d+)/);
   const total = match ? Number(match[2]) : 0;
   const failed = match ? Number(match[1]) : 1;
@@ -40,13 +50,13 @@ async function ctest(name, dir) {
 // TEST_TIMEOUT_MS (Node times each file run in a process of its own as one test) fails, named, rather than holding
 // the run; the longest, the docs frameworks', takes about 8 minutes on two busy cores.
 const TEST_TIMEOUT_MS = 1200000;
-async function nodeTests(name, dir) {
+async function nodeTests(run, name, dir) {
   const tapDir = mkdtempSync(join(tmpdir(), 'posembed-tap-'));
   const tap = join(tapDir, 'results.tap');
   const { code } = await run(process.execPath, [
     '--test', `--test-concurrency=${availableParallelism()}`, `--test-timeout=${TEST_TIMEOUT_MS}`, '--test-reporter=spec', '--test-reporter-destination=stdout',
     '--test-reporter=tap', `--test-reporter-destination=${tap}`, dir,
-  ]);
+  ], name);
   const results = readFileSync(tap, 'utf8');
   rmSync(tapDir, { recursive: true, force: true });
   const count = (label) => Number(results.match(new RegExp(`^# ${label} (\\d+)$`, 'm'))?.[1] ?? 0);
@@ -62,14 +72,37 @@ async function timed(suite) {
   return { ...result, seconds: Math.round((performance.now() - started) / 1000) };
 }
 
-const suites = [];
-suites.push(await timed(ctest('Catch2 native', 'build/native')));
-suites.push(await timed(ctest('Catch2 native under ASan + UBSan, fuzz corpora replayed', 'build/asan')));
-suites.push(await timed(ctest('Catch2 native under ThreadSanitizer', 'build/tsan')));
-suites.push(await timed(ctest('Catch2 wasm (simd, scalar, threads) under Node', 'build/wasm')));
-suites.push(await timed(nodeTests('package (Node)', 'tests/js/')));
-suites.push(await timed(nodeTests('recipes (followed in a scratch copy, built natively and for the web)', 'tests/recipes/')));
-suites.push(await timed(nodeTests('browser (Chromium)', 'tests/browser/')));
+const pageLane = lane({ background: false });
+const besideLane = lane({ background: true });
+const CTEST_SUITES = [
+  ['Catch2 native', 'build/native'],
+  ['Catch2 native under ASan + UBSan, fuzz corpora replayed', 'build/asan'],
+  ['Catch2 native under ThreadSanitizer', 'build/tsan'],
+  ['Catch2 wasm (simd, scalar, threads) under Node', 'build/wasm'],
+];
+const RECIPES = 'recipes (followed in a scratch copy, built natively and for the web)';
+
+async function besideThePages() {
+  const results = [];
+  const build = await timed(besideLane('bash', ['scripts/build.sh', '--suites'], 'the test builds (scripts/build.sh --suites)'));
+  if (build.code !== 0) {
+    results.push({ name: 'the test builds (scripts/build.sh --suites)', passed: 0, failed: 1, seconds: build.seconds });
+    return results;
+  }
+  for (const [name, dir] of CTEST_SUITES) results.push(await timed(ctest(besideLane, name, dir)));
+  results.push(await timed(nodeTests(besideLane, RECIPES, 'tests/recipes/')));
+  return results;
+}
+
+async function thePages() {
+  return [
+    await timed(nodeTests(pageLane, 'package (Node)', 'tests/js/')),
+    await timed(nodeTests(pageLane, 'browser (Chromium)', 'tests/browser/')),
+  ];
+}
+
+const [beside, pages] = await Promise.all([besideThePages(), thePages()]);
+const suites = [...beside, ...pages];
 
 console.log('\nsuite results');
 for (const s of suites) console.log(`  ${s.failed ? 'FAIL' : 'ok  '} ${s.name}: ${s.passed} passed, ${s.failed} failed (${s.seconds} s)`);
