@@ -31,7 +31,7 @@ function lane({ background }) {
       });
     }
     child.on('close', (code) => {
-      if (background) process.stdout.write(`\n── ${title} (run beside the browser tests) ──\n${output}── end of ${title} ──\n`);
+      if (background) process.stdout.write(`\n── ${title} (the lane beside the package and browser tests) ──\n${output}── end of ${title} ──\n`);
       resolve({ code, output });
     });
   });

@@ -21,7 +21,6 @@
 #include "posembed/learned_positions.hpp"
 #include "posembed/limits.hpp"
 #include "posembed/rope.hpp"
-#include "posembed/sincos2d.hpp"
 #include "posembed/sinusoidal.hpp"
 #include "posembed/t5.hpp"
 #include "posembed/threads.hpp"
@@ -129,7 +128,7 @@ std::variant<const CoreOp*, Status> core_op(const std::string& name, const val& 
   return op;
 }
 
-// { shape } of the op's result for these values, or the error that names the value out of range.
+// { shape, inputElements } of the op's result for these values, or the error that names the value out of range.
 val js_core_op_shape(const std::string& name, const val& values) {
   std::vector<double> read;
   const auto op = core_op(name, values, read);
@@ -140,14 +139,23 @@ val js_core_op_shape(const std::string& name, const val& values) {
   for (int d = 0; d < shape.rank; ++d) dims.call<void>("push", static_cast<double>(shape.dims[static_cast<std::size_t>(d)]));
   val result = val::object();
   result.set("shape", dims);
+  result.set("inputElements", static_cast<double>(shape.input_elements));
   return result;
 }
 
-val js_core_op_rows(const std::string& name, const val& values, double first_row, uintptr_t out, double out_count) {
+val js_core_op_input(const std::string& name, const val& values, uintptr_t out, double out_count) {
   std::vector<double> read;
   const auto op = core_op(name, values, read);
   if (const auto* error = std::get_if<Status>(&op)) return to_js(*error);
-  return to_js(core_op_rows(*std::get<const CoreOp*>(op), read, to_int64(first_row), heap_span<float>(out, out_count)));
+  return to_js(core_op_input(*std::get<const CoreOp*>(op), read, heap_span<float>(out, out_count)));
+}
+
+// input: the op's input table on the heap (0 and 0 for an op that reads none).
+val js_core_op_rows(const std::string& name, const val& values, uintptr_t input, double input_count, double first_row, uintptr_t out, double out_count) {
+  std::vector<double> read;
+  const auto op = core_op(name, values, read);
+  if (const auto* error = std::get_if<Status>(&op)) return to_js(*error);
+  return to_js(core_op_rows(*std::get<const CoreOp*>(op), read, heap_span<const float>(input, input_count), to_int64(first_row), heap_span<float>(out, out_count)));
 }
 
 // slopes: 0 for the paper's rule, else numHeads floats on the heap.
@@ -263,11 +271,6 @@ val js_apply_rope(double head_dim, double rotary_dim, double base, const std::st
                           heap_span<float>(out, elements)));
 }
 
-val js_sincos2d_rows(double grid_h, double grid_w, double d_model, double base, bool cls_token, uintptr_t table, double table_count,
-                     double first_row, double row_count, uintptr_t out) {
-  const Sincos2dParams params{to_int64(grid_h), to_int64(grid_w), to_int64(d_model), base, cls_token};
-  return to_js(sincos2d_rows(params, heap_span<const float>(table, table_count), to_int64(first_row), heap_span<float>(out, row_count * d_model)));
-}
 
 val js_interpolate_positions(uintptr_t table, double length, double d_model, double new_length, uintptr_t out) {
   return to_js(interpolate_positions(heap_span<const float>(table, length * d_model), to_int64(length), to_int64(d_model),
@@ -374,6 +377,7 @@ EMSCRIPTEN_BINDINGS(posembed_encoders) {
   function("embeddingScaleFactor", &posembed::js_embedding_scale_factor);
   function("coreOps", &posembed::js_core_ops);
   function("coreOpShape", &posembed::js_core_op_shape);
+  function("coreOpInput", &posembed::js_core_op_input);
   function("coreOpRows", &posembed::js_core_op_rows);
   function("alibiBiasRows", &posembed::js_alibi_bias_rows);
   function("t5Buckets", &posembed::js_t5_buckets);
@@ -382,7 +386,6 @@ EMSCRIPTEN_BINDINGS(posembed_encoders) {
   function("ropeInvFreq", &posembed::js_rope_inv_freq);
   function("ropeAttentionFactor", &posembed::js_rope_attention_factor);
   function("applyRope", &posembed::js_apply_rope);
-  function("sincos2dRows", &posembed::js_sincos2d_rows);
   function("interpolatePositions", &posembed::js_interpolate_positions);
   function("similarity", &posembed::js_similarity);
   function("querySimilarity", &posembed::js_query_similarity);

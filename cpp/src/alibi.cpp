@@ -61,7 +61,7 @@ const CoreOp kAlibiSlopesOp{
       shape = {.dims = {static_cast<int64_t>(values[0])}, .rank = 1};
       return Status{};
     },
-    .rows = [](std::span<const double>, int64_t, std::span<float> out) {  // one row: every head
+    .rows = [](std::span<const double>, std::span<const float>, int64_t, std::span<float> out) {  // one row: every head
       write_slopes(out);
       return Status{};
     },

@@ -27,6 +27,11 @@ Status check_option(const OpOption& option, double value) {
   return {};
 }
 
+Status input_size_error(const CoreOp& op, const OpShape& shape, std::size_t given) {
+  return Status::range_error(std::string(op.name) + "'s input table holds " + std::to_string(shape.input_elements) + " values for these options, got " +
+                             std::to_string(given));
+}
+
 }  // namespace
 
 int64_t OpShape::rows() const {
@@ -59,12 +64,23 @@ Status core_op_shape(const CoreOp& op, std::span<const double> values, OpShape& 
     elements *= dim;
   }
   if (!sound) return Status::range_error(std::string(op.name) + "'s result must have 1 to 4 dimensions of at least 1 and at most 2^53 elements");
+  if (shape.input_elements < 0 || static_cast<double>(shape.input_elements) > kMaxElements || (shape.input_elements > 0) != (op.input != nullptr)) {
+    return Status::range_error(std::string(op.name) + "'s input table must have 0 to 2^53 values, and values exactly when the op has an input");
+  }
   return {};
 }
 
-Status core_op_rows(const CoreOp& op, std::span<const double> values, int64_t first_row, std::span<float> out) {
+Status core_op_input(const CoreOp& op, std::span<const double> values, std::span<float> out) {
   OpShape shape;
   POSEMBED_RETURN_IF_ERROR(core_op_shape(op, values, shape));
+  if (static_cast<int64_t>(out.size()) != shape.input_elements) return input_size_error(op, shape, out.size());
+  return shape.input_elements == 0 ? Status{} : op.input(values, out);
+}
+
+Status core_op_rows(const CoreOp& op, std::span<const double> values, std::span<const float> input, int64_t first_row, std::span<float> out) {
+  OpShape shape;
+  POSEMBED_RETURN_IF_ERROR(core_op_shape(op, values, shape));
+  if (static_cast<int64_t>(input.size()) != shape.input_elements) return input_size_error(op, shape, input.size());
   const auto row_elements = static_cast<std::size_t>(shape.row_elements());
   const auto rows = static_cast<std::size_t>(shape.rows());
   if (first_row < 0 || out.size() % row_elements != 0 || static_cast<std::size_t>(first_row) + out.size() / row_elements > rows) {
@@ -72,7 +88,7 @@ Status core_op_rows(const CoreOp& op, std::span<const double> values, int64_t fi
                                std::to_string(row_elements) + " values: first row " + std::to_string(first_row) + ", " +
                                std::to_string(out.size()) + " values");
   }
-  return op.rows(values, first_row, out);
+  return op.rows(values, input, first_row, out);
 }
 
 }  // namespace posembed

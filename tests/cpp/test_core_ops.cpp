@@ -1,13 +1,16 @@
 #include "posembed/core_ops.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "posembed/alibi.hpp"
+#include "posembed/sincos2d.hpp"
 #include "vectors.hpp"  // Catch2, as every test file has it
 
 namespace posembed {
@@ -66,9 +69,9 @@ TEST_CASE("the table's checks: every option's range, NaN, the count of values an
   CHECK(shape.rows() == 1);
   CHECK(shape.row_elements() == 12);
   std::vector<float> out(12);
-  CHECK(core_op_rows(op, std::vector<double>{12}, 1, out).message() == "the rows written must lie within alibiSlopes's 1 rows of 12 values: first row 1, 12 values");
+  CHECK(core_op_rows(op, std::vector<double>{12}, {}, 1, out).message() == "the rows written must lie within alibiSlopes's 1 rows of 12 values: first row 1, 12 values");
   std::vector<float> short_out(11);
-  CHECK(core_op_rows(op, std::vector<double>{12}, 0, short_out).message() ==
+  CHECK(core_op_rows(op, std::vector<double>{12}, {}, 0, short_out).message() ==
         "the rows written must lie within alibiSlopes's 1 rows of 12 values: first row 0, 11 values");
 }
 
@@ -80,7 +83,7 @@ Status shape_of(OpShape given) {
   static constexpr std::array<OpOption, 0> kNoOptions{};
   const CoreOp op{.name = "unsound", .doc = "a test's", .options = kNoOptions,
                   .shape = [](std::span<const double>, OpShape& shape) { shape = returned; return Status{}; },
-                  .rows = [](std::span<const double>, int64_t, std::span<float>) { return Status{}; }};
+                  .rows = [](std::span<const double>, std::span<const float>, int64_t, std::span<float>) { return Status{}; }};
   OpShape shape;
   return core_op_shape(op, {}, shape);
 }
@@ -93,15 +96,51 @@ TEST_CASE("an op's result is held to a sound shape", "[core_ops]") {
   CHECK(shape_of({.dims = {int64_t{1} << 30, int64_t{1} << 30, 1 << 20}, .rank = 3}).message() == refused);
   CHECK(shape_of({.dims = {int64_t{1} << 62, int64_t{1} << 62}, .rank = 2}).message() == refused);
   CHECK(shape_of({.dims = {int64_t{1} << 26, int64_t{1} << 27}, .rank = 2}).ok());
+  // An input table's size without the function that writes it.
+  CHECK(shape_of({.dims = {2}, .rank = 1, .input_elements = 3}).message() ==
+        "unsound's input table must have 0 to 2^53 values, and values exactly when the op has an input");
 }
 
 TEST_CASE("alibiSlopes through the table is alibi_slopes (tested against the golden vectors in test_alibi.cpp)", "[core_ops]") {
   for (int64_t heads = 1; heads <= 256; ++heads) {
     std::vector<float> through_table(static_cast<std::size_t>(heads)), direct(static_cast<std::size_t>(heads));
-    REQUIRE(core_op_rows(kAlibiSlopesOp, std::vector<double>{static_cast<double>(heads)}, 0, through_table).ok());
+    REQUIRE(core_op_rows(kAlibiSlopesOp, std::vector<double>{static_cast<double>(heads)}, {}, 0, through_table).ok());
     REQUIRE(alibi_slopes(heads, direct).ok());
     REQUIRE(through_table == direct);
   }
+}
+
+TEST_CASE("an op with an input table: the table computed once, every run of rows given it, its size held", "[core_ops]") {
+  const CoreOp& op = kSincos2dOp;
+  for (const auto& [grid_h, grid_w, d_model, cls_token] : {std::tuple{3, 5, 8, 1}, std::tuple{7, 2, 12, 0}, std::tuple{1, 1, 4, 1}}) {
+    const std::vector<double> values{static_cast<double>(grid_h), static_cast<double>(grid_w), static_cast<double>(d_model), 10000, static_cast<double>(cls_token)};
+    INFO(grid_h << " x " << grid_w << ", dModel " << d_model << ", clsToken " << cls_token);
+    OpShape shape;
+    REQUIRE(core_op_shape(op, values, shape).ok());
+    REQUIRE(shape.input_elements == std::max(grid_h, grid_w) * d_model / 2);
+    std::vector<float> table(static_cast<std::size_t>(shape.input_elements));
+    REQUIRE(core_op_input(op, values, table).ok());
+    // Written a row, then two, then the rest at a time, through the table: sincos2d written whole.
+    std::vector<float> through_table(static_cast<std::size_t>(shape.rows() * d_model));
+    std::vector<float> direct(through_table.size());
+    REQUIRE(sincos2d({grid_h, grid_w, d_model, 10000, cls_token != 0}, direct).ok());
+    for (int64_t first = 0, count = 1; first < shape.rows(); first += count, ++count) {
+      count = std::min(count, shape.rows() - first);
+      const std::span<float> run = std::span<float>(through_table).subspan(static_cast<std::size_t>(first * d_model), static_cast<std::size_t>(count * d_model));
+      REQUIRE(core_op_rows(op, values, table, first, run).ok());
+    }
+    CHECK(through_table == direct);
+  }
+  const std::vector<double> values{2, 3, 8, 10000, 0};
+  std::vector<float> table(11), out(8);
+  CHECK(core_op_input(op, values, table).message() == "sincos2d's input table holds 12 values for these options, got 11");
+  CHECK(core_op_rows(op, values, table, 0, out).message() == "sincos2d's input table holds 12 values for these options, got 11");
+  OpShape refused;
+  CHECK(core_op_shape(op, std::vector<double>{2, 3, 6, 10000, 0}, refused).message() == "dModel must be a multiple of 4 in [4, 65536], got 6");
+  // An op without an input takes an empty one.
+  std::vector<float> slopes(4);
+  CHECK(core_op_input(kAlibiSlopesOp, std::vector<double>{4}, {}).ok());
+  CHECK(core_op_rows(kAlibiSlopesOp, std::vector<double>{4}, table, 0, slopes).message() == "alibiSlopes's input table holds 0 values for these options, got 11");
 }
 
 }  // namespace

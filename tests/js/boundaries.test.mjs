@@ -7,7 +7,6 @@ import { loadWasmCore } from '../../dist/wasm.js';
 import { sinusoidalParams } from '../../dist/sinusoidal.js';
 import { alibiParams } from '../../dist/alibi.js';
 import { t5BucketsParams } from '../../dist/t5.js';
-import { sincos2dParams } from '../../dist/sincos2d.js';
 import { ropeInvFreq, ropeParams, ropeScaling } from '../../dist/rope.js';
 import { readArgument, readOptions } from '../../dist/op_schemas.js';
 import { pca } from '../../dist/analysis.js';
@@ -119,15 +118,6 @@ describe('the package and the C++ core agree at every boundary', () => {
       { outBytes: (maxDModel + 1) * 4 });
     const x = { data: new Float32Array(12).map((_, i) => Math.sin(i)), shape: [4, 3] };  // components at most min(4, 3)
     agree('pca components', [0, 1, 3, 4], (v) => pca(core, x, { components: v }), (v, out, inputs) => core.module.pca(inputs, 'F32', 4, 3, v, out, 'x'), 'components');
-  });
-
-  it('sincos2d: gridH, gridW, dModel (a multiple of 4)', () => {
-    const base = { gridH: 2, gridW: 2, dModel: 8 };
-    const call = (o, out) => core.module.sincos2dRows(o.gridH, o.gridW, o.dModel, 10000, false, 0, 0, 0, 0, out);
-    const cases = { gridH: [0, 1, 65536, 65537], gridW: [0, 1, 65536, 65537], dModel: [0, 2, 4, 6, 8, 65536, 65540] };
-    for (const [key, values] of Object.entries(cases)) {
-      agree(`sincos2d ${key}`, values, (v) => sincos2dParams(core, { ...base, [key]: v }), (v, out) => call({ ...base, [key]: v }, out), key);
-    }
   });
 
   it('RoPE scaling rules: factor, originalMaxPositions, the llama3 and YaRN pairs, LongRoPE\'s lists', () => {

@@ -112,7 +112,7 @@ const CoreOp kRelativeDistanceOp{
       shape = {.dims = {static_cast<int64_t>(values[0]), static_cast<int64_t>(values[1])}, .rank = 2};
       return Status{};
     },
-    .rows = [](std::span<const double> values, int64_t first_row, std::span<float> out) {
+    .rows = [](std::span<const double> values, std::span<const float>, int64_t first_row, std::span<float> out) {  // no input table
       const auto keys = static_cast<int64_t>(values[1]);
       const auto clip = static_cast<int64_t>(values[2]);
       for (std::size_t k = 0; k < out.size(); ++k) {
@@ -127,7 +127,7 @@ const CoreOp kRelativeDistanceOp{
 Status relative_distance_rows(const RelativeDistanceParams& params, int64_t first_row, std::span<float> out) {
   const std::array values{static_cast<double>(params.query_length), static_cast<double>(params.key_length),
                           static_cast<double>(params.max_distance), params.absolute ? 1.0 : 0.0};
-  return core_op_rows(kRelativeDistanceOp, values, first_row, out);
+  return core_op_rows(kRelativeDistanceOp, values, {}, first_row, out);
 }
 
 }  // namespace posembed

@@ -23,21 +23,31 @@ function coreOpValues(op, args) {
   return { values, out: given.out };
 }
 
-// The result's shape, after the core's checks (the binding returns { shape } or the error).
+// The result's shape and the size of the op's input table, after the core's checks (the binding returns
+// { shape, inputElements } or the error).
 export function coreOpShape(core, op, args) {
   const { values, out } = coreOpValues(op, args);
   const result = core.module.coreOpShape(op, values);
   if (!result.shape) core.check(result);
-  return { values, out, shape: result.shape };
+  return { values, out, shape: result.shape, inputElements: result.inputElements };
+}
+
+// The table every row of the op reads (core_ops.hpp's CoreOp::input), computed by the core; null for an op that
+// reads none.
+export function coreOpInput(core, op, { values, inputElements }) {
+  if (inputElements === 0) return null;
+  return core.produce({ elements: inputElements, what: `${op}'s input table` }, (pointer) => core.module.coreOpInput(op, values, pointer, inputElements));
 }
 
 // args: the op's positional values, then its options, as the method was called.
 export function runCoreOp(core, op, args) {
-  const { values, out, shape } = coreOpShape(core, op, args);
+  const p = coreOpShape(core, op, args);
+  const { values, out, shape, inputElements } = p;
+  const input = coreOpInput(core, op, p);
   const rowElements = shape.at(-1);
   const rows = shape.slice(0, -1).reduce((a, b) => a * b, 1);
-  const data = core.produceRows({ rows, rowElements, what: `${op}'s result`, out },
-    (pointer, firstRow, rowCount) => core.module.coreOpRows(op, values, firstRow, pointer, rowCount * rowElements));
+  const data = core.produceRows({ rows, rowElements, what: `${op}'s result`, out, inputs: input ? [{ data: input, what: `${op}'s input table` }] : [] },
+    (pointer, firstRow, rowCount, inputPointer = 0) => core.module.coreOpRows(op, values, inputPointer, inputElements, firstRow, pointer, rowCount * rowElements));
   return { data, shape };
 }
 

@@ -8,7 +8,6 @@ import { alibiBias } from './alibi.js';
 import { CORE_OP_NAMES, installCoreOpMethods, runCoreOp } from './core_ops.js';
 import { t5Bias, t5Bucket, t5Buckets } from './t5.js';
 import { applyRope, ropeCache, ropeInvFreq } from './rope.js';
-import { sincos2d } from './sincos2d.js';
 import { interpolatePositions, LearnedPositions } from './learned_positions.js';
 import { WeightFetchError, WeightFileError } from './weight_errors.js';
 import { writeNpy, writeSafetensors } from './weight_writers.js';
@@ -93,10 +92,6 @@ export class Posembed {
   // Whether a runtime's cos/sin cache is the exact maths, a float32/bf16/f16 computation of it, or a mismatch (and why).
   checkRopeCache(spec, opts) {
     return loadedPart('models', 'checkRopeCache()').checkRopeCache(this.#core, spec, opts);
-  }
-
-  sincos2d(opts) {
-    return sincos2d(this.#core, opts);
   }
 
   learnedPositions(opts) {

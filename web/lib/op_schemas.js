@@ -92,19 +92,6 @@ export const OP_SCHEMAS = {
       out: OUT,
     },
   },
-  sincos2d: {
-    doc: '2-D sin-cos positions of a patch grid [clsToken + gridH × gridW, dModel]',
-    returns: TENSOR,
-    webgpu: ON_GPU,
-    options: {
-      gridH: integerIn(1, 'maxGridSide', { doc: 'patch rows' }),
-      gridW: integerIn(1, 'maxGridSide', { doc: 'patch columns' }),
-      dModel: integerIn(4, 'maxDModel', { doc: 'columns, a multiple of 4' }),
-      base: numberIn('minBase', 'maxBase', { default: 10000, doc: 'the frequencies\' base' }),
-      clsToken: trueOrFalse({ default: false, doc: 'a row of zeros first, for the class token' }),
-      out: OUT,
-    },
-  },
   tokenEmbedding: {
     doc: 'a [vocabSize, dModel] token table looked up by id',
     returns: 'TokenEmbedding',

@@ -30,10 +30,11 @@ struct OpOption {
   bool required() const { return default_value == kRequired; }
 };
 
-// The result: rank dims (a row is the last dimension's values).
+// The result: rank dims (a row is the last dimension's values), and the size of the op's input table.
 struct OpShape {
   std::array<int64_t, 4> dims{};
   int rank = 0;
+  int64_t input_elements = 0;  // 0: the op reads no input table (see CoreOp::input)
   int64_t rows() const;
   int64_t row_elements() const { return rank == 0 ? 1 : dims[static_cast<std::size_t>(rank - 1)]; }
 };
@@ -45,8 +46,13 @@ struct CoreOp {
   std::span<const OpOption> options;
   // The checks that join options, then the result's shape.
   Status (*shape)(std::span<const double> values, OpShape& shape);
-  // Rows first_row .. first_row + out.size() / row_elements of the result.
-  Status (*rows)(std::span<const double> values, int64_t first_row, std::span<float> out);
+  // A table every row reads, computed from the values once for a call (shape.input_elements values; sincos2d's
+  // 1-D encoding): the runner passes it to every run of rows, and the GPU form uploads it for the WGSL kernel,
+  // which reads it as `input`, so that a value the GPU's float32 maths would not give exactly comes from the core.
+  // nullptr: none.
+  Status (*input)(std::span<const double> values, std::span<float> out) = nullptr;
+  // Rows first_row .. first_row + out.size() / row_elements of the result (input: the table above, or empty).
+  Status (*rows)(std::span<const double> values, std::span<const float> input, int64_t first_row, std::span<float> out);
 };
 
 // Every op of the table, in the order of their sources' names; core_op_named: nullptr for a name it does not hold.
@@ -58,7 +64,10 @@ const CoreOp* core_op_named(std::string_view name);
 // Values checked against the op's options ("numHeads must be an integer in [1, 4096], got 0"; NaN and infinities
 // refused), then against each other; the result's shape (1 to 4 dimensions, none empty, at most 2^53 elements).
 Status core_op_shape(const CoreOp& op, std::span<const double> values, OpShape& shape);
-// The checks, then rows first_row .. of the result into out (whole rows within the result).
-Status core_op_rows(const CoreOp& op, std::span<const double> values, int64_t first_row, std::span<float> out);
+// The checks, then the op's input table into out (exactly shape.input_elements values).
+Status core_op_input(const CoreOp& op, std::span<const double> values, std::span<float> out);
+// The checks, then rows first_row .. of the result into out (whole rows within the result), given the op's input
+// table (from core_op_input; empty for an op that reads none).
+Status core_op_rows(const CoreOp& op, std::span<const double> values, std::span<const float> input, int64_t first_row, std::span<float> out);
 
 }  // namespace posembed

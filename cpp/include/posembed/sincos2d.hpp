@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 
+#include "posembed/core_ops.hpp"
 #include "posembed/status.hpp"
 
 namespace posembed {
@@ -28,5 +29,8 @@ Status sincos2d(const Sincos2dParams& params, std::span<float> out);
 // (sinusoidal, split layout, the same base): a large grid can be written a block of rows at a time, the table
 // computed once.
 Status sincos2d_rows(const Sincos2dParams& params, std::span<const float> table, int64_t first_row, std::span<float> out);
+
+// The same as the core's op sincos2d (core_ops.hpp), which the package calls: its input is the 1-D table.
+extern const CoreOp kSincos2dOp;
 
 }  // namespace posembed

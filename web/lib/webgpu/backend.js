@@ -6,10 +6,9 @@ import { OP_SCHEMAS } from '../op_schemas.js';
 import { floatMatrix, tokenIds } from '../tensor.js';
 import { sinusoidalParams } from '../sinusoidal.js';
 import { alibiParams } from '../alibi.js';
-import { CORE_OP_NAMES, coreOpShape, installCoreOpMethods } from '../core_ops.js';
+import { CORE_OP_NAMES, coreOpInput, coreOpShape, installCoreOpMethods } from '../core_ops.js';
 import { relativeBuckets, t5BiasParams, t5BucketsParams } from '../t5.js';
 import { assertFiniteVectors, ropeParams, ropeTable } from '../rope.js';
-import { sincos2dParams, sincos2dTable } from '../sincos2d.js';
 import { matrix } from '../analysis.js';
 import { GpuTensor, HostTensor } from './tensor.js';
 import { sinusoidalGpu } from './sinusoidal.js';
@@ -17,7 +16,6 @@ import { gatherRowsGpu } from './token_embedding.js';
 import { applyRopeGpu } from './rope.js';
 import { alibiBiasGpu } from './alibi.js';
 import { t5Gpu } from './t5.js';
-import { sincos2dGpu } from './sincos2d.js';
 import { similarityGpu } from './similarity.js';
 import { coreOpGpu } from './core_ops.js';
 
@@ -125,7 +123,7 @@ export class PosembedGpu {
     installCoreOpMethods(this, CORE_OP_NAMES.filter((name) => OP_SCHEMAS[name].webgpu), (gpu, op, args) => {
       const p = coreOpShape(gpu.#core, op, args);
       noOut(p.out);
-      return gpu.#either(() => coreOpGpu(gpu.#runtime, op, p), () => gpu.#wasm[op](...args));
+      return gpu.#either(() => coreOpGpu(gpu.#runtime, op, p, coreOpInput(gpu.#core, op, p)), () => gpu.#wasm[op](...args));
     });
   }
 
@@ -178,12 +176,6 @@ export class PosembedGpu {
         input.release();
       }
     }, () => this.#wasm.applyRope(isGpuTensor(x) ? x.tensor : x, opts));
-  }
-
-  sincos2d(opts) {
-    const p = sincos2dParams(this.#core, opts);
-    noOut(p.out);
-    return this.#either(() => sincos2dGpu(this.#runtime, p, sincos2dTable(this.#core, p)), () => this.#wasm.sincos2d(opts));
   }
 
   similarity(a, b, opts) {
