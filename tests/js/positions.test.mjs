@@ -38,6 +38,25 @@ describeEachModule('2-D and learned positions', (instance) => {
     assert.throws(() => pe.sincos2d({ gridH: 2, gridW: 2, dModel: 6 }), { name: 'RangeError', message: 'dModel must be a multiple of 4 in [4, 65536], got 6' });
   });
 
+  it('sincos2d writes a heap out whose view the allocation of its 1-D table detaches by growing the heap', () => {
+    // Each call needs more heap than the last left free: its out (2^22, then 2^23 values) and its table (half that).
+    for (const gridW of [2 ** 14, 2 ** 15]) {
+      const heap = pe.allocate(gridW * 256);
+      try {
+        const heapBefore = pe.memory().heapBytes;
+        const result = pe.sincos2d({ gridH: 1, gridW, dModel: 256, out: heap.data });
+        assert.ok(pe.memory().heapBytes > heapBefore, 'the heap grew during the call');
+        // Read before the reference's own allocations, which may grow the heap again and detach result.data.
+        const indices = [0, 1, 1000, gridW * 256 - 1];
+        const written = indices.map((j) => [result.data[j], heap.data[j]]);
+        const expected = pe.sincos2d({ gridH: 1, gridW, dModel: 256 }).data;
+        indices.forEach((j, k) => assert.deepEqual(written[k], [expected[j], expected[j]], `value ${j}`));
+      } finally {
+        heap.dispose();
+      }
+    }
+  });
+
   it('sincos2d larger than a block is written a block at a time, the same as written whole on the heap', () => {
     const options = { gridH: 40, gridW: 30, dModel: 256, clsToken: true };  // 307,456 floats: 2 fresh blocks, 5 into a JS out
     const elements = (1 + 40 * 30) * 256;

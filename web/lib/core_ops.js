@@ -42,8 +42,11 @@ export function coreOpInput(core, op, { values, inputElements }) {
 // args: the op's positional values, then its options, as the method was called.
 export function runCoreOp(core, op, args) {
   const p = coreOpShape(core, op, args);
-  const { values, out, shape, inputElements } = p;
+  const { values, shape, inputElements } = p;
+  // An out on the heap is viewed again after the input's allocation, which may grow the heap and detach it.
+  const outAfter = core.keep(p.out, 'out');
   const input = coreOpInput(core, op, p);
+  const out = outAfter();
   const rowElements = shape.at(-1);
   const rows = shape.slice(0, -1).reduce((a, b) => a * b, 1);
   const data = core.produceRows({ rows, rowElements, what: `${op}'s result`, out, inputs: input ? [{ data: input, what: `${op}'s input table` }] : [] },
