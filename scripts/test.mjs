@@ -1,7 +1,7 @@
 // Runs every suite, after `scripts/build.sh` has built the package and the site, in two lanes at once. The page's
-// lane (the package tests, then the browser tests) spends much of its time waiting on Chromium, so the other lane
-// builds and runs the rest at the lowest CPU priority beside it (nice 19: it takes only what the first leaves
-// idle): the test builds (`build.sh --suites`), the Catch2 suites natively and as wasm (through ctest), then the
+// lane (the package tests, then the browser tests) goes first; the other lane builds and runs the rest at the
+// lowest CPU priority beside it (nice 19: it takes only what the first leaves idle, which measured little while the
+// browser tests ran, so the gain over one lane is about a tenth of the run): the test builds (`build.sh --suites`), the Catch2 suites natively and as wasm (through ctest), then the
 // recipes. The first lane's output streams; the second's is printed a step at a time, whole. Prints each suite's
 // result and a closing "N passed, N failed" line.
 import { spawn } from 'node:child_process';
@@ -21,9 +21,8 @@ if (!existsSync(join(vectors, 'sinusoidal.json'))) {
 function lane({ background }) {
   return (command, args, title) => new Promise((resolve) => {
     let output = '';
-    const child = background
-      ? spawn('nice', ['-n', '19', command, ...args], { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn(command, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [program, programArgs] = background ? ['nice', ['-n', '19', command, ...args]] : [command, args];
+    const child = spawn(program, programArgs, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
     for (const stream of [child.stdout, child.stderr]) {
       stream.on('data', (chunk) => {
         output += chunk;
