@@ -122,7 +122,8 @@ for (const file of readdirSync(dist, { recursive: true })) {
 // build of every browser entry, so a page importing both posembed and posembed/components shares one instance: the
 // code any element needs (the figure layer, the op modules, the wasm loader) in one chunk, each element's own code
 // in its chunk, loaded when the page first holds one. The wasm glue, the .wasm files and the workers stay the
-// package's files beside it (one copy each), their URLs rebased from dist/page/.
+// package's files beside it (one copy each), their URLs rebased from dist/page/. Minified: it is what a page fetches,
+// and a page's weight is a goal (a bundler's site minifies the package's readable modules itself).
 const pageDir = join(dist, 'page');
 const PAGE_ENTRIES = { index: 'index.js', components: 'components.js', colormap: 'colormap.js', 'vocabulary-map': 'vocabulary_map.js' };
 const FIRST_ELEMENT = join(dist, 'components', 'posembed-heatmap.js');
@@ -161,7 +162,7 @@ const pageBundle = await rolldown({
   platform: 'browser', logLevel: 'warn', plugins: [packageFilesPlugin], external: (id) => id.startsWith('node:'),
 });
 await pageBundle.write({
-  dir: pageDir, format: 'es', chunkFileNames: '[name]-[hash].js',
+  dir: pageDir, format: 'es', chunkFileNames: '[name]-[hash].js', minify: true,
   codeSplitting: { groups: [{ name: 'posembed', test: (id) => sharedByElements.has(id) }] },
 });
 await pageBundle.close();

@@ -110,10 +110,12 @@ val js_core_ops() {
       if (!option.required()) entry.set("default", option.kind == OptionKind::kBoolean ? val(option.default_value != 0) : val(option.default_value));
       entry.set("doc", std::string(option.doc));
       entry.set("positional", option.positional);
+      if (!option.attribute.empty()) entry.set("attribute", std::string(option.attribute));
       options.call<void>("push", entry);
     }
     val entry = val::object();
     entry.set("doc", std::string(op->doc));
+    entry.set("result", op->int_result() ? "int32" : "float32");
     entry.set("options", options);
     ops.set(std::string(op->name), entry);
   }
@@ -150,12 +152,16 @@ val js_core_op_input(const std::string& name, const val& values, uintptr_t out, 
   return to_js(core_op_input(*std::get<const CoreOp*>(op), read, heap_span<float>(out, out_count)));
 }
 
-// input: the op's input table on the heap (0 and 0 for an op that reads none).
+// input: the op's input table on the heap (0 and 0 for an op that reads none); out: int32 or float32 values, as the
+// op's result is.
 val js_core_op_rows(const std::string& name, const val& values, uintptr_t input, double input_count, double first_row, uintptr_t out, double out_count) {
   std::vector<double> read;
   const auto op = core_op(name, values, read);
   if (const auto* error = std::get_if<Status>(&op)) return to_js(*error);
-  return to_js(core_op_rows(*std::get<const CoreOp*>(op), read, heap_span<const float>(input, input_count), to_int64(first_row), heap_span<float>(out, out_count)));
+  const CoreOp& chosen = *std::get<const CoreOp*>(op);
+  const auto table = heap_span<const float>(input, input_count);
+  return to_js(chosen.int_result() ? core_op_rows(chosen, read, table, to_int64(first_row), heap_span<int32_t>(out, out_count))
+                                   : core_op_rows(chosen, read, table, to_int64(first_row), heap_span<float>(out, out_count)));
 }
 
 // slopes: 0 for the paper's rule, else numHeads floats on the heap.
@@ -173,12 +179,6 @@ T5BucketParams t5_params(double num_buckets, double max_distance, bool bidirecti
 val js_t5_buckets(double num_buckets, double max_distance, bool bidirectional, uintptr_t relative, double count, uintptr_t out) {
   return to_js(t5_buckets(t5_params(num_buckets, max_distance, bidirectional), heap_span<const int32_t>(relative, count),
                           heap_span<int32_t>(out, count)));
-}
-
-val js_t5_bucket_matrix_rows(double query_length, double key_length, uintptr_t relative_buckets, double relative_count, double first_row,
-                             double row_count, uintptr_t out) {
-  return to_js(t5_bucket_matrix_rows(to_int64(query_length), to_int64(key_length), heap_span<const int32_t>(relative_buckets, relative_count),
-                                     to_int64(first_row), heap_span<int32_t>(out, row_count * key_length)));
 }
 
 val js_t5_bias_rows(uintptr_t table, double table_count, double num_buckets, double num_heads, double query_length, double key_length,
@@ -381,7 +381,6 @@ EMSCRIPTEN_BINDINGS(posembed_encoders) {
   function("coreOpRows", &posembed::js_core_op_rows);
   function("alibiBiasRows", &posembed::js_alibi_bias_rows);
   function("t5Buckets", &posembed::js_t5_buckets);
-  function("t5BucketMatrixRows", &posembed::js_t5_bucket_matrix_rows);
   function("t5BiasRows", &posembed::js_t5_bias_rows);
   function("ropeInvFreq", &posembed::js_rope_inv_freq);
   function("ropeAttentionFactor", &posembed::js_rope_attention_factor);

@@ -32,6 +32,25 @@ Status input_size_error(const CoreOp& op, const OpShape& shape, std::size_t give
                              std::to_string(given));
 }
 
+// The checks of a run of rows of a result whose elements are int32 (or float32: int_result false).
+Status check_rows(const CoreOp& op, std::span<const double> values, std::span<const float> input, int64_t first_row, std::size_t out_size,
+                  bool int_result) {
+  if (op.int_result() != int_result) {
+    return Status::type_error(std::string(op.name) + "'s result is " + (op.int_result() ? "int32" : "float32") + ", not " + (int_result ? "int32" : "float32"));
+  }
+  OpShape shape;
+  POSEMBED_RETURN_IF_ERROR(core_op_shape(op, values, shape));
+  if (static_cast<int64_t>(input.size()) != shape.input_elements) return input_size_error(op, shape, input.size());
+  const auto row_elements = static_cast<std::size_t>(shape.row_elements());
+  const auto rows = static_cast<std::size_t>(shape.rows());
+  if (first_row < 0 || out_size % row_elements != 0 || static_cast<std::size_t>(first_row) + out_size / row_elements > rows) {
+    return Status::range_error("the rows written must lie within " + std::string(op.name) + "'s " + std::to_string(rows) + " rows of " +
+                               std::to_string(row_elements) + " values: first row " + std::to_string(first_row) + ", " +
+                               std::to_string(out_size) + " values");
+  }
+  return {};
+}
+
 }  // namespace
 
 int64_t OpShape::rows() const {
@@ -78,17 +97,13 @@ Status core_op_input(const CoreOp& op, std::span<const double> values, std::span
 }
 
 Status core_op_rows(const CoreOp& op, std::span<const double> values, std::span<const float> input, int64_t first_row, std::span<float> out) {
-  OpShape shape;
-  POSEMBED_RETURN_IF_ERROR(core_op_shape(op, values, shape));
-  if (static_cast<int64_t>(input.size()) != shape.input_elements) return input_size_error(op, shape, input.size());
-  const auto row_elements = static_cast<std::size_t>(shape.row_elements());
-  const auto rows = static_cast<std::size_t>(shape.rows());
-  if (first_row < 0 || out.size() % row_elements != 0 || static_cast<std::size_t>(first_row) + out.size() / row_elements > rows) {
-    return Status::range_error("the rows written must lie within " + std::string(op.name) + "'s " + std::to_string(rows) + " rows of " +
-                               std::to_string(row_elements) + " values: first row " + std::to_string(first_row) + ", " +
-                               std::to_string(out.size()) + " values");
-  }
+  POSEMBED_RETURN_IF_ERROR(check_rows(op, values, input, first_row, out.size(), false));
   return op.rows(values, input, first_row, out);
+}
+
+Status core_op_rows(const CoreOp& op, std::span<const double> values, std::span<const float> input, int64_t first_row, std::span<int32_t> out) {
+  POSEMBED_RETURN_IF_ERROR(check_rows(op, values, input, first_row, out.size(), true));
+  return op.int_rows(values, input, first_row, out);
 }
 
 }  // namespace posembed

@@ -1,6 +1,7 @@
 #include "posembed/t5.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <memory>
 #include <new>
@@ -108,6 +109,54 @@ Status t5_bucket_matrix_rows(int64_t query_length, int64_t key_length, std::span
   }
   return {};
 }
+
+// t5Buckets as an op of the core's table: its input is the bucket of each relative position -(queryLength - 1) ..
+// keyLength - 1, which each row copies its run of (and the GPU form spreads over the matrix).
+namespace {
+
+constexpr std::array kT5BucketsOptions{
+    OpOption{.name = "queryLength", .min = 1, .max = static_cast<double>(limits::kMaxLength.value), .doc = "queries"},
+    OpOption{.name = "keyLength", .min = 1, .max = static_cast<double>(limits::kMaxLength.value), .doc = "keys"},
+    OpOption{.name = "numBuckets", .min = 2, .max = static_cast<double>(limits::kMaxBuckets.value), .default_value = 32,
+             .doc = "buckets (at least 4 when bidirectional)", .attribute = "buckets"},
+    OpOption{.name = "maxDistance", .min = 2, .max = static_cast<double>(limits::kMaxPosition.value), .default_value = 128,
+             .doc = "the distance past which buckets stop growing: above the exact buckets' range"},
+    OpOption{.name = "bidirectional", .kind = OptionKind::kBoolean, .default_value = 1, .doc = "false: one-directional (decoder) buckets"},
+};
+
+T5BucketParams bucket_params(std::span<const double> values) {
+  return {.num_buckets = static_cast<int64_t>(values[2]), .max_distance = static_cast<int64_t>(values[3]), .bidirectional = values[4] != 0};
+}
+
+}  // namespace
+
+const CoreOp kT5BucketsOp{
+    .name = "t5Buckets",
+    .doc = "T5's relative position buckets [queryLength, keyLength], bucket(key − query)",
+    .options = kT5BucketsOptions,
+    .shape = [](std::span<const double> values, OpShape& shape) {
+      POSEMBED_RETURN_IF_ERROR(validate(bucket_params(values)));
+      const auto query_length = static_cast<int64_t>(values[0]);
+      const auto key_length = static_cast<int64_t>(values[1]);
+      shape = {.dims = {query_length, key_length}, .rank = 2, .input_elements = query_length + key_length - 1};
+      return Status{};
+    },
+    .input = [](std::span<const double> values, std::span<float> out) {
+      const T5BucketParams params = bucket_params(values);
+      const auto query_length = static_cast<int64_t>(values[0]);
+      for (std::size_t r = 0; r < out.size(); ++r) out[r] = static_cast<float>(t5_bucket(params, static_cast<int64_t>(r) - (query_length - 1)));
+      return Status{};
+    },
+    .int_rows = [](std::span<const double> values, std::span<const float> input, int64_t first_row, std::span<int32_t> out) {
+      const auto query_length = static_cast<std::size_t>(values[0]);
+      const auto key_length = static_cast<std::size_t>(values[1]);
+      for (std::size_t r = 0; r < out.size() / key_length; ++r) {
+        const float* by_key = input.data() + (query_length - 1 - (static_cast<std::size_t>(first_row) + r));  // by_key[j] = bucket(j - i)
+        std::transform(by_key, by_key + key_length, out.data() + r * key_length, [](float bucket) { return static_cast<int32_t>(bucket); });
+      }
+      return Status{};
+    },
+};
 
 Status t5_bias(const T5BucketParams& params, std::span<const float> table, int64_t num_heads, int64_t query_length,
                int64_t key_length, std::span<float> out) {

@@ -11,6 +11,7 @@
 
 #include "posembed/alibi.hpp"
 #include "posembed/sincos2d.hpp"
+#include "posembed/t5.hpp"
 #include "vectors.hpp"  // Catch2, as every test file has it
 
 namespace posembed {
@@ -31,6 +32,7 @@ TEST_CASE("the core's table of ops: names unique, ranges and defaults that hold"
     CHECK(names.insert(op->name).second);
     CHECK(core_op_named(op->name) == op);
     CHECK_FALSE(op->doc.empty());
+    CHECK((op->rows == nullptr) != (op->int_rows == nullptr));  // one kernel: a float32 or an int32 result
     bool named_seen = false;
     for (const OpOption& option : op->options) {
       INFO(option.name);
@@ -141,6 +143,39 @@ TEST_CASE("an op with an input table: the table computed once, every run of rows
   std::vector<float> slopes(4);
   CHECK(core_op_input(kAlibiSlopesOp, std::vector<double>{4}, {}).ok());
   CHECK(core_op_rows(kAlibiSlopesOp, std::vector<double>{4}, table, 0, slopes).message() == "alibiSlopes's input table holds 0 values for these options, got 11");
+}
+
+TEST_CASE("an op with an int32 result: t5Buckets through the table is t5_bucket_matrix, in runs of rows", "[core_ops]") {
+  const CoreOp& op = kT5BucketsOp;
+  for (const auto& [query_length, key_length, num_buckets, max_distance, bidirectional] :
+       {std::tuple{5, 9, 32, 128, 1}, std::tuple{40, 3, 8, 20, 0}, std::tuple{1, 1, 2, 2, 0}, std::tuple{300, 300, 32, 128, 1}}) {
+    const std::vector<double> values{static_cast<double>(query_length), static_cast<double>(key_length), static_cast<double>(num_buckets),
+                                     static_cast<double>(max_distance), static_cast<double>(bidirectional)};
+    INFO(query_length << " x " << key_length << ", " << num_buckets << " buckets to " << max_distance << ", bidirectional " << bidirectional);
+    OpShape shape;
+    REQUIRE(core_op_shape(op, values, shape).ok());
+    std::vector<float> buckets(static_cast<std::size_t>(shape.input_elements));
+    REQUIRE(core_op_input(op, values, buckets).ok());
+    std::vector<int32_t> through_table(static_cast<std::size_t>(query_length * key_length));
+    std::vector<int32_t> direct(through_table.size());
+    REQUIRE(t5_bucket_matrix({num_buckets, max_distance, bidirectional != 0}, query_length, key_length, direct).ok());
+    for (int64_t first = 0, count = 1; first < query_length; first += count, count *= 2) {
+      count = std::min<int64_t>(count, query_length - first);
+      const auto run = std::span<int32_t>(through_table).subspan(static_cast<std::size_t>(first * key_length), static_cast<std::size_t>(count * key_length));
+      REQUIRE(core_op_rows(op, values, buckets, first, run).ok());
+    }
+    CHECK(through_table == direct);
+  }
+  // The joined checks, and each result written only as its type.
+  OpShape shape;
+  CHECK(core_op_shape(op, std::vector<double>{2, 2, 2, 128, 1}, shape).message() == "numBuckets must be an integer in [4, 65536] (bidirectional), got 2");
+  std::vector<float> buckets(3), floats(4);
+  std::vector<int32_t> ints(4);
+  const std::vector<double> values{2, 2, 32, 128, 1};
+  REQUIRE(core_op_input(op, values, buckets).ok());
+  CHECK(core_op_rows(op, values, buckets, 0, floats).message() == "t5Buckets's result is int32, not float32");
+  CHECK(core_op_rows(kSincos2dOp, std::vector<double>{1, 1, 4, 10000, 0}, std::vector<float>(2), 0, ints).message() ==
+        "sincos2d's result is float32, not int32");
 }
 
 }  // namespace

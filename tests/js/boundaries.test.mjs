@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { loadWasmCore } from '../../dist/wasm.js';
 import { sinusoidalParams } from '../../dist/sinusoidal.js';
 import { alibiParams } from '../../dist/alibi.js';
-import { t5BucketsParams } from '../../dist/t5.js';
+import { t5Bucket } from '../../dist/t5.js';
 import { ropeInvFreq, ropeParams, ropeScaling } from '../../dist/rope.js';
 import { readArgument, readOptions } from '../../dist/op_schemas.js';
 import { pca } from '../../dist/analysis.js';
@@ -72,16 +72,16 @@ describe('the package and the C++ core agree at every boundary', () => {
     }
   });
 
-  it('t5Buckets: numBuckets (bidirectional or not) and maxDistance above the exact buckets', () => {
+  it('t5Bucket and t5Bias\'s bucketing: numBuckets (bidirectional or not) and maxDistance above the exact buckets', () => {
     for (const bidirectional of [true, false]) {
       const lowest = bidirectional ? 4 : 2;
-      const base = { queryLength: 2, keyLength: 2, numBuckets: 32, maxDistance: 128, bidirectional };
+      const base = { numBuckets: 32, maxDistance: 128, bidirectional };
       const call = (o, out, inputs) => core.module.t5Buckets(o.numBuckets, o.maxDistance, o.bidirectional, inputs, 1, out);
       agree(`t5 numBuckets (bidirectional ${bidirectional})`, [lowest - 1, lowest, 65536, 65537],
-        (v) => t5BucketsParams(core, { ...base, numBuckets: v }), (v, out, inputs) => call({ ...base, numBuckets: v }, out, inputs), 'numBuckets');
+        (v) => t5Bucket(core, [0], { ...base, numBuckets: v }), (v, out, inputs) => call({ ...base, numBuckets: v }, out, inputs), 'numBuckets');
       const exact = (bidirectional ? 16 : 32) / 2;
       agree(`t5 maxDistance (bidirectional ${bidirectional})`, [exact, exact + 1, MAX_INT32, MAX_INT32 + 1],
-        (v) => t5BucketsParams(core, { ...base, maxDistance: v }), (v, out, inputs) => call({ ...base, maxDistance: v }, out, inputs), 'maxDistance');
+        (v) => t5Bucket(core, [0], { ...base, maxDistance: v }), (v, out, inputs) => call({ ...base, maxDistance: v }, out, inputs), 'maxDistance');
     }
   });
 

@@ -4,6 +4,7 @@ import { describe, it, before, after, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { create } from 'webgpu';
 import { load, GpuTensor } from '../../dist/index.js';
+import { GPU_KERNELS } from '../../dist/core_tables.js';
 import { assertClose, expectedData, goldenEmbeddingOptions, loadVectors, maxAbsError } from './helpers.mjs';
 
 process.env.VK_ICD_FILENAMES ??= '/usr/lib/chromium/vk_swiftshader_icd.json';
@@ -101,6 +102,23 @@ describe('webgpu backend', () => {
       assertClose(await onGpu(() => pe.alibiBias(c.params)), c.expected, c.tolerance.abs, c.name);
     });
   }
+
+  // Calls of each op of the core's table that has a WGSL kernel: a small one and one over many workgroups.
+  const KERNEL_CASES = {
+    sincos2d: [{ gridH: 3, gridW: 5, dModel: 8, clsToken: true }, { gridH: 64, gridW: 40, dModel: 128 }],
+    t5Buckets: [{ queryLength: 1, keyLength: 1 }, { queryLength: 300, keyLength: 9, numBuckets: 8, maxDistance: 20, bidirectional: false }],
+  };
+  it('every op of the core\'s table with a WGSL kernel runs on the GPU and gives the wasm result exactly', async () => {
+    assert.deepEqual(Object.keys(KERNEL_CASES).sort(), Object.keys(GPU_KERNELS).sort());
+    for (const [op, cases] of Object.entries(KERNEL_CASES)) {
+      for (const options of cases) {
+        const { data, shape } = await onGpu(() => pe[op](options));
+        const expected = wasm[op](options);
+        assert.deepEqual(shape, expected.shape, op);
+        assert.deepEqual(data, expected.data, `${op} ${JSON.stringify(options)}`);
+      }
+    }
+  });
 
   it('t5Buckets equal the host buckets of key - query exactly; t5Bias gathers the table', async () => {
     for (const c of loadVectors('t5_bucket').cases) {

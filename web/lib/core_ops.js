@@ -49,7 +49,8 @@ export function runCoreOp(core, op, args) {
   const out = outAfter();
   const rowElements = shape.at(-1);
   const rows = shape.slice(0, -1).reduce((a, b) => a * b, 1);
-  const data = core.produceRows({ rows, rowElements, what: `${op}'s result`, out, inputs: input ? [{ data: input, what: `${op}'s input table` }] : [] },
+  const type = CORE_OPS[op].result === 'int32' ? Int32Array : Float32Array;
+  const data = core.produceRows({ rows, rowElements, what: `${op}'s result`, out, type, inputs: input ? [{ data: input, what: `${op}'s input table` }] : [] },
     (pointer, firstRow, rowCount, inputPointer = 0) => core.module.coreOpRows(op, values, inputPointer, inputElements, firstRow, pointer, rowCount * rowElements));
   return { data, shape };
 }

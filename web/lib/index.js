@@ -6,7 +6,7 @@ import { sinusoidal } from './sinusoidal.js';
 import { TokenEmbedding } from './token_embedding.js';
 import { alibiBias } from './alibi.js';
 import { CORE_OP_NAMES, installCoreOpMethods, runCoreOp } from './core_ops.js';
-import { t5Bias, t5Bucket, t5Buckets } from './t5.js';
+import { t5Bias, t5Bucket } from './t5.js';
 import { applyRope, ropeCache, ropeInvFreq } from './rope.js';
 import { interpolatePositions, LearnedPositions } from './learned_positions.js';
 import { WeightFetchError, WeightFileError } from './weight_errors.js';
@@ -56,10 +56,6 @@ export class Posembed {
 
   t5Bucket(relativePositions, opts) {
     return t5Bucket(this.#core, relativePositions, opts);
-  }
-
-  t5Buckets(opts) {
-    return t5Buckets(this.#core, opts);
   }
 
   t5Bias(table, opts) {

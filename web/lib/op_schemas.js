@@ -68,17 +68,6 @@ export const OP_SCHEMAS = {
     arguments: { relativePositions: requiredData('the relative positions: an array of integers or an Int32Array', 'number[] | Int32Array') },
     options: { ...T5_BUCKETING, out: INT_OUT },
   },
-  t5Buckets: {
-    doc: 'T5\'s relative position buckets [queryLength, keyLength], bucket(key − query)',
-    returns: 'Tensor<Int32Array>',
-    webgpu: { returns: 'GpuResult<Int32Array>' },
-    options: {
-      queryLength: integerIn(1, 'maxLength', { doc: 'queries' }),
-      keyLength: integerIn(1, 'maxLength', { doc: 'keys' }),
-      ...T5_BUCKETING,
-      out: INT_OUT,
-    },
-  },
   t5Bias: {
     doc: 'T5\'s bias [numHeads, queryLength, keyLength], gathered from a [numBuckets, numHeads] table by bucket',
     returns: TENSOR,
@@ -245,19 +234,22 @@ export const OP_SCHEMAS = {
 };
 
 // The ops stated whole in the core (core_ops.hpp; written into core_tables.js when the package is built; core_ops.js
-// runs them), each with the schema every op has: its positional options as arguments, an out, and a GPU form where a
-// WGSL kernel of its name is in webgpu/kernels/.
-function coreOpSchema(name, { doc, options }) {
+// runs them), each with the schema every op has: its positional options as arguments, an out (a Float32Array, or an
+// Int32Array for an int32 result), and a GPU form where a WGSL kernel of its name is in webgpu/kernels/.
+function coreOpSchema(name, { doc, result, options }) {
   if (OP_SCHEMAS[name]) throw new Error(`posembed: the core's op ${name} has the name of an op the package states itself`);
-  const spec = ({ type, min, max, default: value, doc: line }) => ({ type, ...(type === 'boolean' ? {} : { min, max }), ...(value === undefined ? {} : { default: value }), doc: line });
+  const spec = ({ type, min, max, default: value, doc: line, attribute }) => ({
+    type, ...(type === 'boolean' ? {} : { min, max }), ...(value === undefined ? {} : { default: value }), doc: line, ...(attribute ? { attribute } : {}),
+  });
   const entries = (positional) => Object.fromEntries(options.filter((option) => option.positional === positional).map((option) => [option.name, spec(option)]));
   const positional = entries(true);
+  const integers = result === 'int32';
   return {
     doc,
-    returns: TENSOR,
-    ...(GPU_KERNELS[name] ? { webgpu: ON_GPU } : {}),
+    returns: integers ? 'Tensor<Int32Array>' : TENSOR,
+    ...(GPU_KERNELS[name] ? { webgpu: integers ? { returns: 'GpuResult<Int32Array>' } : ON_GPU } : {}),
     ...(Object.keys(positional).length ? { arguments: positional } : {}),
-    options: { ...entries(false), out: OUT },
+    options: { ...entries(false), out: integers ? INT_OUT : OUT },
   };
 }
 for (const [name, op] of Object.entries(CORE_OPS)) OP_SCHEMAS[name] = coreOpSchema(name, op);

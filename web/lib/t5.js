@@ -27,23 +27,6 @@ export function t5Bucket(core, relative, opts) {
   return { data, shape: [positions.length] };
 }
 
-export function t5BucketsParams(core, opts) {
-  const o = readOptions('t5Buckets', opts);
-  return { queryLength: o.queryLength, keyLength: o.keyLength, ...bucketParams(o), out: o.out };
-}
-
-// Written a run of rows at a time (a large result streams through the heap), the buckets computed once.
-export function t5Buckets(core, opts) {
-  const p = t5BucketsParams(core, opts);
-  const { queryLength, keyLength } = p;
-  const outAfter = core.keep(p.out, 'out');
-  const buckets = relativeBuckets(core, p);
-  const data = core.produceRows({ rows: queryLength, rowElements: keyLength, what: 'the bucket matrix', out: outAfter(), type: Int32Array,
-    inputs: [{ data: buckets, what: 'the relative buckets' }] },
-  (outPointer, firstRow, rowCount, bucketsPointer) => core.module.t5BucketMatrixRows(queryLength, keyLength, bucketsPointer, buckets.length, firstRow, rowCount, outPointer));
-  return { data, shape: [queryLength, keyLength] };
-}
-
 // The bucket of every relative position -(queryLength - 1) .. keyLength - 1, in that order: what a bias
 // matrix gathers from (row i, column j reads relative position j - i).
 export function relativeBuckets(core, { queryLength, keyLength, numBuckets, maxDistance, bidirectional }) {

@@ -1,5 +1,5 @@
 // The core's table of ops stated whole in C++: each op's options (numbers, with their ranges and defaults), the
-// shape of its result and a kernel that writes any run of its rows. The bindings run every op of the table through
+// shape of its result (float32 or int32) and a kernel that writes any run of its rows. The bindings run every op of the table through
 // one pair of functions, and the package makes the op's method, messages, declarations and GPU form from the table,
 // so an op of this kind is four files: its header (the parameters C++ callers pass, and its entry's declaration),
 // its source (the kernel and its entry), its Catch2 file and its WGSL kernel. The build lists the entries: every
@@ -25,6 +25,8 @@ struct OpOption {
   double default_value = kRequired;  // kRequired: the caller must give it
   std::string_view doc;              // a line for the declarations and the README
   bool positional = false;           // the method's first argument rather than an option (alibiSlopes(numHeads))
+  std::string_view attribute{};      // its name as elements' attributes and command-line flags spell it, where that is
+                                     // not the kebab-case of name (numBuckets: buckets)
 
   static constexpr double kRequired = -0x1p1023;
   bool required() const { return default_value == kRequired; }
@@ -51,8 +53,12 @@ struct CoreOp {
   // which reads it as `input`, so that a value the GPU's float32 maths would not give exactly comes from the core.
   // nullptr: none.
   Status (*input)(std::span<const double> values, std::span<float> out) = nullptr;
-  // Rows first_row .. first_row + out.size() / row_elements of the result (input: the table above, or empty).
-  Status (*rows)(std::span<const double> values, std::span<const float> input, int64_t first_row, std::span<float> out);
+  // Rows first_row .. first_row + out.size() / row_elements of the result (input: the table above, or empty): a
+  // float32 result's kernel, or an int32 result's (T5's buckets). An op gives one of the two.
+  Status (*rows)(std::span<const double> values, std::span<const float> input, int64_t first_row, std::span<float> out) = nullptr;
+  Status (*int_rows)(std::span<const double> values, std::span<const float> input, int64_t first_row, std::span<int32_t> out) = nullptr;
+
+  bool int_result() const { return int_rows != nullptr; }
 };
 
 // Every op of the table, in the order of their sources' names; core_op_named: nullptr for a name it does not hold.
@@ -69,5 +75,7 @@ Status core_op_input(const CoreOp& op, std::span<const double> values, std::span
 // The checks, then rows first_row .. of the result into out (whole rows within the result), given the op's input
 // table (from core_op_input; empty for an op that reads none).
 Status core_op_rows(const CoreOp& op, std::span<const double> values, std::span<const float> input, int64_t first_row, std::span<float> out);
+// The same for an op with an int32 result (each refuses an op whose result is of the other type).
+Status core_op_rows(const CoreOp& op, std::span<const double> values, std::span<const float> input, int64_t first_row, std::span<int32_t> out);
 
 }  // namespace posembed

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 
+#include "posembed/core_ops.hpp"
 #include "posembed/status.hpp"
 
 namespace posembed {
@@ -25,6 +26,10 @@ Status t5_buckets(const T5BucketParams& params, std::span<const int32_t> relativ
 
 // out[i][j] = bucket(j - i), [queryLength, keyLength].
 Status t5_bucket_matrix(const T5BucketParams& params, int64_t query_length, int64_t key_length, std::span<int32_t> out);
+
+// The same as the core's op t5Buckets (core_ops.hpp), which the package calls: its input is the bucket of each
+// relative position, as t5_bias_rows takes them (exact integers in float32: at most 65,536 buckets).
+extern const CoreOp kT5BucketsOp;
 
 // A run of t5_bucket_matrix's rows, from first_row on, as many as out holds, given relative_buckets as for
 // t5_bias_rows below: a large matrix can be written a block of rows at a time, its buckets computed once.

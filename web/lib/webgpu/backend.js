@@ -7,7 +7,7 @@ import { floatMatrix, tokenIds } from '../tensor.js';
 import { sinusoidalParams } from '../sinusoidal.js';
 import { alibiParams } from '../alibi.js';
 import { CORE_OP_NAMES, coreOpInput, coreOpShape, installCoreOpMethods } from '../core_ops.js';
-import { relativeBuckets, t5BiasParams, t5BucketsParams } from '../t5.js';
+import { relativeBuckets, t5BiasParams } from '../t5.js';
 import { assertFiniteVectors, ropeParams, ropeTable } from '../rope.js';
 import { matrix } from '../analysis.js';
 import { GpuTensor, HostTensor } from './tensor.js';
@@ -15,7 +15,7 @@ import { sinusoidalGpu } from './sinusoidal.js';
 import { gatherRowsGpu } from './token_embedding.js';
 import { applyRopeGpu } from './rope.js';
 import { alibiBiasGpu } from './alibi.js';
-import { t5Gpu } from './t5.js';
+import { t5BiasGpu } from './t5.js';
 import { similarityGpu } from './similarity.js';
 import { coreOpGpu } from './core_ops.js';
 
@@ -137,12 +137,6 @@ export class PosembedGpu {
     return this.#either(() => alibiBiasGpu(this.#runtime, p, p.slopes ?? this.#wasm.alibiSlopes(p.numHeads).data), () => this.#wasm.alibiBias(opts));
   }
 
-  t5Buckets(opts) {
-    const p = t5BucketsParams(this.#core, opts);
-    noOut(p.out);
-    return this.#either(() => t5Gpu(this.#runtime, p, relativeBuckets(this.#core, p)), () => this.#wasm.t5Buckets(opts));
-  }
-
   t5Bias(table, opts) {
     const p = t5BiasParams(this.#core, table, opts);
     noOut(p.out);
@@ -152,7 +146,7 @@ export class PosembedGpu {
       this.#core.onHeap(p.data, 'table.data');
       const buffer = this.#runtime.upload(p.data, 'the bias table');
       try {
-        return t5Gpu(this.#runtime, { ...p, table: buffer }, relativeBuckets(this.#core, p));
+        return t5BiasGpu(this.#runtime, { ...p, table: buffer }, relativeBuckets(this.#core, p));
       } finally {
         this.#runtime.release(buffer);
       }
