@@ -27,6 +27,11 @@ describe('the Train page', () => {
     assert.equal(await inShadow(page, trainer, '.tokens svg', (svg) => svg.querySelectorAll('circle:not(.pe-cursor)').length), 20);
     assert.equal(await inShadow(page, trainer, '.tokens svg path.pe-path', (path) => path.getAttribute('d').split('L').length), 10, 'a line through the ten digits');
     assert.equal(await inShadow(page, trainer, '.loss .pe-status'), 'Nothing yet: press Start', 'an untrained curve says what it waits for');
+    // Waiting on the reader is not work under way: no figure in view says it is busy (a hidden one may: the position
+    // table of a trainer without learned positions).
+    const busy = await page.evaluate(() => ['#main-trainer', '#first-none'].flatMap((id) => [...document.querySelector(id).shadowRoot.querySelectorAll('.pe-figure')]
+      .filter((figure) => figure.checkVisibility()).map((figure) => figure.getAttribute('aria-busy'))));
+    assert.ok(busy.length >= 8 && busy.every((value) => value === 'false'), busy.join());
     // (How long the page's thread is busy while training, and the gaps between its frames, are speed goals, timed by
     // `npm run bench`: scripts/bench/responsiveness.mjs.)
     await click(page, trainer, '[data-action="start"]');

@@ -70,8 +70,10 @@ export class Figure {
   title: string;
   readonly cursor: number;
   moveCursorTo(index: number): void;
-  /** Dims the figure with a note over it ('Computing…' unless told why it waits) until the next draw. */
+  /** Dims the figure, busy (aria-busy), with a note over it ('Computing…' unless told what it computes) until the next draw. */
   stale(on?: boolean, message?: string): void;
+  /** Dims the figure with why it waits on the reader ('press Start') over it, not busy, until the next draw. */
+  waiting(message: string): void;
   error(message: string): void;
   heatmap(tensor: Tensor, options?: HeatmapOptions & { x?: Axis; y?: Axis; colour?: { label?: string; missing?: string };
     rowRule?: { row: number; label: string };

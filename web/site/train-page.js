@@ -89,7 +89,7 @@ function mountWords() {
   let trainedSteps = 0;
   worker.onmessage = ({ data }) => {
     if (data.type === 'error') {
-      if (data.request === 'analogy') analogy.stale(true, data.message);
+      if (data.request === 'analogy') analogy.waiting(data.message);
       else result.textContent = data.message;
       return;
     }

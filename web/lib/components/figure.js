@@ -209,9 +209,21 @@ export class Figure {
   set caption(text) { this.captionBox.textContent = text; }
   set title(text) { this.titleLine.textContent = text; this.titleLine.hidden = !text; }
 
-  // Marks the figure as being recomputed: dimmed, with "Computing…" (the element's word for it, element.strings;
-  // or why it waits) over it, until the next draw.
+  // Marks the figure as being recomputed: dimmed and busy (aria-busy, which assistive technology and the tests wait
+  // on), with "Computing…" (the element's word for it, element.strings) or what it computes over it, until the next
+  // draw.
   stale(on = true, message = this.#computingWord()) {
+    this.#dim(on, message);
+    this.element.setAttribute('aria-busy', String(on));
+  }
+
+  // Marks the figure as waiting on the reader ("press Start"): dimmed, with why over it, and not busy.
+  waiting(message) {
+    this.#dim(true, message);
+    this.element.setAttribute('aria-busy', 'false');
+  }
+
+  #dim(on, message) {
     this.element.classList.toggle('stale', on);
     this.status.textContent = message;
     this.status.hidden = !on;
@@ -230,6 +242,7 @@ export class Figure {
     this.errorLine.hidden = !message;
     if (message) this.element.classList.add('stale');
     this.status.hidden = true;
+    this.element.setAttribute('aria-busy', 'false');
   }
 
   #availableWidth() {

@@ -223,7 +223,7 @@ export class PosembedTrain extends LazyElement {
     this.#$('.extrapolation').textContent = '';
     this.#$('[data-action="save-positions"]').hidden = values.positional !== 'learned';
     for (const figure of Object.values(this.#figures)) figure.stale(true);
-    this.#figures.probabilities.stale(true, this.word('waitingForAnswer'));
+    this.#figures.probabilities.waiting(this.word('waitingForAnswer'));
     this.#send({ type: 'configure', kind: 'trainer', options: this.#options, steps: values.steps });
     this.#send({ type: 'pace', stepsPerSecond: Number(this.#$('select[name="pace"]').value) });
   }
@@ -269,7 +269,7 @@ export class PosembedTrain extends LazyElement {
     if (message.type === 'error') {
       if (message.request === 'predict') {
         this.#$('.answer').textContent = message.message;
-        this.#figures.probabilities.stale(true, 'No answer to this prompt');
+        this.#figures.probabilities.waiting('No answer to this prompt');
       } else {
         // The trainer refused its options: no figure will be drawn until they change.
         for (const figure of Object.values(this.#figures)) figure.stale(false);
@@ -354,7 +354,7 @@ export class PosembedTrain extends LazyElement {
       for (const [figure, values, label, domain] of [[f.loss, loss, 'loss', undefined], [f.accuracy, accuracy, 'accuracy', [0, 1]],
         [f.range, largest, 'largest |value|', undefined]]) {
         if (values.length === 0) {
-          figure.stale(true, this.word('waitingForStart'));
+          figure.waiting(this.word('waitingForStart'));
           continue;
         }
         figure.lines([{ label, x: step.length > 1 ? step : [0, ...step], y: values.length > 1 ? values : [values[0], values[0]] }],
