@@ -1,5 +1,6 @@
 // Similarity matrices, nearest rows and PCA: looking at embeddings.
 import { describe, integer, oneOf, options } from './validate.js';
+import { CORE_LIMITS } from './core_tables.js';
 import { floatMatrixShape } from './tensor.js';
 import { readOptions } from './op_schemas.js';
 
@@ -7,8 +8,9 @@ import { readOptions } from './op_schemas.js';
 export function matrix(name, value) {
   const shape = value?.shape;
   if (!Array.isArray(shape) || shape.length !== 2) throw new TypeError(`${name} must be a tensor { data: Float32Array, shape: [rows, columns] }, got ${describe(value)}`);
-  const rows = integer(`${name}.shape[0]`, shape[0], 1, 2 ** 24);
-  const columns = integer(`${name}.shape[1]`, shape[1], 1, 65536);
+  // Rows are tokens or positions; columns, a model's width.
+  const rows = integer(`${name}.shape[0]`, shape[0], 1, CORE_LIMITS.maxVocabSize);
+  const columns = integer(`${name}.shape[1]`, shape[1], 1, CORE_LIMITS.maxDModel);
   return { data: floatMatrixShape(name, value, rows, columns), rows, columns };
 }
 

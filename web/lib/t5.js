@@ -3,12 +3,12 @@ import { describe, integer } from './validate.js';
 import { floatMatrix, MAX_INT32 } from './tensor.js';
 import { readOptions } from './op_schemas.js';
 
-// The bucketing options read by readOptions, checked where their ranges depend on one another.
-function bucketParams(o) {
+// The bucketing options read by readOptions, checked where their ranges depend on one another (the core's limits).
+function bucketParams(o, { maxBuckets, maxPosition }) {
   const { bidirectional } = o;
-  const numBuckets = integer('numBuckets', o.numBuckets, bidirectional ? 4 : 2, 65536);
+  const numBuckets = integer('numBuckets', o.numBuckets, bidirectional ? 4 : 2, maxBuckets);
   const maxExact = Math.floor((bidirectional ? Math.floor(numBuckets / 2) : numBuckets) / 2);
-  const maxDistance = integer('maxDistance', o.maxDistance ?? 128, maxExact + 1, MAX_INT32);
+  const maxDistance = integer('maxDistance', o.maxDistance ?? 128, maxExact + 1, maxPosition);
   return { numBuckets, maxDistance, bidirectional };
 }
 
@@ -20,7 +20,7 @@ function relativePositions(value) {
 
 export function t5Bucket(core, relative, opts) {
   const o = readOptions('t5Bucket', opts);
-  const { numBuckets, maxDistance, bidirectional } = bucketParams(o);
+  const { numBuckets, maxDistance, bidirectional } = bucketParams(o, core.limits);
   const positions = relativePositions(relative);
   const data = core.produce({ elements: positions.length, what: 'the buckets', out: o.out, type: Int32Array, inputs: [{ data: positions, what: 'the relative positions', inPlace: true }] },
     (outPointer, inPointer) => core.module.t5Buckets(numBuckets, maxDistance, bidirectional, inPointer, positions.length, outPointer));
@@ -43,13 +43,13 @@ export function t5BiasParams(core, table, opts) {
   const queryOffset = integer('queryOffset', o.queryOffset, 0, core.limits.maxLength - queryLength);
   const shape = table?.shape;
   if (!Array.isArray(shape) || shape.length !== 2) throw new TypeError(`table must be a tensor { data: Float32Array, shape: [numBuckets, numHeads] }, got ${describe(table)}`);
-  const { numBuckets, maxDistance, bidirectional } = bucketParams(o);
+  const { numBuckets, maxDistance, bidirectional } = bucketParams(o, core.limits);
   // The table's rows are the buckets: a [numHeads, numBuckets] table (transposed) would read as another model.
   if (shape[0] !== numBuckets) {
     const transposed = shape[1] === numBuckets ? `: a [numHeads, numBuckets] table? pass its transpose` : '';
     throw new RangeError(`table.shape must be [numBuckets, numHeads] = [${numBuckets}, numHeads] (numBuckets ${opts?.numBuckets === undefined ? 'defaults to 32' : `is ${numBuckets}`}), got [${shape.join(', ')}]${transposed}`);
   }
-  const numHeads = integer('table.shape[1] (numHeads)', shape[1], 1, 4096);
+  const numHeads = integer('table.shape[1] (numHeads)', shape[1], 1, core.limits.maxHeads);
   const data = floatMatrix('table', table, numBuckets, numHeads);
   return { queryLength, keyLength, queryOffset, numBuckets, maxDistance, bidirectional, numHeads, data, out: o.out };
 }
