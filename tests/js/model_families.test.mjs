@@ -44,6 +44,11 @@ describe('the table of families against HF\'s formulas, on real configs', () => 
     assert.ok(cases.length >= 60);
     assert.ok(new Set(cases.map((c) => c.modelType)).size >= 50);
     for (const c of cases) assert.ok(c.source.length > 0, `${c.name}: its source`);
+    // The README's counts are these (it says them twice).
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    const families = new Set(cases.map((c) => c.modelType)).size;
+    assert.deepEqual([...readme.matchAll(/(\d+) real configs(?: of (\d+) of these families)?/g)].map((m) => [Number(m[1]), m[2] && Number(m[2])]),
+      [[cases.length, families], [cases.length, undefined]]);
   });
 
   // Families without RoPE: each layer's kind, the score scale, and what HF's modeling code does with positions (the
