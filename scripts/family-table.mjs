@@ -1,6 +1,6 @@
-// The README's table of model families, made from the table in web/lib/model_families.js: `node
+// The README's table of model families, made from the table in web/lib/model_families.js (as built in dist/): `node
 // scripts/family-table.mjs --write` rewrites the README between its families markers; a test checks they agree.
-import { FAMILIES, NOT_READ, NO_POSITIONS, WRAPPERS } from '../web/lib/model_families.js';
+import { FAMILIES, NOT_READ, NO_POSITIONS, WRAPPERS } from '../dist/model_families.js';
 import { section, writeReadmeSection } from './readme-sections.mjs';
 
 const code = (names) => names.map((name) => `\`${name}\``).join(', ');

@@ -691,8 +691,17 @@ describe('ALiBi and T5 page', () => {
     assert.match(await page.locator(`${section} .pe-readout`).first().textContent(), /query 47, key 0: vector a_-8/);
     assert.equal(await page.getAttribute(section, 'data-shaw-distinct-past-clip'), '1');
     // Transformer-XL's term at k = 1 and k = 47 against float64: (q + v) · R_k with R's sines first, then cosines.
-    const { seededVector } = await import('../../web/site/ideas/idea.js');
-    const [q, v] = [seededVector(7, 64), seededVector(11, 64)];
+    // The page's q and v: 64 entries in [-1, 1] each, from mulberry32 seeded 7 and 11 (its published steps).
+    const mulberry32 = (seed) => {
+      let a = seed >>> 0;
+      return () => {
+        a = (a + 0x6d2b79f5) >>> 0;
+        let t = Math.imul(a ^ (a >>> 15), 1 | a);
+        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+        return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+      };
+    };
+    const [q, v] = [7, 11].map((seed) => { const next = mulberry32(seed); return Array.from({ length: 64 }, () => next() * 2 - 1); });
     const xl = (k) => {
       let sum = 0;
       for (let i = 0; i < 32; i++) {
