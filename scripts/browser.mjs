@@ -74,14 +74,14 @@ export function longestTask(page) {
 
 // Lets the page finish what a change started: its synchronous work, its debounced redraws and its workers' answers.
 // Settled once SETTLED_AFTER_MS have passed (longer than the pages' 150 ms wait after a keystroke, several frames) and
-// no figure in view is busy (aria-busy="true", in the page or an element's shadow root: a figure whose drawing waits
-// on work); a page still busy after SETTLE_LIMIT_MS is left as it is, for the caller's checks to find. (Not "until
+// no figure in view is busy (aria-busy="true", in the page or a posembed element's shadow root, where the elements'
+// figures are: a figure whose drawing waits on work); a page still busy after SETTLE_LIMIT_MS is left as it is, for the caller's checks to find. (Not "until
 // nothing changes": some pages animate.)
 const SETTLED_AFTER_MS = 250;
 const SETTLE_LIMIT_MS = 10000;
 export async function settle(page) {
-  await page.evaluate(([afterMs, limitMs]) => new Promise((resolve) => {
-    const computing = () => [document, ...[...document.querySelectorAll('*')].map((el) => el.shadowRoot).filter(Boolean)]
+  await page.evaluate(([afterMs, limitMs, elements]) => new Promise((resolve) => {
+    const computing = () => [document, ...[...document.querySelectorAll(elements)].map((el) => el.shadowRoot).filter(Boolean)]
       .some((root) => [...root.querySelectorAll('[aria-busy="true"]')].some((busy) => busy.checkVisibility()));
     const started = performance.now();
     const check = () => {
@@ -90,7 +90,7 @@ export async function settle(page) {
       else setTimeout(check, 25);
     };
     requestAnimationFrame(() => setTimeout(check, 0));
-  }), [SETTLED_AFTER_MS, SETTLE_LIMIT_MS]);
+  }), [SETTLED_AFTER_MS, SETTLE_LIMIT_MS, POSEMBED_ELEMENTS]);
 }
 
 async function setControl(field, { tag, type }, value) {
